@@ -1,0 +1,76 @@
+# TraceTax: `make up` starts everything natively, `make test` runs every suite.
+#
+# Third-party tools and binaries are built into $(CACHE_DIR) (never into the repository);
+# the running stack keeps pid files, logs and data in $(STATE_DIR).
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+CACHE_DIR ?= $(HOME)/.cache/tracetax
+export TRACETAX_CACHE_DIR := $(CACHE_DIR)
+ifdef STATE_DIR
+export TRACETAX_STATE_DIR := $(abspath $(STATE_DIR))
+endif
+
+UV_VERSION := 0.13.9
+UV := $(CACHE_DIR)/tools/uv-$(UV_VERSION)/bin/uv
+export UV_PROJECT_ENVIRONMENT := $(CURDIR)/backend/.venv
+TRACETAX := cd backend && $(UV) run --frozen tracetax
+
+.PHONY: help up down clean status health toolchain backend-deps frontend-deps frontend stack-build \
+        test test-backend test-frontend lint
+
+help: ## List the targets
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
+
+up: toolchain backend-deps frontend stack-build ## Build what is missing and start the whole stack (UI at http://localhost:8000)
+	@$(TRACETAX) stack up
+
+down: ## Stop every process `make up` started; data stays
+	@if [ -x "$(UV)" ] && [ -d backend/.venv ]; then $(TRACETAX) stack down; else echo "nothing to stop (never set up)"; fi
+
+clean: ## Stop everything and delete the state directory (data, logs) and build outputs in the repo
+	@if [ -x "$(UV)" ] && [ -d backend/.venv ]; then $(TRACETAX) stack clean; fi
+	rm -rf frontend/dist
+
+status: ## Show each component's readiness
+	@$(TRACETAX) stack status
+
+health: ## Ask the running backend's /api/health
+	@$(TRACETAX) health
+
+toolchain: ## Check the toolchains this repository builds with
+	@command -v go >/dev/null || { echo "make: the Go toolchain is missing (needed to build the Collector, Tempo, Loki and Prometheus). Install Go >= 1.26 and retry." >&2; exit 1; }
+	@command -v npm >/dev/null || { echo "make: Node.js/npm is missing (needed to build the UI). Install Node.js >= 20.19 and retry." >&2; exit 1; }
+	@python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "make: python3 >= 3.11 is missing (needed for the backend). Install it and retry." >&2; exit 1; }
+
+$(UV):
+	@echo "installing uv $(UV_VERSION) into $(CACHE_DIR)/tools"
+	@python3 -m venv $(CACHE_DIR)/tools/uv-$(UV_VERSION)
+	@$(CACHE_DIR)/tools/uv-$(UV_VERSION)/bin/pip install --quiet uv==$(UV_VERSION)
+
+backend-deps: $(UV) ## Install the backend's locked Python environment
+	@cd backend && $(UV) sync --frozen --quiet
+
+frontend-deps: frontend/node_modules/.package-lock.json
+frontend/node_modules/.package-lock.json: frontend/package-lock.json
+	cd frontend && npm ci --no-audit --no-fund --loglevel=error
+
+frontend: frontend-deps ## Build the UI into frontend/dist (served by the backend)
+	@cd frontend && npm run --silent build >/dev/null && echo "UI built into frontend/dist"
+
+stack-build: backend-deps ## Build the Collector, Tempo, Loki and Prometheus into the cache
+	@$(TRACETAX) stack build
+
+lint: backend-deps frontend-deps ## Linters and type checkers
+	cd backend && $(UV) run --frozen ruff check . && $(UV) run --frozen ruff format --check . && $(UV) run --frozen mypy
+	cd frontend && npx biome check . && npx tsc -b
+
+test: lint test-backend test-frontend ## Every test suite (starts the real stack if it is not running)
+
+test-backend: backend-deps stack-build frontend
+	cd backend && $(UV) run --frozen pytest
+
+test-frontend: frontend-deps
+	cd frontend && npx vitest run

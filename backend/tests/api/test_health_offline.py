@@ -1,0 +1,52 @@
+"""/api/health when nothing answers: every dependency is reported down with a reason."""
+
+from __future__ import annotations
+
+import socket
+
+import httpx
+from pydantic import AnyHttpUrl
+
+from tracetax.core.config import Settings
+from tracetax.main import create_app
+
+
+def closed_url() -> str:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    return f"http://127.0.0.1:{port}"
+
+
+async def test_all_down_is_503_with_reasons() -> None:
+    settings = Settings(
+        tempo_url=AnyHttpUrl(closed_url()),
+        loki_url=AnyHttpUrl(closed_url()),
+        metrics_url=AnyHttpUrl(closed_url()),
+        collector_health_url=AnyHttpUrl(closed_url()),
+        health_probe_timeout_s=0.5,
+    )
+    app = create_app(settings)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            response = await client.get("/api/health")
+            live = await client.get("/api/health/live")
+    assert live.status_code == 200
+    assert response.status_code == 503
+    report = response.json()
+    assert report["status"] == "degraded"
+    by_name = {c["name"]: c for c in report["components"]}
+    assert by_name["backend"]["ready"] is True
+    for name in ("tempo", "loki", "prometheus", "collector"):
+        assert by_name[name]["ready"] is False
+        assert "ConnectError" in by_name[name]["detail"], by_name[name]
+
+
+async def test_openapi_documents_health() -> None:
+    app = create_app(Settings())
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        schema = (await client.get("/openapi.json")).json()
+    assert "/api/health" in schema["paths"]
+    assert "503" in schema["paths"]["/api/health"]["get"]["responses"]

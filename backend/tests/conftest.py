@@ -1,0 +1,40 @@
+"""Session fixtures: the real native stack, started once per test session.
+
+If a complete stack is already running (for example after `make up`) it is reused and left
+running; otherwise one is started in a temporary state directory and stopped at the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tracetax.stack.native import NativeStack
+from tracetax.stack.supervisor import format_table, http_ready
+
+
+def _all_ready(stack: NativeStack) -> bool:
+    return all(http_ready(component.ready_url)[0] for component in stack.components)
+
+
+@pytest.fixture(scope="session")
+def native_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[NativeStack]:
+    running = NativeStack(report=lambda _: None)
+    if _all_ready(running) and all(running.supervisor.running_pid(c.name) for c in running.components):
+        yield running  # the user's `make up` stack: reuse, do not stop
+        return
+    state: Path = tmp_path_factory.mktemp("stack-state")
+    stack = NativeStack(state=state, report=lambda _: None)
+    try:
+        stack.up()
+    except Exception as error:
+        stack.down()
+        pytest.fail(f"could not start the native stack for the tests:\n{error}")
+    try:
+        yield stack
+    finally:
+        stack.down()
+        leftovers = [c.name for c in stack.components if stack.supervisor.running_pid(c.name)]
+        assert not leftovers, f"still running after down: {leftovers}\n{format_table(stack.status())}"

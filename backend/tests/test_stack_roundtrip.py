@@ -1,0 +1,155 @@
+"""Round trip through the real stack: OTLP into the Collector, exact counts back out of
+Tempo, Loki and Prometheus through TraceTax's own clients."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+
+import pytest
+from opentelemetry._logs import LogRecord, SeverityNumber
+from opentelemetry.exporter.otlp.proto.grpc._log_exporter import OTLPLogExporter
+from opentelemetry.exporter.otlp.proto.grpc.metric_exporter import OTLPMetricExporter
+from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
+from opentelemetry.sdk._logs import LoggerProvider
+from opentelemetry.sdk._logs.export import BatchLogRecordProcessor
+from opentelemetry.sdk.metrics import MeterProvider
+from opentelemetry.sdk.metrics.export import PeriodicExportingMetricReader
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import BatchSpanProcessor
+
+from tracetax.clients.loki import LokiClient
+from tracetax.clients.prometheus import PrometheusClient
+from tracetax.clients.tempo import TempoClient, spans_in_trace
+from tracetax.stack.native import NativeStack
+
+pytestmark = pytest.mark.stack
+
+SERVICE = "tracetax-roundtrip"
+TRACES, SPANS_PER_TRACE = 20, 5
+LOG_RECORDS = 30
+COUNTER_INCREMENTS = 25
+
+
+def send_telemetry(otlp_endpoint: str, run_id: str) -> None:
+    """Send exactly TRACES*SPANS_PER_TRACE spans, LOG_RECORDS log records and a counter that
+    ends at COUNTER_INCREMENTS, all tagged with the run id, and flush everything."""
+    resource = Resource.create({"service.name": SERVICE, "tracetax.run.id": run_id})
+
+    tracer_provider = TracerProvider(resource=resource)
+    tracer_provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter(endpoint=otlp_endpoint, insecure=True)))
+    tracer = tracer_provider.get_tracer("tracetax.tests")
+    for trace_index in range(TRACES):
+        with tracer.start_as_current_span("GET /work", attributes={"trace.index": trace_index}):
+            for child in range(SPANS_PER_TRACE - 1):
+                with tracer.start_as_current_span(f"step-{child}"):
+                    pass
+
+    logger_provider = LoggerProvider(resource=resource)
+    logger_provider.add_log_record_processor(
+        BatchLogRecordProcessor(OTLPLogExporter(endpoint=otlp_endpoint, insecure=True))
+    )
+    logger = logger_provider.get_logger("tracetax.tests")
+    for index in range(LOG_RECORDS):
+        logger.emit(
+            LogRecord(
+                timestamp=time.time_ns(),
+                body=f"round trip record {index}",
+                severity_number=SeverityNumber.INFO,
+                severity_text="INFO",
+            )
+        )
+
+    reader = PeriodicExportingMetricReader(
+        OTLPMetricExporter(endpoint=otlp_endpoint, insecure=True), export_interval_millis=60_000
+    )
+    meter_provider = MeterProvider(resource=resource, metric_readers=[reader])
+    counter = meter_provider.get_meter("tracetax.tests").create_counter("tracetax.roundtrip.requests", unit="{request}")
+    for _ in range(COUNTER_INCREMENTS):
+        counter.add(1, {"route": "/work"})
+
+    # shutdown() flushes: every processor and the metric reader export what they hold.
+    tracer_provider.shutdown()
+    logger_provider.shutdown()
+    meter_provider.shutdown()
+
+
+async def eventually(
+    read: Callable[[], Awaitable[float]], satisfied: Callable[[float], bool], timeout_s: float = 60
+) -> float:
+    """Poll `read` until its value satisfies (data arrives asynchronously); return the last value."""
+    deadline = time.monotonic() + timeout_s
+    value = await read()
+    while not satisfied(value) and time.monotonic() < deadline:
+        await asyncio.sleep(1)
+        value = await read()
+    return value
+
+
+def equals(expected: float) -> Callable[[float], bool]:
+    return lambda value: value == expected
+
+
+COLLECTOR_ACCEPTED_SPANS = 'sum(otelcol_receiver_accepted_spans_total{job="otelcol-tracetax",receiver="otlp/apps"})'
+
+
+async def collector_accepted_spans(metrics: PrometheusClient) -> float:
+    return sum(sample.value for sample in await metrics.query(COLLECTOR_ACCEPTED_SPANS))
+
+
+async def test_exact_counts_round_trip(native_stack: NativeStack) -> None:
+    run_id = uuid.uuid4().hex
+    started = int(time.time()) - 60
+    ports = native_stack.ports
+
+    async with (
+        TempoClient(f"http://127.0.0.1:{ports.tempo_http}") as tempo,
+        LokiClient(f"http://127.0.0.1:{ports.loki_http}") as loki,
+        PrometheusClient(f"http://127.0.0.1:{ports.prometheus_http}") as metrics,
+    ):
+        for client in (tempo, loki, metrics):
+            await client.wait_ready(timeout_s=30)
+        accepted_before = await collector_accepted_spans(metrics)
+        await asyncio.to_thread(send_telemetry, f"127.0.0.1:{ports.otlp_grpc}", run_id)
+
+        async def spans() -> float:
+            return await tempo.count_spans(
+                f'{{ resource.tracetax.run.id = "{run_id}" }}', started, int(time.time()) + 60
+            )
+
+        async def log_records() -> float:
+            query = f'sum(count_over_time({{service_name="{SERVICE}"}} | tracetax_run_id="{run_id}" [15m]))'
+            samples = await loki.query(query, time.time_ns())
+            return sum(sample.value for sample in samples)
+
+        async def counter() -> float:
+            samples = await metrics.query(f'sum(tracetax_roundtrip_requests_total{{tracetax_run_id="{run_id}"}})')
+            return sum(sample.value for sample in samples)
+
+        span_count, record_count, counter_value = await asyncio.gather(
+            eventually(spans, equals(TRACES * SPANS_PER_TRACE)),
+            eventually(log_records, equals(LOG_RECORDS)),
+            eventually(counter, equals(COUNTER_INCREMENTS)),
+        )
+        assert span_count == TRACES * SPANS_PER_TRACE
+        assert record_count == LOG_RECORDS
+        assert counter_value == COUNTER_INCREMENTS
+
+        # The Collector's own telemetry reaches the store too: its receiver counted our spans.
+        # (At least, not exactly: other senders may share a reused `make up` stack.)
+        async def accepted_increase() -> float:
+            return await collector_accepted_spans(metrics) - accepted_before
+
+        increase = await eventually(accepted_increase, lambda value: value >= TRACES * SPANS_PER_TRACE, 30)
+        assert increase >= TRACES * SPANS_PER_TRACE
+
+        # Search counts must agree with whole traces fetched by id.
+        traces = await tempo.search(
+            f'{{ resource.tracetax.run.id = "{run_id}" }}', started, int(time.time()) + 60, limit=100
+        )
+        assert len(traces) == TRACES
+        whole = await tempo.trace(traces[0].trace_id)
+        assert len(spans_in_trace(whole)) == SPANS_PER_TRACE

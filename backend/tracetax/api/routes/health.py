@@ -1,0 +1,30 @@
+"""Health of the backend and of every component it depends on."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Response, status
+
+from tracetax.api.deps import BackendsDep, SettingsDep
+from tracetax.health import HealthReport, check_components
+
+router = APIRouter(prefix="/api/health", tags=["health"])
+
+
+@router.get(
+    "",
+    response_model=HealthReport,
+    responses={503: {"model": HealthReport, "description": "at least one component is not ready"}},
+)
+async def health(backends: BackendsDep, settings: SettingsDep, response: Response) -> HealthReport:
+    """Readiness and version of the backend, Tempo, Loki, the metrics store and the Collector,
+    probed now. 200 when all are ready, 503 (same body) when any is not."""
+    report = await check_components(backends, settings)
+    if report.status != "ok":
+        response.status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    return report
+
+
+@router.get("/live")
+async def live() -> dict[str, str]:
+    """Liveness of the backend process alone (for supervisors and Kubernetes probes)."""
+    return {"status": "alive"}

@@ -1,0 +1,119 @@
+"""The `tracetax` command line."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from tracetax.core.config import get_settings
+from tracetax.health import Backends, check_components
+from tracetax.stack.build import BuildError
+from tracetax.stack.native import NativeStack
+from tracetax.stack.supervisor import StackError, format_table
+
+app = typer.Typer(help="TraceTax: what OpenTelemetry costs a service.", no_args_is_help=True)
+stack_app = typer.Typer(help="The native stack: Collector, Tempo, Loki, Prometheus and the backend.")
+app.add_typer(stack_app, name="stack")
+
+StateOption = Annotated[
+    Path | None,
+    typer.Option("--state-dir", envvar="TRACETAX_STATE_DIR", help="Pid files, logs and data of the stack."),
+]
+
+
+@app.command()
+def serve(
+    host: Annotated[str | None, typer.Option(help="Listen address (default: settings).")] = None,
+    port: Annotated[int | None, typer.Option(help="Listen port (default: settings, 8000).")] = None,
+) -> None:
+    """Run the API and UI in the foreground."""
+    import uvicorn
+
+    settings = get_settings()
+    uvicorn.run(
+        "tracetax.main:create_app",
+        factory=True,
+        host=host or settings.host,
+        port=port or settings.port,
+    )
+
+
+@app.command()
+def health(as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False) -> None:
+    """Probe every component now; exit 1 when any is not ready."""
+
+    async def probe() -> str:
+        settings = get_settings()
+        backends = Backends(settings)
+        try:
+            report = await check_components(backends, settings)
+        finally:
+            await backends.aclose()
+        if as_json:
+            return report.model_dump_json(indent=2)
+        lines = [
+            f"{c.name:<12} {'ready' if c.ready else 'NOT READY':<10} {c.version or '-':<22} {c.url}  {c.detail}"
+            for c in report.components
+        ]
+        return "\n".join(lines) + f"\nstatus: {report.status}"
+
+    output = asyncio.run(probe())
+    typer.echo(output)
+    ok = (json.loads(output)["status"] if as_json else output.rsplit(" ", 1)[-1]) == "ok"
+    raise typer.Exit(0 if ok else 1)
+
+
+@stack_app.command("up")
+def stack_up(state_dir: StateOption = None) -> None:
+    """Build what is missing, start every component and wait until each is ready."""
+    stack = NativeStack(state_dir)
+    try:
+        statuses = stack.up()
+    except (StackError, BuildError) as error:
+        typer.echo(f"\nmake up failed:\n{error}", err=True)
+        typer.echo("Everything this command started has been stopped again.", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(format_table(statuses))
+    backend = stack.component("backend")
+    typer.echo(f"\nUI and API: {backend.url}   (stop with `make down`)")
+
+
+@stack_app.command("down")
+def stack_down(state_dir: StateOption = None) -> None:
+    """Stop every component; data stays in the state directory."""
+    NativeStack(state_dir).down()
+    typer.echo("stack stopped")
+
+
+@stack_app.command("clean")
+def stack_clean(state_dir: StateOption = None) -> None:
+    """Stop everything and delete the state directory with all data."""
+    stack = NativeStack(state_dir)
+    stack.clean()
+    typer.echo(f"stack stopped; removed {stack.state}")
+
+
+@stack_app.command("status")
+def stack_status(state_dir: StateOption = None) -> None:
+    """Show whether each component runs and is ready; exit 1 when any is not."""
+    statuses = NativeStack(state_dir).status()
+    typer.echo(format_table(statuses))
+    raise typer.Exit(0 if all(s.ready for s in statuses) else 1)
+
+
+@stack_app.command("build")
+def stack_build(force: Annotated[bool, typer.Option(help="Rebuild even if cached.")] = False) -> None:
+    """Build the Collector, Tempo, Loki and Prometheus into the tool cache."""
+    try:
+        NativeStack().build(force=force)
+    except BuildError as error:
+        typer.echo(f"build failed: {error}", err=True)
+        raise typer.Exit(1) from None
+
+
+if __name__ == "__main__":
+    app()

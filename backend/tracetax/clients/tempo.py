@@ -1,0 +1,117 @@
+"""Grafana Tempo: TraceQL search, trace by id, TraceQL metrics (query_range)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, Field
+
+from tracetax.clients.base import BackendClient, BackendError
+
+
+class TraceSummary(BaseModel):
+    """One trace of a TraceQL search result."""
+
+    trace_id: str = Field(alias="traceID")
+    root_service_name: str | None = Field(default=None, alias="rootServiceName")
+    root_trace_name: str | None = Field(default=None, alias="rootTraceName")
+    start_time_unix_nano: int = Field(default=0, alias="startTimeUnixNano")
+    duration_ms: int | None = Field(default=None, alias="durationMs")
+    # Spans that matched the query in this trace, summed over its span sets.
+    matched_spans: int = 0
+
+
+class MetricsSeries(BaseModel):
+    labels: dict[str, Any]
+    # (unix seconds, value)
+    samples: list[tuple[float, float]]
+
+
+def _seconds(moment: datetime | int) -> int:
+    return moment if isinstance(moment, int) else int(moment.timestamp())
+
+
+def spans_in_trace(trace: dict[str, Any]) -> list[dict[str, Any]]:
+    """Flatten a trace-by-id response (OTLP JSON, `batches` or `resourceSpans`) into spans,
+    each carrying its resource attributes under `resource`."""
+    spans: list[dict[str, Any]] = []
+    body = trace.get("trace", trace)
+    for resource_spans in body.get("batches") or body.get("resourceSpans") or []:
+        resource = resource_spans.get("resource", {})
+        scopes = resource_spans.get("scopeSpans") or resource_spans.get("instrumentationLibrarySpans") or []
+        for scope in scopes:
+            for span in scope.get("spans", []):
+                spans.append({**span, "resource": resource})
+    return spans
+
+
+class TempoClient(BackendClient):
+    backend: ClassVar[str] = "tempo"
+
+    def __init__(self, base_url: str, **kwargs: Any) -> None:
+        super().__init__(base_url, ready_path="/ready", **kwargs)
+
+    async def build_info(self) -> dict[str, Any]:
+        info: dict[str, Any] = await self.get_json("/api/status/buildinfo", "build info")
+        return info
+
+    async def search(
+        self,
+        traceql: str,
+        start: datetime | int,
+        end: datetime | int,
+        limit: int = 20,
+        spans_per_span_set: int = 3,
+    ) -> list[TraceSummary]:
+        """TraceQL search between `start` and `end` (datetimes or unix seconds)."""
+        params = {
+            "q": traceql,
+            "start": _seconds(start),
+            "end": _seconds(end),
+            "limit": limit,
+            "spss": spans_per_span_set,
+        }
+        payload = await self.get_json("/api/search", f"TraceQL search `{traceql}`", params)
+        summaries = []
+        for raw in payload.get("traces") or []:
+            summary = TraceSummary.model_validate(raw)
+            span_sets = raw.get("spanSets") or ([raw["spanSet"]] if raw.get("spanSet") else [])
+            summary.matched_spans = sum(int(span_set.get("matched", 0)) for span_set in span_sets)
+            summaries.append(summary)
+        return summaries
+
+    async def trace(self, trace_id: str) -> dict[str, Any]:
+        """The whole trace as OTLP JSON; BackendError if Tempo does not have it."""
+        trace: dict[str, Any] = await self.get_json(f"/api/traces/{trace_id}", f"trace by id {trace_id}")
+        return trace
+
+    async def metrics_query_range(
+        self, traceql: str, start: datetime | int, end: datetime | int, step: str = "15s"
+    ) -> list[MetricsSeries]:
+        """TraceQL metrics (e.g. `{...} | count_over_time()`) over local-blocks data."""
+        params = {"q": traceql, "start": _seconds(start), "end": _seconds(end), "step": step}
+        payload = await self.get_json("/api/metrics/query_range", f"TraceQL metrics `{traceql}`", params)
+        series = []
+        for raw in payload.get("series") or []:
+            labels = {item["key"]: next(iter(item.get("value", {}).values()), None) for item in raw.get("labels", [])}
+            samples = [
+                (int(sample.get("timestampMs", 0)) / 1000.0, float(sample.get("value", 0.0)))
+                for sample in raw.get("samples", [])
+            ]
+            series.append(MetricsSeries(labels=labels, samples=samples))
+        return series
+
+    async def count_spans(self, traceql: str, start: datetime | int, end: datetime | int, limit: int = 10_000) -> int:
+        """Exact number of spans matching a span selector.
+
+        Search lists at most `spss` spans per span set but reports how many matched, so the
+        sum of `matched` over every trace is exact as long as every trace is returned.
+        """
+        traces = await self.search(traceql, start, end, limit=limit, spans_per_span_set=1)
+        if len(traces) >= limit:
+            raise BackendError(self.backend, f"count spans `{traceql}`", f"more than {limit} traces; narrow the window")
+        total = 0
+        for summary in traces:
+            total += summary.matched_spans
+        return total

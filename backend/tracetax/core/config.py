@@ -1,0 +1,51 @@
+"""Backend settings, read from TRACETAX_* environment variables (and a .env file if present).
+
+The defaults match the native stack that `make up` starts on 127.0.0.1; compose and Helm set
+the URLs of their own Tempo, Loki and Mimir. Mimir serves the Prometheus API under
+`/prometheus` and wants a tenant header: set TRACETAX_METRICS_PATH_PREFIX=/prometheus and
+TRACETAX_METRICS_TENANT.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import AnyHttpUrl, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="TRACETAX_", env_file=".env", extra="ignore")
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=1, le=65535)
+
+    tempo_url: AnyHttpUrl = AnyHttpUrl("http://127.0.0.1:3200")
+    loki_url: AnyHttpUrl = AnyHttpUrl("http://127.0.0.1:3100")
+    metrics_url: AnyHttpUrl = AnyHttpUrl("http://127.0.0.1:9090")
+    # "" for Prometheus; "/prometheus" for Mimir.
+    metrics_path_prefix: str = ""
+    # Readiness path relative to metrics_url: Prometheus "/-/ready", Mimir "/ready".
+    metrics_ready_path: str = "/-/ready"
+    # Sent as X-Scope-OrgID when set (Mimir, multi-tenant Loki/Tempo).
+    metrics_tenant: str | None = None
+    # Which product stands behind metrics_url, for /api/health ("prometheus" or "mimir").
+    metrics_store: str = "prometheus"
+    collector_health_url: AnyHttpUrl = AnyHttpUrl("http://127.0.0.1:13133/")
+    # Where instrumented services send OTLP (the Collector's receiver).
+    collector_otlp_grpc_endpoint: str = "127.0.0.1:4317"
+    collector_otlp_http_endpoint: AnyHttpUrl = AnyHttpUrl("http://127.0.0.1:4318")
+
+    # Timeouts for calls to the backends, in seconds.
+    backend_timeout_s: float = Field(default=10.0, gt=0)
+    health_probe_timeout_s: float = Field(default=1.5, gt=0)
+
+    # The built UI (frontend/dist); served at / when it exists.
+    frontend_dist: Path = Path(__file__).resolve().parents[3] / "frontend" / "dist"
+    grafana_url: AnyHttpUrl | None = None
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,39 @@
+"""Builds the FastAPI app: the API under /api and, when built, the UI at /."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from tracetax import __version__
+from tracetax.api.main import api_router
+from tracetax.core.config import Settings, get_settings
+from tracetax.health import Backends
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.backends = Backends(settings)
+        try:
+            yield
+        finally:
+            await app.state.backends.aclose()
+
+    app = FastAPI(
+        title="TraceTax",
+        version=__version__,
+        description="What OpenTelemetry costs a service, measured against real backends.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.include_router(api_router)
+    if (settings.frontend_dist / "index.html").exists():
+        # Registered last so /api/* always wins over the UI's files.
+        app.mount("/", StaticFiles(directory=settings.frontend_dist, html=True), name="ui")
+    return app

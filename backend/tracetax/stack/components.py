@@ -1,0 +1,288 @@
+"""The native stack: which third-party binaries TraceTax builds, and how each one runs.
+
+Everything here is data. `build.py` turns a `GoBuild` or `CollectorBuild` into a binary in the
+tool cache; `supervisor.py` starts a `Component` from it and waits for its readiness URL.
+
+Pinned versions and why (the Go module proxy here refuses many recent pseudo-versions):
+- Loki v3.7.8: its go.mod replaces github.com/grafana/loki/pkg/push with ./pkg/push, a nested
+  module that the published module zip lacks; the replace is pointed at the published
+  pkg/push version its go.mod already requires.
+- Tempo v1.5.1-0.20241001135150-ed943d7a56b2 (the 2.6 line; Tempo's module path has no /v2):
+  not in the checksum database, so GONOSUMDB covers exactly that module.
+- Prometheus v0.305.0 (= Prometheus 3.5): the native metrics store; Mimir cannot be built here.
+- Collector v0.160.0: built by ocb from collector-pipelines/builder-config.yaml.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
+COLLECTOR_MANIFEST = REPO_ROOT / "collector-pipelines" / "builder-config.yaml"
+COLLECTOR_CONFIG_DIR = REPO_ROOT / "collector-pipelines"
+NATIVE_CONFIG_DIR = REPO_ROOT / "stack"
+
+
+@dataclass(frozen=True)
+class GoBuild:
+    """A binary built from a published Go module, inside a writable copy of that module."""
+
+    name: str
+    module: str
+    version: str
+    package: str
+    expected_minutes: int
+    ldflags: tuple[str, ...] = ()
+    # `go mod edit` arguments applied to the copy's go.mod before building.
+    go_mod_edits: tuple[str, ...] = ()
+    # Modules to fetch without the checksum database (only ones it does not know).
+    nosumdb: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+
+    @property
+    def binary_name(self) -> str:
+        return f"{self.name}-{self.version}"
+
+
+@dataclass(frozen=True)
+class CollectorBuild:
+    """The TraceTax Collector distribution, built by the OpenTelemetry Collector Builder."""
+
+    name: str
+    builder_module: str
+    version: str
+    manifest: Path
+    expected_minutes: int
+
+    @property
+    def binary_name(self) -> str:
+        # The manifest's hash is part of the name: editing the manifest forces a rebuild.
+        import hashlib
+
+        digest = hashlib.sha256(self.manifest.read_bytes()).hexdigest()[:10]
+        return f"{self.name}-{self.version}-{digest}"
+
+
+LOKI_PUSH_VERSION = "v0.0.0-20250630054201-94c0ba7b0952"
+
+PROMETHEUS_BUILD = GoBuild(
+    name="prometheus",
+    module="github.com/prometheus/prometheus",
+    version="v0.305.0",
+    package="./cmd/prometheus",
+    expected_minutes=4,
+    ldflags=(
+        "-X github.com/prometheus/common/version.Version=3.5.0",
+        "-X github.com/prometheus/common/version.Revision=v0.305.0",
+        "-X github.com/prometheus/common/version.Branch=release-3.5",
+    ),
+)
+
+TEMPO_BUILD = GoBuild(
+    name="tempo",
+    module="github.com/grafana/tempo",
+    version="v1.5.1-0.20241001135150-ed943d7a56b2",
+    package="./cmd/tempo",
+    expected_minutes=3,
+    ldflags=(
+        "-X main.Version=2.6.0-ed943d7a",
+        "-X main.Revision=ed943d7a56b2",
+        "-X main.Branch=main",
+    ),
+    nosumdb=("github.com/grafana/tempo",),
+)
+
+LOKI_BUILD = GoBuild(
+    name="loki",
+    module="github.com/grafana/loki/v3",
+    version="v3.7.8",
+    package="./cmd/loki",
+    expected_minutes=8,
+    ldflags=(
+        "-X github.com/grafana/loki/v3/pkg/util/build.Version=3.7.8",
+        "-X github.com/grafana/loki/v3/pkg/util/build.Revision=v3.7.8",
+        "-X github.com/grafana/loki/v3/pkg/util/build.Branch=release-3.7.x",
+    ),
+    go_mod_edits=(
+        "-dropreplace=github.com/grafana/loki/pkg/push",
+        f"-replace=github.com/grafana/loki/pkg/push=github.com/grafana/loki/pkg/push@{LOKI_PUSH_VERSION}",
+    ),
+    tags=("netgo",),
+)
+
+COLLECTOR_BUILD = CollectorBuild(
+    name="otelcol-tracetax",
+    builder_module="go.opentelemetry.io/collector/cmd/builder",
+    version="v0.160.0",
+    manifest=COLLECTOR_MANIFEST,
+    expected_minutes=9,
+)
+
+# Build order: shortest first, so a broken toolchain shows up after minutes, not after Loki.
+BUILDS: tuple[GoBuild | CollectorBuild, ...] = (TEMPO_BUILD, PROMETHEUS_BUILD, LOKI_BUILD, COLLECTOR_BUILD)
+
+
+def cache_dir() -> Path:
+    """Where built tools live; outside the repository so nothing third-party is committed."""
+    configured = os.environ.get("TRACETAX_CACHE_DIR")
+    base = Path(configured) if configured else Path.home() / ".cache" / "tracetax"
+    return base.expanduser().resolve()
+
+
+def state_dir() -> Path:
+    """Where the running stack keeps pid files, logs and data."""
+    configured = os.environ.get("TRACETAX_STATE_DIR")
+    if configured:
+        return Path(configured).expanduser().resolve()
+    xdg_state = os.environ.get("XDG_STATE_HOME")
+    base = Path(xdg_state) if xdg_state else Path.home() / ".local" / "state"
+    return (base / "tracetax").resolve()
+
+
+def binary_path(build: GoBuild | CollectorBuild) -> Path:
+    return cache_dir() / "bin" / build.binary_name
+
+
+@dataclass(frozen=True)
+class Ports:
+    """Every port the native stack listens on, all on 127.0.0.1; each overridable by env."""
+
+    backend: int = 8000
+    otlp_grpc: int = 4317
+    otlp_http: int = 4318
+    collector_health: int = 13133
+    tempo_http: int = 3200
+    tempo_grpc: int = 9097
+    tempo_otlp_grpc: int = 4417
+    loki_http: int = 3100
+    loki_grpc: int = 9096
+    prometheus_http: int = 9090
+
+    @classmethod
+    def from_env(cls) -> Ports:
+        """Read TRACETAX_PORT_<FIELD> overrides, e.g. TRACETAX_PORT_BACKEND=8080."""
+        values: dict[str, int] = {}
+        for name in cls.__dataclass_fields__:
+            raw = os.environ.get(f"TRACETAX_PORT_{name.upper()}")
+            if raw is None:
+                continue
+            if not raw.isdigit() or not 0 < int(raw) < 65536:
+                raise ValueError(f"TRACETAX_PORT_{name.upper()}={raw!r} is not a TCP port (1-65535)")
+            values[name] = int(raw)
+        return cls(**values)
+
+
+@dataclass(frozen=True)
+class Component:
+    """One supervised process of the native stack."""
+
+    name: str
+    ready_url: str
+    # The URL users and the backend talk to (shown in the status table).
+    url: str
+    argv: tuple[str, ...]
+    # Ports it binds; checked free before start so a clash is reported, not a crash loop.
+    ports: tuple[int, ...]
+    env: dict[str, str] = field(default_factory=dict)
+    data_subdir: str | None = None
+    start_timeout_s: float = 90.0
+
+
+def components(ports: Ports, state: Path, backend_argv: tuple[str, ...]) -> tuple[Component, ...]:
+    """The native stack in start order: stores first, then the Collector, then the backend."""
+    data = state / "data"
+    loopback = "127.0.0.1"
+    otlp_base = str(COLLECTOR_CONFIG_DIR / "otelcol-base.yaml")
+    otlp_native = str(COLLECTOR_CONFIG_DIR / "otelcol-native.yaml")
+    backend_url = f"http://{loopback}:{ports.backend}"
+    return (
+        Component(
+            name="prometheus",
+            url=f"http://{loopback}:{ports.prometheus_http}",
+            ready_url=f"http://{loopback}:{ports.prometheus_http}/-/ready",
+            argv=(
+                str(binary_path(PROMETHEUS_BUILD)),
+                f"--config.file={NATIVE_CONFIG_DIR / 'prometheus.yml'}",
+                f"--storage.tsdb.path={data / 'prometheus'}",
+                f"--web.listen-address={loopback}:{ports.prometheus_http}",
+                "--web.enable-otlp-receiver",
+                "--web.enable-remote-write-receiver",
+                "--log.level=warn",
+            ),
+            ports=(ports.prometheus_http,),
+            data_subdir="prometheus",
+        ),
+        Component(
+            name="tempo",
+            url=f"http://{loopback}:{ports.tempo_http}",
+            ready_url=f"http://{loopback}:{ports.tempo_http}/ready",
+            argv=(
+                str(binary_path(TEMPO_BUILD)),
+                f"-config.file={NATIVE_CONFIG_DIR / 'tempo.yaml'}",
+                "-config.expand-env=true",
+            ),
+            env={
+                "TEMPO_DATA_DIR": str(data / "tempo"),
+                "TEMPO_HTTP_PORT": str(ports.tempo_http),
+                "TEMPO_GRPC_PORT": str(ports.tempo_grpc),
+                "TEMPO_OTLP_GRPC_ENDPOINT": f"{loopback}:{ports.tempo_otlp_grpc}",
+            },
+            ports=(ports.tempo_http, ports.tempo_grpc, ports.tempo_otlp_grpc),
+            data_subdir="tempo",
+        ),
+        Component(
+            name="loki",
+            url=f"http://{loopback}:{ports.loki_http}",
+            ready_url=f"http://{loopback}:{ports.loki_http}/ready",
+            argv=(
+                str(binary_path(LOKI_BUILD)),
+                f"-config.file={NATIVE_CONFIG_DIR / 'loki.yaml'}",
+                "-config.expand-env=true",
+            ),
+            env={
+                "LOKI_DATA_DIR": str(data / "loki"),
+                "LOKI_HTTP_PORT": str(ports.loki_http),
+                "LOKI_GRPC_PORT": str(ports.loki_grpc),
+            },
+            ports=(ports.loki_http, ports.loki_grpc),
+            data_subdir="loki",
+        ),
+        Component(
+            name="collector",
+            url=f"http://{loopback}:{ports.otlp_http}",
+            ready_url=f"http://{loopback}:{ports.collector_health}/",
+            argv=(
+                str(binary_path(COLLECTOR_BUILD)),
+                f"--config=file:{otlp_base}",
+                f"--config=file:{otlp_native}",
+            ),
+            env={
+                "OTLP_GRPC_ENDPOINT": f"{loopback}:{ports.otlp_grpc}",
+                "OTLP_HTTP_ENDPOINT": f"{loopback}:{ports.otlp_http}",
+                "HEALTH_CHECK_ENDPOINT": f"{loopback}:{ports.collector_health}",
+                "TEMPO_OTLP_GRPC_ENDPOINT": f"{loopback}:{ports.tempo_otlp_grpc}",
+                "LOKI_OTLP_ENDPOINT": f"http://{loopback}:{ports.loki_http}/otlp",
+                "METRICS_OTLP_ENDPOINT": f"http://{loopback}:{ports.prometheus_http}/api/v1/otlp",
+            },
+            ports=(ports.otlp_grpc, ports.otlp_http, ports.collector_health),
+        ),
+        Component(
+            name="backend",
+            url=backend_url,
+            ready_url=f"{backend_url}/api/health/live",
+            argv=backend_argv,
+            env={
+                "TRACETAX_HOST": loopback,
+                "TRACETAX_PORT": str(ports.backend),
+                "TRACETAX_TEMPO_URL": f"http://{loopback}:{ports.tempo_http}",
+                "TRACETAX_LOKI_URL": f"http://{loopback}:{ports.loki_http}",
+                "TRACETAX_METRICS_URL": f"http://{loopback}:{ports.prometheus_http}",
+                "TRACETAX_COLLECTOR_HEALTH_URL": f"http://{loopback}:{ports.collector_health}/",
+                "TRACETAX_COLLECTOR_OTLP_GRPC_ENDPOINT": f"{loopback}:{ports.otlp_grpc}",
+                "TRACETAX_COLLECTOR_OTLP_HTTP_ENDPOINT": f"http://{loopback}:{ports.otlp_http}",
+            },
+            ports=(ports.backend,),
+        ),
+    )
