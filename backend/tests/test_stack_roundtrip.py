@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from collections.abc import Awaitable, Callable
 
 import pytest
 from opentelemetry._logs import LogRecord, SeverityNumber
@@ -21,9 +20,11 @@ from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor
 
+from tests.polling import equals, eventually
 from tracetax.clients.loki import LokiClient
 from tracetax.clients.prometheus import PrometheusClient
 from tracetax.clients.tempo import TempoClient, spans_in_trace
+from tracetax.readback import RunReadback
 from tracetax.stack.native import NativeStack
 
 pytestmark = pytest.mark.stack
@@ -77,27 +78,15 @@ def send_telemetry(otlp_endpoint: str, run_id: str) -> None:
     meter_provider.shutdown()
 
 
-async def eventually(
-    read: Callable[[], Awaitable[float]], satisfied: Callable[[float], bool], timeout_s: float = 60
-) -> float:
-    """Poll `read` until its value satisfies (data arrives asynchronously); return the last value."""
-    deadline = time.monotonic() + timeout_s
-    value = await read()
-    while not satisfied(value) and time.monotonic() < deadline:
-        await asyncio.sleep(1)
-        value = await read()
-    return value
+# Per Collector instance: a restarted Collector is a new series, and an old instance's series
+# drops out of instant queries after the lookback, so totals across instances are not monotonic.
+COLLECTOR_ACCEPTED_SPANS = (
+    'sum by (instance) (otelcol_receiver_accepted_spans_total{job="otelcol-tracetax",receiver="otlp/apps"})'
+)
 
 
-def equals(expected: float) -> Callable[[float], bool]:
-    return lambda value: value == expected
-
-
-COLLECTOR_ACCEPTED_SPANS = 'sum(otelcol_receiver_accepted_spans_total{job="otelcol-tracetax",receiver="otlp/apps"})'
-
-
-async def collector_accepted_spans(metrics: PrometheusClient) -> float:
-    return sum(sample.value for sample in await metrics.query(COLLECTOR_ACCEPTED_SPANS))
+async def collector_accepted_spans(metrics: PrometheusClient) -> dict[str, float]:
+    return {sample.labels.get("instance", ""): sample.value for sample in await metrics.query(COLLECTOR_ACCEPTED_SPANS)}
 
 
 async def test_exact_counts_round_trip(native_stack: NativeStack) -> None:
@@ -115,19 +104,16 @@ async def test_exact_counts_round_trip(native_stack: NativeStack) -> None:
         accepted_before = await collector_accepted_spans(metrics)
         await asyncio.to_thread(send_telemetry, f"127.0.0.1:{ports.otlp_grpc}", run_id)
 
+        readback = RunReadback(tempo, loki, metrics)
+
         async def spans() -> float:
-            return await tempo.count_spans(
-                f'{{ resource.tracetax.run.id = "{run_id}" }}', started, int(time.time()) + 60
-            )
+            return await readback.spans(run_id, started)
 
         async def log_records() -> float:
-            query = f'sum(count_over_time({{service_name="{SERVICE}"}} | tracetax_run_id="{run_id}" [15m]))'
-            samples = await loki.query(query, time.time_ns())
-            return sum(sample.value for sample in samples)
+            return await readback.log_records(SERVICE, run_id)
 
         async def counter() -> float:
-            samples = await metrics.query(f'sum(tracetax_roundtrip_requests_total{{tracetax_run_id="{run_id}"}})')
-            return sum(sample.value for sample in samples)
+            return await readback.metric_sum("tracetax_roundtrip_requests_total", run_id)
 
         span_count, record_count, counter_value = await asyncio.gather(
             eventually(spans, equals(TRACES * SPANS_PER_TRACE)),
@@ -141,7 +127,8 @@ async def test_exact_counts_round_trip(native_stack: NativeStack) -> None:
         # The Collector's own telemetry reaches the store too: its receiver counted our spans.
         # (At least, not exactly: other senders may share a reused `make up` stack.)
         async def accepted_increase() -> float:
-            return await collector_accepted_spans(metrics) - accepted_before
+            now = await collector_accepted_spans(metrics)
+            return sum(value - accepted_before.get(instance, 0.0) for instance, value in now.items())
 
         increase = await eventually(accepted_increase, lambda value: value >= TRACES * SPANS_PER_TRACE, 30)
         assert increase >= TRACES * SPANS_PER_TRACE

@@ -1,0 +1,60 @@
+"""Count what one run produced, read back from the real backends by its `tracetax.run.id`.
+
+Every count is exact or an error: a backend that cannot answer raises BackendError (naming
+the backend and the query) rather than returning zero, so callers can tell "nothing arrived"
+from "could not look".
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from tracetax.clients.loki import LokiClient
+from tracetax.clients.prometheus import PrometheusClient
+from tracetax.clients.tempo import TempoClient
+
+RUN_ID_ATTRIBUTE = "tracetax.run.id"
+# How the run id appears once translated: a Loki structured-metadata key, a Prometheus label.
+RUN_ID_LABEL = "tracetax_run_id"
+
+
+def _quoted(value: str) -> str:
+    """A string literal for TraceQL, LogQL and PromQL (all accept Go-style double quotes)."""
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+@dataclass
+class RunReadback:
+    tempo: TempoClient
+    loki: LokiClient
+    metrics: PrometheusClient
+
+    async def spans(self, run_id: str, since_s: int, until_s: int | None = None) -> int:
+        """Spans stored in Tempo whose resource carries the run id."""
+        query = f"{{ resource.{RUN_ID_ATTRIBUTE} = {_quoted(run_id)} }}"
+        return await self.tempo.count_spans(query, since_s, until_s or int(time.time()) + 60)
+
+    async def log_records(self, service_name: str, run_id: str, window: str = "1h") -> int:
+        """Log records stored in Loki for the service and run id within `window` of now."""
+        query = (
+            f"sum(count_over_time({{service_name={_quoted(service_name)}}} "
+            f"| {RUN_ID_LABEL}={_quoted(run_id)} [{window}]))"
+        )
+        samples = await self.loki.query(query, time.time_ns())
+        return int(sum(sample.value for sample in samples))
+
+    async def metric_sum(self, selector: str, run_id: str) -> float:
+        """Latest value of a metric selector (`name` or `name{label="v",...}`) summed over every
+        series of the run; 0 when the store has no such series."""
+        return sum(sample.value for sample in await self.metrics.query(f"sum({with_run_id(selector, run_id)})"))
+
+
+def with_run_id(selector: str, run_id: str) -> str:
+    """Add the run id matcher to a PromQL series selector."""
+    matcher = f"{RUN_ID_LABEL}={_quoted(run_id)}"
+    selector = selector.strip()
+    if selector.endswith("}"):
+        head = selector[:-1].rstrip()
+        return f"{head}{'' if head.endswith('{') else ', '}{matcher}}}"
+    return f"{selector}{{{matcher}}}"
