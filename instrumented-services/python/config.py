@@ -1,0 +1,145 @@
+"""Configuration from the environment, validated before anything else is loaded.
+
+This module imports no OpenTelemetry code: the `none` mode must stay a true baseline. The SDK
+itself only warns and falls back on bad values, so every variable the service honours is checked
+here and a bad one stops the process (one line on stderr naming the variable, exit code 2).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+LANGUAGE = "python"
+DEFAULT_SERVICE_NAME = "tracetax-demo-python"
+PROCESSORS = ("none", "simple", "batch")
+PROTOCOLS = ("grpc", "http/protobuf")
+SAMPLERS = (
+    "always_on",
+    "always_off",
+    "traceidratio",
+    "parentbased_always_on",
+    "parentbased_always_off",
+    "parentbased_traceidratio",
+)
+RATIO_SAMPLERS = ("traceidratio", "parentbased_traceidratio")
+
+# (variable, minimum, SDK default) for the integer settings; all in milliseconds or item counts.
+_INTEGERS = (
+    ("OTEL_BSP_SCHEDULE_DELAY", 0, 5000),
+    ("OTEL_BSP_MAX_QUEUE_SIZE", 1, 2048),
+    ("OTEL_BSP_MAX_EXPORT_BATCH_SIZE", 1, 512),
+    ("OTEL_BSP_EXPORT_TIMEOUT", 0, 30000),
+    ("OTEL_BLRP_SCHEDULE_DELAY", 0, 1000),
+    ("OTEL_BLRP_MAX_QUEUE_SIZE", 1, 2048),
+    ("OTEL_BLRP_MAX_EXPORT_BATCH_SIZE", 1, 512),
+    ("OTEL_BLRP_EXPORT_TIMEOUT", 0, 30000),
+    ("OTEL_METRIC_EXPORT_INTERVAL", 1, 60000),
+    ("OTEL_METRIC_EXPORT_TIMEOUT", 0, 30000),
+    ("OTEL_EXPORTER_OTLP_TIMEOUT", 0, 10000),
+    ("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", 0, 10000),
+    ("OTEL_EXPORTER_OTLP_METRICS_TIMEOUT", 0, 10000),
+    ("OTEL_EXPORTER_OTLP_LOGS_TIMEOUT", 0, 10000),
+)
+_SIGNALS = ("TRACES", "METRICS", "LOGS")
+
+
+class ConfigError(Exception):
+    """A bad environment variable: the message is the one line printed on stderr."""
+
+    def __init__(self, name: str, value: str, accepted: str) -> None:
+        super().__init__(f'invalid {name}="{value}": accepted values: {accepted}')
+
+
+@dataclass(frozen=True)
+class Config:
+    processor: str
+    port: int
+
+
+def _get(env: dict[str, str], name: str) -> str | None:
+    """The value of a variable; an empty value counts as unset (as the OTel spec says)."""
+    value = env.get(name, "").strip()
+    return value or None
+
+
+def _integer(env: dict[str, str], name: str, minimum: int) -> int | None:
+    raw = _get(env, name)
+    if raw is None:
+        return None
+    if not re.fullmatch(r"[0-9]+", raw) or int(raw) < minimum:
+        raise ConfigError(name, raw, f"an integer >= {minimum}")
+    return int(raw)
+
+
+def load(env: dict[str, str] | None = None) -> Config:
+    """Validate the environment; raise ConfigError naming the first bad variable."""
+    env = dict(os.environ) if env is None else env
+
+    processor = (_get(env, "TRACETAX_PROCESSOR") or "batch").lower()
+    if processor not in PROCESSORS:
+        raise ConfigError("TRACETAX_PROCESSOR", env["TRACETAX_PROCESSOR"], "|".join(PROCESSORS))
+
+    port_raw = _get(env, "PORT") or "8080"
+    if not re.fullmatch(r"[0-9]{1,5}", port_raw) or not 1 <= int(port_raw) <= 65535:
+        raise ConfigError("PORT", port_raw, "an integer 1..65535")
+
+    values: dict[str, int | None] = {}
+    for name, minimum, _default in _INTEGERS:
+        values[name] = _integer(env, name, minimum)
+    for prefix in ("OTEL_BSP", "OTEL_BLRP"):
+        defaults = {n: d for n, _m, d in _INTEGERS}
+        queue_name, batch_name = f"{prefix}_MAX_QUEUE_SIZE", f"{prefix}_MAX_EXPORT_BATCH_SIZE"
+        queue = values[queue_name] or defaults[queue_name]
+        batch = values[batch_name] or defaults[batch_name]
+        if batch > queue:
+            raise ConfigError(batch_name, str(batch), f"an integer >= 1 and <= {queue_name} ({queue})")
+
+    for name in ["OTEL_EXPORTER_OTLP_PROTOCOL"] + [f"OTEL_EXPORTER_OTLP_{s}_PROTOCOL" for s in _SIGNALS]:
+        raw = _get(env, name)
+        if raw is not None and raw not in PROTOCOLS:
+            raise ConfigError(name, raw, "|".join(PROTOCOLS))
+
+    for name in ["OTEL_EXPORTER_OTLP_ENDPOINT"] + [f"OTEL_EXPORTER_OTLP_{s}_ENDPOINT" for s in _SIGNALS]:
+        raw = _get(env, name)
+        if raw is None:
+            continue
+        try:
+            parts = urlsplit(raw)
+            parts.port  # noqa: B018 - raises ValueError on a bad port
+        except ValueError:
+            parts = None
+        if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ConfigError(name, raw, "an http:// or https:// URL, e.g. http://127.0.0.1:4318")
+
+    sampler = _get(env, "OTEL_TRACES_SAMPLER")
+    if sampler is not None and sampler.lower() not in SAMPLERS:
+        raise ConfigError("OTEL_TRACES_SAMPLER", sampler, "|".join(SAMPLERS))
+    sampler_arg = _get(env, "OTEL_TRACES_SAMPLER_ARG")
+    if sampler is not None and sampler.lower() in RATIO_SAMPLERS and sampler_arg is not None:
+        try:
+            ratio = float(sampler_arg)
+        except ValueError:
+            ratio = -1.0
+        if not 0.0 <= ratio <= 1.0:
+            raise ConfigError("OTEL_TRACES_SAMPLER_ARG", sampler_arg, "a number in [0, 1] for a ratio sampler")
+
+    attrs = _get(env, "OTEL_RESOURCE_ATTRIBUTES")
+    if attrs is not None:
+        for item in attrs.split(","):
+            key, sep, _value = item.partition("=")
+            if item.strip() and (not sep or not key.strip()):
+                raise ConfigError("OTEL_RESOURCE_ATTRIBUTES", attrs, "comma-separated key=value pairs")
+
+    return Config(processor=processor, port=int(port_raw))
+
+
+def load_or_exit() -> Config:
+    try:
+        return load()
+    except ConfigError as err:
+        print(f"{DEFAULT_SERVICE_NAME}: {err}", file=sys.stderr)
+        sys.exit(2)
