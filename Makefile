@@ -18,13 +18,15 @@ UV := $(CACHE_DIR)/tools/uv-$(UV_VERSION)/bin/uv
 export UV_PROJECT_ENVIRONMENT := $(CURDIR)/backend/.venv
 TRACETAX := cd backend && $(UV) run --frozen tracetax
 
+SERVICE_DIRS := $(sort $(dir $(wildcard instrumented-services/*/service.json)))
+
 .PHONY: help up down clean status health toolchain backend-deps frontend-deps frontend stack-build \
-        test test-backend test-frontend lint
+        services test test-backend test-frontend lint
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
 
-up: toolchain backend-deps frontend stack-build ## Build what is missing and start the whole stack (UI at http://localhost:8000)
+up: toolchain backend-deps frontend services ## Build what is missing and start the whole stack (UI at http://localhost:8000)
 	@$(TRACETAX) stack up
 
 down: ## Stop every process `make up` started; data stays
@@ -60,6 +62,9 @@ frontend/node_modules/.package-lock.json: frontend/package-lock.json
 frontend: frontend-deps ## Build the UI into frontend/dist (served by the backend)
 	@cd frontend && npm run --silent build >/dev/null && echo "UI built into frontend/dist"
 
+services: $(UV) ## Build the demo services (Go, Python, Java, Node); cached by each service's own Makefile
+	@for dir in $(SERVICE_DIRS); do echo "building $$dir"; $(MAKE) --no-print-directory -C $$dir build UV=$(UV); done
+
 stack-build: backend-deps ## Build the Collector, Tempo, Loki and Prometheus into the cache
 	@$(TRACETAX) stack build
 
@@ -69,7 +74,7 @@ lint: backend-deps frontend-deps ## Linters and type checkers
 
 test: lint test-backend test-frontend ## Every test suite (starts the real stack if it is not running)
 
-test-backend: backend-deps stack-build frontend
+test-backend: backend-deps stack-build frontend services
 	cd backend && $(UV) run --frozen pytest
 
 test-frontend: frontend-deps

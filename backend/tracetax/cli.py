@@ -9,8 +9,10 @@ from typing import Annotated
 
 import typer
 
+from tracetax.cli_run import register as register_run_commands
 from tracetax.core.config import get_settings
 from tracetax.health import Backends, check_components
+from tracetax.services.catalog import CatalogError
 from tracetax.stack.build import BuildError
 from tracetax.stack.native import NativeStack
 from tracetax.stack.supervisor import StackError, format_table
@@ -18,6 +20,7 @@ from tracetax.stack.supervisor import StackError, format_table
 app = typer.Typer(help="TraceTax: what OpenTelemetry costs a service.", no_args_is_help=True)
 stack_app = typer.Typer(help="The native stack: Collector, Tempo, Loki, Prometheus and the backend.")
 app.add_typer(stack_app, name="stack")
+register_run_commands(app)
 
 StateOption = Annotated[
     Path | None,
@@ -115,5 +118,14 @@ def stack_build(force: Annotated[bool, typer.Option(help="Rebuild even if cached
         raise typer.Exit(1) from None
 
 
+def main() -> None:
+    """Entry point: configuration errors end in one readable line, not a traceback."""
+    try:
+        app()
+    except CatalogError as error:
+        typer.echo(f"tracetax: {error}", err=True)
+        raise SystemExit(2) from None
+
+
 if __name__ == "__main__":
-    app()
+    main()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -11,6 +12,7 @@ from fastapi.staticfiles import StaticFiles
 from tracetax import __version__
 from tracetax.api.main import api_router
 from tracetax.core.config import Settings, get_settings
+from tracetax.engine.runtime import EngineRuntime
 from tracetax.health import Backends
 
 
@@ -20,9 +22,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.backends = Backends(settings)
+        runtime = EngineRuntime.create(settings)
+        runtime.broker.bind(asyncio.get_running_loop())
+        app.state.engine = runtime
+        await runtime.queue.start()
         try:
             yield
         finally:
+            await runtime.queue.stop()
+            runtime.dispose()
             await app.state.backends.aclose()
 
     app = FastAPI(

@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 
 from tracetax.core.config import Settings
+from tracetax.engine.runtime import EngineRuntime
 from tracetax.health import Backends
 
 
@@ -22,3 +23,11 @@ def get_app_settings(request: Request) -> Settings:
 
 BackendsDep = Annotated[Backends, Depends(get_backends)]
 SettingsDep = Annotated[Settings, Depends(get_app_settings)]
+
+
+def get_engine(request: Request) -> EngineRuntime:
+    runtime: EngineRuntime = request.app.state.engine
+    return runtime
+
+
+EngineDep = Annotated[EngineRuntime, Depends(get_engine)]

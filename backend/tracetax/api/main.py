@@ -2,7 +2,10 @@
 
 from fastapi import APIRouter
 
-from tracetax.api.routes import health
+from tracetax.api.routes import experiments, health, presets, services
 
 api_router = APIRouter()
 api_router.include_router(health.router)
+api_router.include_router(experiments.router)
+api_router.include_router(services.router)
+api_router.include_router(presets.router)

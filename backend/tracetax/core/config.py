@@ -41,6 +41,12 @@ class Settings(BaseSettings):
     backend_timeout_s: float = Field(default=10.0, gt=0)
     health_probe_timeout_s: float = Field(default=1.5, gt=0)
 
+    # Experiments, rounds and results. Default: SQLite in the state directory; any SQLAlchemy
+    # URL works (postgresql+psycopg://... in Helm).
+    database_url: str | None = None
+    # Scratch space of running experiments (service logs, load generator output).
+    work_dir: Path | None = None
+
     # The built UI (frontend/dist); served at / when it exists.
     frontend_dist: Path = Path(__file__).resolve().parents[3] / "frontend" / "dist"
     grafana_url: AnyHttpUrl | None = None
@@ -49,3 +55,19 @@ class Settings(BaseSettings):
 @lru_cache
 def get_settings() -> Settings:
     return Settings()
+
+
+def resolved_database_url(settings: Settings) -> str:
+    if settings.database_url:
+        return settings.database_url
+    from tracetax.stack.components import state_dir
+
+    return f"sqlite:///{state_dir() / 'tracetax.db'}"
+
+
+def resolved_work_dir(settings: Settings) -> Path:
+    if settings.work_dir:
+        return settings.work_dir
+    from tracetax.stack.components import state_dir
+
+    return state_dir() / "experiments"

@@ -1,0 +1,111 @@
+"""Response models of the experiments API."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel
+
+from tracetax.db.models import Experiment, Round
+
+
+class ExperimentCreated(BaseModel):
+    id: str
+    status: str
+    # 0: running now; 1..: waiting, 1 being next.
+    queue_position: int | None
+    estimated_seconds: float
+
+
+class ExperimentSummary(BaseModel):
+    id: str
+    name: str | None
+    status: str
+    service: str
+    configurations: list[str]
+    baseline: str
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    queue_position: int | None = None
+    error: str | None = None
+
+    @classmethod
+    def of(cls, experiment: Experiment, queue_position: int | None) -> ExperimentSummary:
+        configurations = experiment.spec.get("configurations", [])
+        return cls(
+            id=experiment.id,
+            name=experiment.name,
+            status=experiment.status,
+            service=experiment.service,
+            configurations=[c["name"] for c in configurations],
+            baseline=next((c["name"] for c in configurations if c.get("baseline")), ""),
+            created_at=experiment.created_at,
+            started_at=experiment.started_at,
+            finished_at=experiment.finished_at,
+            queue_position=queue_position,
+            error=experiment.error,
+        )
+
+
+class RoundSummary(BaseModel):
+    round_index: int
+    order_index: int
+    configuration: str
+    run_id: str
+    status: str
+    started_at: datetime | None
+    finished_at: datetime | None
+    error: str | None
+    service_log_tail: str | None
+    exit_code: int | None
+    placement: dict[str, Any] | None
+    requests: int | None
+    achieved_rps: float | None
+    p99_us: int | None
+    max_throughput_rps: float | None
+
+    @classmethod
+    def of(cls, round_: Round) -> RoundSummary:
+        open_phase = round_.open_phase or {}
+        return cls(
+            round_index=round_.round_index,
+            order_index=round_.order_index,
+            configuration=round_.configuration,
+            run_id=round_.run_id,
+            status=round_.status,
+            started_at=round_.started_at,
+            finished_at=round_.finished_at,
+            error=round_.error,
+            service_log_tail=round_.service_log_tail,
+            exit_code=round_.exit_code,
+            placement=round_.placement,
+            requests=open_phase.get("requests"),
+            achieved_rps=open_phase.get("achieved_rps"),
+            p99_us=(open_phase.get("summary") or {}).get("percentiles_us", {}).get("99"),
+            max_throughput_rps=round_.max_throughput_rps,
+        )
+
+
+class ExperimentDetail(ExperimentSummary):
+    spec: dict[str, Any]
+    environment: dict[str, Any] | None
+    rounds: list[RoundSummary]
+
+
+class RoundRaw(RoundSummary):
+    histogram: str | None
+    open_phase: dict[str, Any] | None
+    closed_phase: dict[str, Any] | None
+    resources: dict[str, Any] | None
+    samples: list[dict[str, Any]] | None
+
+
+class ExperimentResults(BaseModel):
+    experiment_id: str
+    status: str
+    baseline: str
+    # Per configuration, in spec order; present once the experiment has finished.
+    configurations: list[dict[str, Any]]
+    rounds: list[RoundRaw]

@@ -1,0 +1,167 @@
+"""`tracetax run` and `tracetax services`: the engine from the terminal, on the same code and
+database as the API."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from tracetax.core.config import get_settings
+from tracetax.db import repository as repo
+from tracetax.engine.experiment import service_label
+from tracetax.engine.progress import Progress as ProgressEvent
+from tracetax.engine.runtime import EngineRuntime
+from tracetax.engine.spec import DemoServiceRef, SpecError, load_spec_file, validate_against_catalog
+from tracetax.services.catalog import demo_services
+
+console = Console()
+
+
+def _fmt_us(value: Any) -> str:
+    if value is None:
+        return "-"
+    return f"{value / 1000:.2f} ms" if value >= 1000 else f"{value} µs"
+
+
+def _fmt(value: Any, unit: str = "", digits: int = 1) -> str:
+    return "-" if value is None else f"{value:,.{digits}f}{unit}"
+
+
+def results_table(configurations: list[dict[str, Any]], baseline: str) -> Table:
+    table = Table(title="Results (latency: merged HDR histogram over all rounds, coordinated-omission corrected)")
+    table.add_column("metric")
+    for result in configurations:
+        name = result["configuration"]
+        table.add_column(f"{name} (baseline)" if name == baseline else name, justify="right")
+    rows: list[tuple[str, Any]] = [
+        ("rounds completed / failed", lambda r: f"{r['rounds_completed']} / {r['rounds_failed']}"),
+        ("requests", lambda r: f"{r['requests']:,}"),
+        ("p50", lambda r: _fmt_us(r["latency_us"].get("p50"))),
+        ("p90", lambda r: _fmt_us(r["latency_us"].get("p90"))),
+        ("p99", lambda r: _fmt_us(r["latency_us"].get("p99"))),
+        ("p99.9", lambda r: _fmt_us(r["latency_us"].get("p99.9"))),
+        ("p99.99", lambda r: _fmt_us(r["latency_us"].get("p99.99"))),
+        ("max", lambda r: _fmt_us(r["latency_us"].get("max"))),
+        ("max throughput", lambda r: _fmt(r["max_throughput_rps"], " req/s", 0)),
+        ("CPU per request", lambda r: _fmt(r["cpu_per_request_us"], " µs")),
+        (
+            "CPU utilization",
+            lambda r: _fmt((r["cpu_utilization"] or 0) * 100 if r["cpu_utilization"] is not None else None, " %"),
+        ),
+        ("RSS (max)", lambda r: _fmt(r["rss_max_bytes"] / 2**20 if r["rss_max_bytes"] else None, " MiB")),
+        ("context switches / request", lambda r: _fmt(r["ctx_per_request"], "", 2)),
+    ]
+    for label, cell in rows:
+        table.add_row(label, *(cell(result) for result in configurations))
+    return table
+
+
+def run(spec_path: Path) -> int:
+    """Run a spec to its end in this process; returns the exit code."""
+    try:
+        spec = load_spec_file(spec_path)
+        manifest = None
+        if isinstance(spec.service, DemoServiceRef):
+            services = demo_services()
+            manifest = services.get(spec.service.language)
+            if manifest is None:
+                console.print(
+                    f"[red]unknown service {spec.service.language!r}; available: {', '.join(sorted(services))}"
+                )
+                return 2
+        validate_against_catalog(spec, manifest)
+    except SpecError as error:
+        console.print(f"[red]invalid spec {spec_path}:")
+        for item in error.errors:
+            console.print(f"  {'.'.join(map(str, item['loc']))}: {item['msg']}")
+        return 2
+
+    bar = Progress(
+        TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(), TimeRemainingColumn(), console=console
+    )
+    task = bar.add_task("starting", total=len(spec.configurations) * spec.rounds)
+
+    def on_progress(event: ProgressEvent) -> None:
+        details = [
+            f"round {event.round + 1 if event.round is not None else '-'}/{event.rounds}",
+            event.configuration or "",
+            event.phase,
+        ]
+        if event.current_rps is not None:
+            details.append(f"{event.current_rps:,.0f} req/s")
+        if event.current_p99_us is not None:
+            details.append(f"p99 {_fmt_us(event.current_p99_us)}")
+        bar.update(task, completed=event.slot, description=" · ".join(d for d in details if d))
+
+    runtime = EngineRuntime.create(get_settings(), publish=on_progress)
+    with runtime.sessions() as session:
+        experiment = repo.create_experiment(session, spec.model_dump(mode="json"), service_label(spec), spec.name)
+    console.print(
+        f"experiment {experiment.id}: {len(spec.configurations)} configurations x {spec.rounds} rounds, "
+        f"about {spec.estimated_seconds() / 60:.1f} min"
+    )
+    cancel, shutdown = threading.Event(), threading.Event()
+    outcome: dict[str, str] = {}
+    worker = threading.Thread(
+        target=lambda: outcome.update(status=runtime.engine.execute(experiment.id, cancel, shutdown)), daemon=True
+    )
+    with bar:
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(0.2)
+        except KeyboardInterrupt:
+            console.print("cancelling: stopping the service and the load generator...")
+            cancel.set()
+            worker.join()
+        bar.update(task, completed=len(spec.configurations) * spec.rounds)
+
+    with runtime.sessions() as session:
+        stored = repo.get_experiment(session, experiment.id)
+        assert stored is not None  # noqa: S101 - we just created it
+        by_name = {r.configuration: r.aggregates for r in stored.results}
+        failed_rounds = [r for r in stored.rounds if r.status == "failed"]
+    runtime.dispose()
+    console.print(
+        results_table([by_name[c.name] for c in spec.configurations if c.name in by_name], spec.baseline.name)
+    )
+    for round_ in failed_rounds:
+        console.print(f"[yellow]round {round_.round_index + 1} of {round_.configuration} failed: {round_.error}")
+    status = outcome.get("status", "failed")
+    console.print(f"experiment {experiment.id}: {status}")
+    return 0 if status == "completed" else 1
+
+
+def services() -> None:
+    table = Table(title="Demo services")
+    for column in ("language", "framework", "modes", "SDK"):
+        table.add_column(column)
+    for manifest in demo_services().values():
+        modes = ", ".join(
+            name if spec.available else f"[dim]{name} (unavailable)[/dim]" for name, spec in manifest.modes.items()
+        )
+        table.add_row(manifest.language, manifest.framework, modes, manifest.sdk_version or "-")
+    console.print(table)
+    console.print(
+        "A service of your own: a spec with service: {kind: command, argv: [...], port: N, health_path: /...}"
+    )
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("run")
+    def run_command(
+        spec: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="Experiment spec (YAML or JSON).")],
+    ) -> None:
+        """Run an experiment spec with a live progress bar; ends with the results table."""
+        raise typer.Exit(run(spec))
+
+    @app.command("services")
+    def services_command() -> None:
+        """List what can be measured: demo services and their OpenTelemetry modes."""
+        services()

@@ -1,0 +1,1 @@
+"""Storage: SQLite by default, any SQLAlchemy URL (PostgreSQL in Helm); Alembic migrations."""

@@ -1,0 +1,84 @@
+"""Tables: an experiment has rounds (one per round x configuration, raw data) and, once it
+has finished, one result row per configuration (aggregates computed from the rounds)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class Experiment(Base):
+    __tablename__ = "experiments"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    name: Mapped[str | None] = mapped_column(String(120))
+    # queued | running | completed | failed | cancelled | interrupted
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    service: Mapped[str] = mapped_column(String(120), index=True)
+    spec: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    error: Mapped[str | None] = mapped_column(Text)
+    # Host facts recorded when the run starts: cores, CPU placement, tool versions.
+    environment: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+
+    rounds: Mapped[list[Round]] = relationship(
+        back_populates="experiment", order_by="(Round.round_index, Round.order_index)", cascade="all, delete-orphan"
+    )
+    results: Mapped[list[ConfigurationResult]] = relationship(back_populates="experiment", cascade="all, delete-orphan")
+
+
+class Round(Base):
+    __tablename__ = "rounds"
+    __table_args__ = (UniqueConstraint("experiment_id", "round_index", "configuration"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    experiment_id: Mapped[str] = mapped_column(ForeignKey("experiments.id", ondelete="CASCADE"), index=True)
+    round_index: Mapped[int] = mapped_column(Integer)
+    order_index: Mapped[int] = mapped_column(Integer)
+    configuration: Mapped[str] = mapped_column(String(40))
+    run_id: Mapped[str] = mapped_column(String(36), unique=True)
+    # pending | running | completed | failed | cancelled | interrupted
+    status: Mapped[str] = mapped_column(String(16))
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    error: Mapped[str | None] = mapped_column(Text)
+    service_log_tail: Mapped[str | None] = mapped_column(Text)
+    exit_code: Mapped[int | None] = mapped_column(Integer)
+    placement: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # Open-model phase: the whole latency distribution (HdrHistogram encoding, µs) and summary.
+    histogram: Mapped[str | None] = mapped_column(Text)
+    open_phase: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # Closed-loop phase: maximum throughput found.
+    max_throughput_rps: Mapped[float | None] = mapped_column(Float)
+    closed_phase: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # Resource samples every 250 ms during the open phase (service and load generator).
+    samples: Mapped[list[Any] | None] = mapped_column(JSON)
+    resources: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+
+    experiment: Mapped[Experiment] = relationship(back_populates="rounds")
+
+
+class ConfigurationResult(Base):
+    __tablename__ = "configuration_results"
+    __table_args__ = (UniqueConstraint("experiment_id", "configuration"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    experiment_id: Mapped[str] = mapped_column(ForeignKey("experiments.id", ondelete="CASCADE"), index=True)
+    configuration: Mapped[str] = mapped_column(String(40))
+    aggregates: Mapped[dict[str, Any]] = mapped_column(JSON)
+    computed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    experiment: Mapped[Experiment] = relationship(back_populates="results")

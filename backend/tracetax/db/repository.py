@@ -1,0 +1,123 @@
+"""Reads and writes of experiments, rounds and results. Completed results are immutable:
+a round leaves `pending`/`running` once, and configuration results are written once."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload
+
+from tracetax.db.models import ConfigurationResult, Experiment, Round
+
+OPEN_ROUND_STATES = ("pending", "running")
+FINAL_EXPERIMENT_STATES = ("completed", "failed", "cancelled", "interrupted")
+
+
+class ImmutableResultError(RuntimeError):
+    """An attempt to rewrite a finished round or stored results."""
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def create_experiment(session: Session, spec: dict[str, Any], service: str, name: str | None) -> Experiment:
+    experiment = Experiment(id=str(uuid.uuid4()), name=name, status="queued", service=service, spec=spec)
+    session.add(experiment)
+    session.commit()
+    return experiment
+
+
+def get_experiment(session: Session, experiment_id: str) -> Experiment | None:
+    return session.scalar(
+        select(Experiment)
+        .where(Experiment.id == experiment_id)
+        .options(selectinload(Experiment.rounds), selectinload(Experiment.results))
+    )
+
+
+def list_experiments(session: Session, service: str | None = None, limit: int = 100) -> Sequence[Experiment]:
+    query = select(Experiment).order_by(Experiment.created_at.desc()).limit(limit)
+    if service:
+        query = query.where(Experiment.service == service)
+    return session.scalars(query.options(selectinload(Experiment.results))).all()
+
+
+def queued_ids(session: Session) -> list[str]:
+    return list(
+        session.scalars(select(Experiment.id).where(Experiment.status == "queued").order_by(Experiment.created_at))
+    )
+
+
+def set_status(session: Session, experiment: Experiment, status: str, error: str | None = None) -> None:
+    if experiment.status in FINAL_EXPERIMENT_STATES:
+        raise ImmutableResultError(f"experiment {experiment.id} is already {experiment.status}")
+    experiment.status = status
+    if status == "running":
+        experiment.started_at = now()
+    if status in FINAL_EXPERIMENT_STATES:
+        experiment.finished_at = now()
+    if error:
+        experiment.error = error
+    session.commit()
+
+
+def create_rounds(session: Session, experiment: Experiment, slots: Sequence[tuple[int, int, str]]) -> list[Round]:
+    rounds = [
+        Round(
+            experiment_id=experiment.id,
+            round_index=round_index,
+            order_index=order_index,
+            configuration=configuration,
+            run_id=str(uuid.uuid4()),
+            status="pending",
+        )
+        for round_index, order_index, configuration in slots
+    ]
+    session.add_all(rounds)
+    session.commit()
+    return rounds
+
+
+def update_round(session: Session, round_: Round, **values: Any) -> None:
+    """Write a round's fields; refused once the round has left pending/running."""
+    if round_.status not in OPEN_ROUND_STATES:
+        raise ImmutableResultError(f"round {round_.run_id} is {round_.status}: its results are final")
+    for key, value in values.items():
+        setattr(round_, key, value)
+    if values.get("status") == "running":
+        round_.started_at = now()
+    if values.get("status") not in (None, *OPEN_ROUND_STATES):
+        round_.finished_at = now()
+    session.commit()
+
+
+def save_results(session: Session, experiment: Experiment, aggregates: dict[str, dict[str, Any]]) -> None:
+    if experiment.results:
+        raise ImmutableResultError(f"experiment {experiment.id} already has results")
+    session.add_all(
+        ConfigurationResult(experiment_id=experiment.id, configuration=name, aggregates=values)
+        for name, values in aggregates.items()
+    )
+    session.commit()
+    session.refresh(experiment)
+
+
+def mark_interrupted(session: Session) -> list[str]:
+    """At start-up: a run that was going when the process died is interrupted, never dropped.
+    Returns the ids so marked."""
+    running = session.scalars(select(Experiment).where(Experiment.status == "running")).all()
+    for experiment in running:
+        experiment.status = "interrupted"
+        experiment.finished_at = now()
+        experiment.error = "the backend stopped while this experiment was running"
+        for round_ in experiment.rounds:
+            if round_.status in OPEN_ROUND_STATES:
+                round_.status = "interrupted"
+                round_.finished_at = now()
+    session.commit()
+    return [experiment.id for experiment in running]

@@ -1,0 +1,81 @@
+"""Per-configuration aggregates computed from the completed rounds of an experiment.
+
+Latency percentiles come from the merged HDR histogram of all rounds; throughput, CPU per
+request, RSS and context switches are reported per round and as their median across rounds
+(the diagnostics add confidence intervals on top of the per-round values).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tracetax.engine import histogram as hdr
+
+
+@dataclass(frozen=True)
+class RoundData:
+    """What aggregation needs of one stored round."""
+
+    configuration: str
+    round_index: int
+    status: str
+    histogram: str | None
+    open_phase: dict[str, Any] | None
+    max_throughput_rps: float | None
+    resources: dict[str, Any] | None
+
+
+def _median(values: Sequence[float | None]) -> float | None:
+    present = [value for value in values if value is not None]
+    return statistics.median(present) if present else None
+
+
+def aggregate_configuration(name: str, rounds: Sequence[RoundData]) -> dict[str, Any]:
+    completed = [r for r in rounds if r.status == "completed" and r.histogram]
+    merged = hdr.merge(r.histogram for r in completed if r.histogram)
+    summary = hdr.summarize(merged)
+    per_round = [
+        {
+            "round": r.round_index,
+            "requests": (r.open_phase or {}).get("requests"),
+            "achieved_rps": (r.open_phase or {}).get("achieved_rps"),
+            "p99_us": ((r.open_phase or {}).get("summary") or {}).get("percentiles_us", {}).get("99"),
+            "max_throughput_rps": r.max_throughput_rps,
+            "cpu_per_request_us": (r.resources or {}).get("cpu_per_request_us"),
+            "cpu_utilization": (r.resources or {}).get("cpu_utilization"),
+            "rss_max_bytes": (r.resources or {}).get("rss_max_bytes"),
+            "ctx_per_request": (r.resources or {}).get("ctx_per_request"),
+        }
+        for r in completed
+    ]
+    return {
+        "configuration": name,
+        "rounds_completed": len(completed),
+        "rounds_failed": sum(1 for r in rounds if r.status == "failed"),
+        "requests": sum(item["requests"] or 0 for item in per_round),
+        "errors": sum((r.open_phase or {}).get("errors", 0) for r in completed),
+        "latency_us": {
+            "count": summary.count,
+            "mean": round(summary.mean_us, 1),
+            "min": summary.min_us,
+            "max": summary.max_us,
+            **{f"p{key}": value for key, value in summary.percentiles_us.items()},
+        },
+        "percentile_curve": hdr.percentile_curve(merged),
+        "histogram": hdr.encode(merged) if summary.count else None,
+        "max_throughput_rps": _median([item["max_throughput_rps"] for item in per_round]),
+        "cpu_per_request_us": _median([item["cpu_per_request_us"] for item in per_round]),
+        "cpu_utilization": _median([item["cpu_utilization"] for item in per_round]),
+        "rss_max_bytes": _median([item["rss_max_bytes"] for item in per_round]),
+        "ctx_per_request": _median([item["ctx_per_request"] for item in per_round]),
+        "per_round": per_round,
+    }
+
+
+def aggregate(configurations: Sequence[str], rounds: Sequence[RoundData]) -> dict[str, dict[str, Any]]:
+    return {
+        name: aggregate_configuration(name, [r for r in rounds if r.configuration == name]) for name in configurations
+    }

@@ -1,0 +1,206 @@
+"""Run a stored experiment: interleaved rounds, each stored as soon as it ends, then the
+per-configuration aggregates. Blocking; the queue runs it in a worker thread."""
+
+from __future__ import annotations
+
+import platform
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from tracetax import __version__
+from tracetax.db import repository as repo
+from tracetax.db.models import Experiment, Round
+from tracetax.engine.aggregate import RoundData, aggregate
+from tracetax.engine.loadgen import LoadDriver, OhaDriver
+from tracetax.engine.lock import measurement_lock
+from tracetax.engine.progress import Progress, ProgressCallback
+from tracetax.engine.runner import Placement, RoundContext, run_round
+from tracetax.engine.schedule import round_robin_schedule
+from tracetax.engine.spec import DemoServiceRef, ExperimentSpec
+from tracetax.services.catalog import ServiceManifest, demo_services
+
+
+def service_label(spec: ExperimentSpec) -> str:
+    return spec.service.language if isinstance(spec.service, DemoServiceRef) else "command"
+
+
+def round_data(round_: Round) -> RoundData:
+    return RoundData(
+        configuration=round_.configuration,
+        round_index=round_.round_index,
+        status=round_.status,
+        histogram=round_.histogram,
+        open_phase=round_.open_phase,
+        max_throughput_rps=round_.max_throughput_rps,
+        resources=round_.resources,
+    )
+
+
+class ExperimentEngine:
+    def __init__(
+        self,
+        sessions: sessionmaker[Session],
+        work_dir: Path,
+        otlp_endpoint: str,
+        publish: ProgressCallback,
+        driver: LoadDriver | None = None,
+        services: dict[str, ServiceManifest] | None = None,
+    ) -> None:
+        self.sessions = sessions
+        self.work_dir = work_dir
+        self.otlp_endpoint = otlp_endpoint
+        self.publish = publish
+        self.driver = driver or OhaDriver()
+        self._services = services
+
+    @property
+    def services(self) -> dict[str, ServiceManifest]:
+        return self._services if self._services is not None else demo_services()
+
+    def execute(self, experiment_id: str, cancel: threading.Event, shutdown: threading.Event) -> str:
+        """Run the experiment to its end (after any other measurement on this machine has
+        finished); returns its final status."""
+        with measurement_lock(), self.sessions() as session:
+            experiment = repo.get_experiment(session, experiment_id)
+            if experiment is None or experiment.status != "queued":
+                return experiment.status if experiment else "missing"
+            spec = ExperimentSpec.model_validate(experiment.spec)
+            manifest = self.services.get(spec.service.language) if isinstance(spec.service, DemoServiceRef) else None
+            placement = Placement.for_this_machine()
+            experiment.environment = self._environment(placement, manifest)
+            repo.set_status(session, experiment, "running")
+            slots = round_robin_schedule([c.name for c in spec.configurations], spec.rounds, spec.seed)
+            rounds = repo.create_rounds(
+                session, experiment, [(s.round_index, s.order_index, s.configuration) for s in slots]
+            )
+            started = time.monotonic()
+            per_slot_s = spec.estimated_seconds() / max(len(rounds), 1)
+
+            for index, round_ in enumerate(rounds):
+                if cancel.is_set() or shutdown.is_set():
+                    break
+                repo.update_round(session, round_, status="running", placement=placement.describe())
+                ctx = RoundContext(
+                    spec=spec,
+                    configuration=spec.configuration(round_.configuration),
+                    manifest=manifest,
+                    run_id=round_.run_id,
+                    workdir=self.work_dir / experiment.id / f"r{round_.round_index}-{round_.configuration}",
+                    otlp_endpoint=self.otlp_endpoint,
+                    placement=placement,
+                    driver=self.driver,
+                    cancel=_either(cancel, shutdown),
+                    report=self._reporter(experiment, spec, round_, index, len(rounds), started, per_slot_s),
+                )
+                outcome = run_round(ctx)
+                values = {k: v for k, v in outcome.__dict__.items()}
+                if outcome.status == "cancelled" and shutdown.is_set() and not cancel.is_set():
+                    values["status"], values["error"] = "interrupted", "the backend stopped during this round"
+                repo.update_round(session, round_, **values)
+
+            final = "cancelled" if cancel.is_set() else "interrupted" if shutdown.is_set() else None
+            for round_ in rounds:
+                if round_.status in repo.OPEN_ROUND_STATES:
+                    repo.update_round(session, round_, status=final or "cancelled")
+            return self._finish(session, experiment, spec, rounds, final, started)
+
+    def _finish(
+        self,
+        session: Session,
+        experiment: Experiment,
+        spec: ExperimentSpec,
+        rounds: list[Round],
+        final: str | None,
+        started: float,
+    ) -> str:
+        self._emit(experiment, spec, "aggregating", len(rounds), len(rounds), started)
+        repo.save_results(
+            session, experiment, aggregate([c.name for c in spec.configurations], [round_data(r) for r in rounds])
+        )
+        if final is None:
+            completed = {r.configuration for r in rounds if r.status == "completed"}
+            missing = [c.name for c in spec.configurations if c.name not in completed]
+            final = "failed" if missing else "completed"
+            error = f"no round completed for: {', '.join(missing)}" if missing else None
+        else:
+            error = "cancelled by request" if final == "cancelled" else "the backend stopped during the run"
+        repo.set_status(session, experiment, final, error)
+        self._emit(experiment, spec, "finished", len(rounds), len(rounds), started)
+        return final
+
+    def _environment(self, placement: Placement, manifest: ServiceManifest | None) -> dict[str, Any]:
+        return {
+            "placement": placement.describe(),
+            "load_generator": {"name": self.driver.name, "version": self.driver.version()},
+            "tracetax": __version__,
+            "host": platform.node(),
+            "kernel": platform.release(),
+            "python": platform.python_version(),
+            "service_sdk": manifest.sdk_version if manifest else None,
+        }
+
+    def _emit(
+        self, experiment: Experiment, spec: ExperimentSpec, phase: Any, slot: int, slots: int, started: float
+    ) -> None:
+        self.publish(
+            Progress(
+                experiment_id=experiment.id,
+                status=experiment.status,
+                phase=phase,
+                rounds=spec.rounds,
+                slot=slot,
+                slots=slots,
+                elapsed_s=round(time.monotonic() - started, 1),
+                remaining_s=0.0,
+            )
+        )
+
+    def _reporter(
+        self,
+        experiment: Experiment,
+        spec: ExperimentSpec,
+        round_: Round,
+        index: int,
+        slots: int,
+        started: float,
+        per_slot_s: float,
+    ) -> Any:
+        slot_started = time.monotonic()
+
+        def report(phase: Any, phase_duration_s: float | None, extra: dict[str, Any]) -> None:
+            elapsed = time.monotonic() - started
+            in_slot = time.monotonic() - slot_started
+            remaining = max(per_slot_s - in_slot, 0.0) + per_slot_s * (slots - index - 1)
+            self.publish(
+                Progress(
+                    experiment_id=experiment.id,
+                    status="running",
+                    phase=phase,
+                    configuration=round_.configuration,
+                    round=round_.round_index,
+                    rounds=spec.rounds,
+                    slot=index,
+                    slots=slots,
+                    elapsed_s=round(elapsed, 1),
+                    remaining_s=round(remaining, 1),
+                    phase_duration_s=phase_duration_s,
+                    **extra,
+                )
+            )
+
+        return report
+
+
+class _either(threading.Event):  # noqa: N801 - reads as a function at the call site
+    """An event that is set when either of two others is."""
+
+    def __init__(self, first: threading.Event, second: threading.Event) -> None:
+        super().__init__()
+        self._events = (first, second)
+
+    def is_set(self) -> bool:
+        return any(event.is_set() for event in self._events)

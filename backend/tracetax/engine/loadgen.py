@@ -1,0 +1,232 @@
+"""Load generators behind one interface; oha is the default driver.
+
+The open-model phase sends at a constant arrival rate with coordinated-omission correction:
+each request's latency is measured from when it was *scheduled* to be sent, so a stalled
+service is charged for the queue it causes (wrk2 / HdrHistogram style). oha writes every
+request (scheduled start, end, status) to SQLite with `--db-url`; TraceTax builds the HDR
+histogram and the per-second series from those rows itself. The closed-loop phase runs with
+no rate limit and reports the throughput the service sustains.
+
+k6 (constant-arrival-rate executor) can be added as another `LoadDriver`.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from tracetax.engine import histogram as hdr
+from tracetax.services.process import pin_to
+from tracetax.stack.components import cache_dir
+
+OHA_VERSION = "1.16.0"
+
+
+class LoadError(RuntimeError):
+    """The load generator failed; carries its output."""
+
+
+def oha_binary() -> Path:
+    return cache_dir() / "tools" / f"oha-{OHA_VERSION}" / "bin" / "oha"
+
+
+@dataclass
+class OpenPhaseResult:
+    requests: int
+    errors: int
+    duration_s: float
+    achieved_rps: float
+    histogram: str
+    summary: dict[str, Any]
+    # One point per second of the phase: (second, completed requests, p99 µs of that second)
+    per_second: list[tuple[int, int, int]]
+    status_codes: dict[str, int] = field(default_factory=dict)
+    error_kinds: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class ClosedPhaseResult:
+    requests: int
+    errors: int
+    duration_s: float
+    rps: float
+    connections: int
+
+
+class RunningLoad(Protocol):
+    @property
+    def pid(self) -> int: ...
+    def poll(self) -> int | None: ...
+    def check(self) -> None: ...
+    def kill(self) -> None: ...
+
+
+class LoadDriver(Protocol):
+    name: str
+
+    def version(self) -> str: ...
+    def start_open(
+        self, url: str, rate: float, duration_s: float, connections: int, workdir: Path, cpus: set[int] | None
+    ) -> RunningLoad: ...
+    def open_result(self, running: RunningLoad) -> OpenPhaseResult: ...
+    def start_closed(
+        self, url: str, duration_s: float, connections: int, workdir: Path, cpus: set[int] | None
+    ) -> RunningLoad: ...
+    def closed_result(self, running: RunningLoad) -> ClosedPhaseResult: ...
+
+
+@dataclass
+class OhaRun:
+    process: subprocess.Popen[bytes]
+    output: Path
+    database: Path | None
+    log: Path
+    duration_s: float
+    connections: int
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def poll(self) -> int | None:
+        return self.process.poll()
+
+    def check(self) -> None:
+        """Raise LoadError unless oha finished successfully."""
+        code = self.process.poll()
+        if code != 0:
+            raise LoadError(f"oha exited with code {code}: {self.log.read_text(errors='replace')[-2000:]}")
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+class OhaDriver:
+    name = "oha"
+
+    def __init__(self, binary: Path | None = None) -> None:
+        self.binary = binary or oha_binary()
+
+    def version(self) -> str:
+        return OHA_VERSION
+
+    def _start(
+        self,
+        argv: list[str],
+        workdir: Path,
+        stem: str,
+        cpus: set[int] | None,
+        duration_s: float,
+        connections: int,
+        database: Path | None,
+    ) -> OhaRun:
+        if not self.binary.exists():
+            raise LoadError(f"load generator oha is missing at {self.binary}; run `make tools` (or `make up`)")
+        workdir.mkdir(parents=True, exist_ok=True)
+        output = workdir / f"{stem}.json"
+        log = workdir / f"{stem}.log"
+        with log.open("wb") as out:
+            process = subprocess.Popen(
+                [str(self.binary), *argv, "--no-tui", "--output-format", "json", "-o", str(output)],
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                preexec_fn=pin_to(cpus),
+            )
+        return OhaRun(process, output, database, log, duration_s, connections)
+
+    def start_open(
+        self, url: str, rate: float, duration_s: float, connections: int, workdir: Path, cpus: set[int] | None
+    ) -> OhaRun:
+        database = workdir / "open.sqlite"
+        database.unlink(missing_ok=True)
+        argv = [
+            "-z",
+            f"{duration_s}s",
+            "-q",
+            f"{rate}",
+            "--latency-correction",
+            "-c",
+            str(connections),
+            "-w",
+            "--db-url",
+            str(database),
+            url,
+        ]
+        return self._start(argv, workdir, "open", cpus, duration_s, connections, database)
+
+    def open_result(self, running: RunningLoad) -> OpenPhaseResult:
+        running = _oha_run(running)
+        summary = _read_json(running.output)
+        if running.database is None or not running.database.exists():
+            raise LoadError("oha wrote no request database")
+        with sqlite3.connect(running.database) as db:
+            rows = db.execute(
+                "SELECT COALESCE(start_latency_correction, start), end, status FROM oha ORDER BY end"
+            ).fetchall()
+        ok = [(start, end) for start, end, status in rows if 200 <= status < 400]
+        latencies = [end - start for start, end in ok]
+        histogram = hdr.from_latencies_s(latencies)
+        status_codes = {str(k): int(v) for k, v in (summary.get("statusCodeDistribution") or {}).items()}
+        error_kinds = {str(k): int(v) for k, v in (summary.get("errorDistribution") or {}).items()}
+        errors = (len(rows) - len(ok)) + sum(error_kinds.values())
+        return OpenPhaseResult(
+            requests=len(ok),
+            errors=errors,
+            duration_s=running.duration_s,
+            achieved_rps=len(ok) / running.duration_s if running.duration_s else 0.0,
+            histogram=hdr.encode(histogram),
+            summary=hdr.summarize(histogram).__dict__,
+            per_second=_per_second(ok),
+            status_codes=status_codes,
+            error_kinds=error_kinds,
+        )
+
+    def start_closed(
+        self, url: str, duration_s: float, connections: int, workdir: Path, cpus: set[int] | None
+    ) -> OhaRun:
+        argv = ["-z", f"{duration_s}s", "-c", str(connections), "-w", url]
+        return self._start(argv, workdir, "closed", cpus, duration_s, connections, None)
+
+    def closed_result(self, running: RunningLoad) -> ClosedPhaseResult:
+        running = _oha_run(running)
+        summary = _read_json(running.output)
+        codes = summary.get("statusCodeDistribution") or {}
+        ok = sum(int(v) for k, v in codes.items() if 200 <= int(k) < 400)
+        errors = sum(int(v) for k, v in codes.items() if not 200 <= int(k) < 400)
+        errors += sum(int(v) for v in (summary.get("errorDistribution") or {}).values())
+        elapsed = float((summary.get("summary") or {}).get("total") or running.duration_s)
+        return ClosedPhaseResult(ok, errors, elapsed, ok / elapsed if elapsed else 0.0, running.connections)
+
+
+def _oha_run(running: RunningLoad) -> OhaRun:
+    if not isinstance(running, OhaRun):
+        raise TypeError(f"the oha driver cannot read a {type(running).__name__}")
+    return running
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        data: dict[str, Any] = json.loads(path.read_text())
+    except (OSError, ValueError) as error:
+        raise LoadError(f"cannot read oha's output {path}: {error}") from error
+    return data
+
+
+def _per_second(ok: list[tuple[float, float]]) -> list[tuple[int, int, int]]:
+    """Completed requests and p99 (µs, latency-corrected) per second of the phase."""
+    buckets: dict[int, list[float]] = {}
+    for start, end in ok:
+        buckets.setdefault(int(end), []).append(end - start)
+    series = []
+    for second in sorted(buckets):
+        values = sorted(buckets[second])
+        p99 = values[min(len(values) - 1, int(0.99 * len(values)))]
+        series.append((second, len(values), int(p99 * 1_000_000)))
+    return series

@@ -1,0 +1,74 @@
+"""Live progress of the running experiment, fanned out to any number of listeners (SSE, CLI)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from typing import Literal
+
+from pydantic import BaseModel
+
+Phase = Literal["queued", "starting", "warmup", "measuring", "max-throughput", "stopping", "aggregating", "finished"]
+
+
+class Progress(BaseModel):
+    experiment_id: str
+    status: str
+    phase: Phase
+    configuration: str | None = None
+    round: int | None = None
+    rounds: int
+    slot: int = 0
+    slots: int
+    elapsed_s: float = 0.0
+    remaining_s: float | None = None
+    phase_elapsed_s: float = 0.0
+    phase_duration_s: float | None = None
+    # Completed requests per second and latency-corrected p99 of the latest finished phase slice.
+    current_rps: float | None = None
+    current_p99_us: int | None = None
+    service_cpu_utilization: float | None = None
+    message: str | None = None
+
+
+ProgressCallback = Callable[[Progress], None]
+
+
+class ProgressBroker:
+    """Keeps the latest event per experiment and pushes every event to subscribers."""
+
+    def __init__(self) -> None:
+        self.latest: dict[str, Progress] = {}
+        self._subscribers: dict[str, set[asyncio.Queue[Progress]]] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+
+    def publish_threadsafe(self, event: Progress) -> None:
+        """Called from the engine's worker thread."""
+        if self._loop is None:
+            self.publish(event)
+        else:
+            self._loop.call_soon_threadsafe(self.publish, event)
+
+    def publish(self, event: Progress) -> None:
+        self.latest[event.experiment_id] = event
+        for queue in self._subscribers.get(event.experiment_id, set()):
+            with contextlib.suppress(asyncio.QueueFull):
+                queue.put_nowait(event)
+
+    async def subscribe(self, experiment_id: str) -> AsyncIterator[Progress]:
+        queue: asyncio.Queue[Progress] = asyncio.Queue(maxsize=1000)
+        self._subscribers.setdefault(experiment_id, set()).add(queue)
+        try:
+            if experiment_id in self.latest:
+                yield self.latest[experiment_id]
+            while True:
+                event = await queue.get()
+                yield event
+                if event.phase == "finished":
+                    return
+        finally:
+            self._subscribers[experiment_id].discard(queue)

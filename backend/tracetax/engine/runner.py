@@ -1,0 +1,266 @@
+"""One (round, configuration) of an experiment: start the service, warm up, measure the
+open-model phase while sampling resources, find the maximum throughput, stop gracefully.
+
+Everything here is blocking and runs in the engine's worker thread. Every process started is
+stopped on every path out (success, failure, cancellation).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tracetax.engine.loadgen import LoadDriver, LoadError, RunningLoad
+from tracetax.engine.sampler import Sampler, resource_summary
+from tracetax.engine.spec import CommandServiceRef, ConfigurationSpec, ExperimentSpec
+from tracetax.services.catalog import ServiceManifest
+from tracetax.services.process import ServiceError, ServiceProcess
+
+SERVICE_START_TIMEOUT_S = 60.0
+STOP_GRACE_S = 20.0
+
+
+class RoundCancelledError(RuntimeError):
+    """The experiment was cancelled (or the backend is stopping) while this round ran."""
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Which cores the service and the load generator are pinned to (None: not pinned)."""
+
+    service_cpus: set[int] | None
+    loadgen_cpus: set[int] | None
+
+    @classmethod
+    def for_this_machine(cls) -> Placement:
+        cpus = sorted(os.sched_getaffinity(0))
+        if len(cpus) < 2:
+            return cls(None, None)
+        # Service on the last core, load generator on the one before: the service gets a core
+        # of its own; the stack and the engine share the rest with the load generator.
+        return cls({cpus[-1]}, {cpus[-2]})
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "cores": os.cpu_count(),
+            "service_cpus": sorted(self.service_cpus) if self.service_cpus else None,
+            "loadgen_cpus": sorted(self.loadgen_cpus) if self.loadgen_cpus else None,
+            "method": "sched_setaffinity" if self.service_cpus else "none (single core)",
+        }
+
+
+@dataclass
+class RoundOutcome:
+    status: str  # completed | failed | cancelled
+    error: str | None = None
+    service_log_tail: str | None = None
+    exit_code: int | None = None
+    histogram: str | None = None
+    open_phase: dict[str, Any] | None = None
+    max_throughput_rps: float | None = None
+    closed_phase: dict[str, Any] | None = None
+    samples: list[dict[str, Any]] = field(default_factory=list)
+    resources: dict[str, Any] | None = None
+
+
+@dataclass
+class RoundContext:
+    spec: ExperimentSpec
+    configuration: ConfigurationSpec
+    manifest: ServiceManifest | None
+    run_id: str
+    workdir: Path
+    otlp_endpoint: str
+    placement: Placement
+    driver: LoadDriver
+    cancel: threading.Event
+    # report(phase, phase_duration_s, extra) -> publishes a Progress event
+    report: Callable[[str, float | None, dict[str, Any]], None]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+def service_environment(ctx: RoundContext, port: int) -> dict[str, str]:
+    service = ctx.spec.service
+    name = service.service_name if isinstance(service, CommandServiceRef) else f"tracetax-demo-{service.language}"
+    configuration = ctx.configuration
+    return {
+        "OTEL_SERVICE_NAME": name,
+        "OTEL_EXPORTER_OTLP_ENDPOINT": ctx.otlp_endpoint,
+        "OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf",
+        "OTEL_METRIC_EXPORT_INTERVAL": "5000",
+        **configuration.env,
+        # Set last: a configuration cannot override identity, port or processor.
+        "OTEL_RESOURCE_ATTRIBUTES": _resource_attributes(configuration.env, ctx.run_id, configuration.name),
+        "TRACETAX_PROCESSOR": configuration.processor,
+        "PORT": str(port),
+    }
+
+
+def _resource_attributes(env: dict[str, str], run_id: str, configuration: str) -> str:
+    extra = env.get("OTEL_RESOURCE_ATTRIBUTES", "")
+    ours = f"tracetax.run.id={run_id},tracetax.config={configuration}"
+    return f"{extra},{ours}" if extra else ours
+
+
+def _service_process(ctx: RoundContext) -> ServiceProcess:
+    service = ctx.spec.service
+    log_path = ctx.workdir / "service.log"
+    if isinstance(service, CommandServiceRef):
+        port = service.port
+        argv, cwd, health = service.argv, Path(service.cwd or "."), service.health_path
+    else:
+        if ctx.manifest is None:
+            raise ServiceError(f"no manifest for demo service {service.language}")
+        port = free_port()
+        argv, cwd, health = ctx.manifest.argv(ctx.configuration.processor), ctx.manifest.directory, "/healthz"
+    return ServiceProcess(
+        argv,
+        cwd=cwd,
+        env=service_environment(ctx, port),
+        port=port,
+        log_path=log_path,
+        health_path=health,
+        name=f"{ctx.configuration.name} service",
+        cpus=ctx.placement.service_cpus,
+    )
+
+
+def _await_load(
+    ctx: RoundContext,
+    running: RunningLoad,
+    duration_s: float,
+    phase: str,
+    service: ServiceProcess,
+    sampler: Sampler | None = None,
+) -> None:
+    """Wait for a load phase, reporting progress each second; stop at once on cancel or when
+    the service dies; give up 30 s after the phase should have ended."""
+    started = time.monotonic()
+    while running.poll() is None:
+        elapsed = time.monotonic() - started
+        if ctx.cancel.is_set():
+            running.kill()
+            raise RoundCancelledError()
+        code = service.poll()
+        if code is not None:
+            running.kill()
+            raise ServiceError(f"the service exited with code {code} during {phase}\n{service.last_lines()}")
+        if elapsed > duration_s + 30:
+            running.kill()
+            raise LoadError(f"{ctx.driver.name} did not finish {phase} within {duration_s + 30:.0f}s")
+        extra: dict[str, Any] = {"phase_elapsed_s": round(min(elapsed, duration_s), 1)}
+        utilization = _recent_utilization(sampler)
+        if utilization is not None:
+            extra["service_cpu_utilization"] = utilization
+        ctx.report(phase, duration_s, extra)
+        time.sleep(min(1.0, max(0.05, duration_s + 0.5 - elapsed)))
+    running.check()
+
+
+def _recent_utilization(sampler: Sampler | None) -> float | None:
+    if sampler is None or len(sampler.samples) < 2:
+        return None
+    a, b = sampler.samples[-2], sampler.samples[-1]
+    dt = b["t"] - a["t"]
+    used = (b["cpu_user_s"] + b["cpu_system_s"]) - (a["cpu_user_s"] + a["cpu_system_s"])
+    return round(used / dt, 3) if dt > 0 else None
+
+
+def _warm_up(ctx: RoundContext, service: ServiceProcess, url: str) -> None:
+    """Warm-up at the target rate, in 1 s slices so live rate and p99 are reported; not stored."""
+    load = ctx.spec.load
+    remaining = load.warmup_s
+    while remaining > 0:
+        slice_s = min(1.0, remaining)
+        running = ctx.driver.start_open(
+            url, load.rate, slice_s, load.connections, ctx.workdir / "warmup", ctx.placement.loadgen_cpus
+        )
+        _await_load(ctx, running, slice_s, "warmup", service)
+        result = ctx.driver.open_result(running)
+        ctx.report(
+            "warmup",
+            load.warmup_s,
+            {
+                "phase_elapsed_s": round(load.warmup_s - remaining + slice_s, 1),
+                "current_rps": round(result.achieved_rps, 1),
+                "current_p99_us": result.summary.get("percentiles_us", {}).get("99"),
+            },
+        )
+        remaining -= slice_s
+
+
+def run_round(ctx: RoundContext) -> RoundOutcome:
+    """Run one round of one configuration; never raises for service or load failures."""
+    shutil.rmtree(ctx.workdir, ignore_errors=True)
+    ctx.workdir.mkdir(parents=True)
+    load = ctx.spec.load
+    service = _service_process(ctx)
+    outcome = RoundOutcome(status="failed")
+    try:
+        ctx.report("starting", None, {})
+        service.start()
+        service.wait_healthy(SERVICE_START_TIMEOUT_S)
+        url = f"{service.base_url}{load.url_path()}"
+        _warm_up(ctx, service, url)
+
+        running = ctx.driver.start_open(
+            url, load.rate, load.duration_s, load.connections, ctx.workdir, ctx.placement.loadgen_cpus
+        )
+        sampler = Sampler(service.pid, running.pid)
+        sampler.start()
+        try:
+            _await_load(ctx, running, load.duration_s, "measuring", service, sampler)
+        finally:
+            outcome.samples = sampler.stop()
+        open_result = ctx.driver.open_result(running)
+        outcome.histogram = open_result.histogram
+        outcome.open_phase = {key: value for key, value in open_result.__dict__.items() if key != "histogram"}
+        outcome.resources = resource_summary(outcome.samples, open_result.requests)
+        ctx.report(
+            "measuring",
+            load.duration_s,
+            {
+                "phase_elapsed_s": load.duration_s,
+                "current_rps": round(open_result.achieved_rps, 1),
+                "current_p99_us": open_result.summary.get("percentiles_us", {}).get("99"),
+            },
+        )
+
+        if load.max_throughput_s > 0:
+            closed = ctx.driver.start_closed(
+                url, load.max_throughput_s, load.connections, ctx.workdir, ctx.placement.loadgen_cpus
+            )
+            _await_load(ctx, closed, load.max_throughput_s, "max-throughput", service)
+            closed_result = ctx.driver.closed_result(closed)
+            outcome.max_throughput_rps = closed_result.rps
+            outcome.closed_phase = closed_result.__dict__
+            ctx.report("max-throughput", load.max_throughput_s, {"current_rps": round(closed_result.rps, 1)})
+
+        ctx.report("stopping", None, {})
+        outcome.exit_code = service.stop(STOP_GRACE_S)
+        if outcome.exit_code != 0:
+            raise ServiceError(f"the service did not exit cleanly after SIGTERM (exit code {outcome.exit_code})")
+        outcome.status = "completed"
+    except RoundCancelledError:
+        outcome.status = "cancelled"
+        outcome.error = "cancelled"
+    except (ServiceError, LoadError, OSError) as error:
+        outcome.status = "failed"
+        outcome.error = str(error)
+    finally:
+        outcome.exit_code = service.stop(2) if outcome.exit_code is None else outcome.exit_code
+        outcome.service_log_tail = service.last_lines(40) if outcome.status != "completed" else None
+    return outcome

@@ -1,0 +1,188 @@
+"""The experiment spec: what to measure, in which configurations, under which load.
+
+Specs arrive as JSON (API) or YAML (CLI) and are validated here; every error names its field.
+Whether a demo service exists and supports a processor is checked against the catalog by
+`validate_against_catalog`, since that needs the service manifests.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
+
+from tracetax.engine.presets import PRESETS
+from tracetax.services.catalog import ServiceManifest
+
+PROCESSORS = ("none", "simple", "batch", "agent", "ebpf")
+NAME_PATTERN = r"^[a-z0-9][a-z0-9._%-]{0,39}$"
+ENV_KEY = re.compile(r"^OTEL_[A-Z0-9_]+$")
+
+
+class DemoServiceRef(BaseModel):
+    """One of the demo services under instrumented-services/."""
+
+    kind: Literal["demo"] = "demo"
+    language: str = Field(min_length=1, examples=["go"])
+
+
+class CommandServiceRef(BaseModel):
+    """A user's own service: an argv run without a shell, listening on `port`."""
+
+    kind: Literal["command"]
+    argv: list[str] = Field(min_length=1, examples=[["./my-service", "--flag"]])
+    cwd: str | None = None
+    port: int = Field(ge=1, le=65535)
+    health_path: str = Field(default="/healthz", pattern=r"^/")
+    service_name: str = Field(default="tracetax-user-service", min_length=1)
+
+
+ServiceRef = Annotated[DemoServiceRef | CommandServiceRef, Field(discriminator="kind")]
+
+
+class ConfigurationSpec(BaseModel):
+    """One OpenTelemetry configuration; `preset` fills processor/env/baseline defaults."""
+
+    name: str = Field(pattern=NAME_PATTERN)
+    processor: Literal["none", "simple", "batch", "agent", "ebpf"]
+    env: dict[str, str] = Field(default_factory=dict)
+    baseline: bool = False
+    preset: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def expand_preset(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or data.get("preset") is None:
+            return data
+        preset = PRESETS.get(data["preset"])
+        if preset is None:
+            raise ValueError(f"unknown preset {data['preset']!r}; accepted: {', '.join(PRESETS)}")
+        return {
+            "name": data.get("name", preset.name),
+            "processor": data.get("processor", preset.processor),
+            "env": {**preset.env, **(data.get("env") or {})},
+            "baseline": data.get("baseline", preset.baseline),
+            "preset": preset.name,
+        }
+
+    @field_validator("env")
+    @classmethod
+    def only_otel_variables(cls, env: dict[str, str]) -> dict[str, str]:
+        bad = [key for key in env if not ENV_KEY.match(key)]
+        if bad:
+            raise ValueError(
+                f"only OTEL_* variables may be overridden, got {', '.join(sorted(bad))} "
+                "(the processor is chosen with `processor`, not TRACETAX_PROCESSOR)"
+            )
+        return env
+
+
+class LoadSpec(BaseModel):
+    rate: float = Field(gt=0, le=100_000, description="Open-model arrival rate, requests per second.")
+    warmup_s: float = Field(default=5, ge=0, le=600)
+    duration_s: float = Field(default=20, gt=0, le=3600, description="Measured open-model phase.")
+    connections: int = Field(default=16, ge=1, le=1000)
+    path: str = Field(default="/work", pattern=r"^/[^\s?#]*$")
+    query: dict[str, str | int] = Field(default_factory=lambda: dict[str, str | int](iters=1000, spans=5))
+    max_throughput_s: float = Field(
+        default=10, ge=0, le=600, description="Closed-loop phase finding the maximum throughput; 0 skips it."
+    )
+
+    def url_path(self) -> str:
+        from urllib.parse import urlencode
+
+        return f"{self.path}?{urlencode(self.query)}" if self.query else self.path
+
+    def spans_per_request(self) -> int | None:
+        value = self.query.get("spans")
+        return int(value) if value is not None and str(value).isdigit() else None
+
+
+class ExperimentSpec(BaseModel):
+    name: str | None = Field(default=None, max_length=120)
+    service: ServiceRef
+    configurations: list[ConfigurationSpec] = Field(min_length=1, max_length=12)
+    load: LoadSpec
+    rounds: int = Field(default=3, ge=1, le=50)
+    seed: int = 0
+
+    @model_validator(mode="after")
+    def one_baseline_and_unique_names(self) -> ExperimentSpec:
+        names = [configuration.name for configuration in self.configurations]
+        duplicates = sorted({name for name in names if names.count(name) > 1})
+        if duplicates:
+            raise ValueError(f"configuration names must be unique; repeated: {', '.join(duplicates)}")
+        baselines = [c.name for c in self.configurations if c.baseline]
+        if len(baselines) != 1:
+            raise ValueError(
+                f"exactly one configuration must be the baseline (baseline: true), found {len(baselines)}"
+                + (f": {', '.join(baselines)}" if baselines else "")
+            )
+        return self
+
+    @property
+    def baseline(self) -> ConfigurationSpec:
+        return next(c for c in self.configurations if c.baseline)
+
+    def configuration(self, name: str) -> ConfigurationSpec:
+        return next(c for c in self.configurations if c.name == name)
+
+    def estimated_seconds(self, startup_s: float = 3.0) -> float:
+        """Rough wall time: every round of every configuration starts, warms, measures, stops."""
+        per_run = startup_s + self.load.warmup_s + self.load.duration_s + self.load.max_throughput_s + 2.0
+        return per_run * len(self.configurations) * self.rounds
+
+
+class SpecError(ValueError):
+    """A spec that parsed but does not fit the service; `errors` are FastAPI-style items."""
+
+    def __init__(self, errors: list[dict[str, Any]]) -> None:
+        super().__init__("; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in errors))
+        self.errors = errors
+
+
+def validate_against_catalog(spec: ExperimentSpec, manifest: ServiceManifest | None) -> None:
+    """Each configuration's processor must be a mode the service has and can run here."""
+    if manifest is None:
+        return  # a user's command: the engine relies only on TRACETAX_PROCESSOR and OTEL_*
+    errors = []
+    for index, configuration in enumerate(spec.configurations):
+        mode = manifest.modes.get(configuration.processor)
+        location = ("configurations", index, "processor")
+        if mode is None:
+            accepted = ", ".join(sorted(manifest.modes))
+            errors.append(
+                {
+                    "loc": location,
+                    "msg": f"{manifest.language} has no mode {configuration.processor!r}; accepted: {accepted}",
+                }
+            )
+        elif not mode.available:
+            errors.append(
+                {"loc": location, "msg": f"{manifest.language} {configuration.processor} cannot run here: {mode.why}"}
+            )
+        preset = PRESETS.get(configuration.preset or "")
+        if preset and preset.languages and manifest.language not in preset.languages:
+            errors.append(
+                {
+                    "loc": ("configurations", index, "preset"),
+                    "msg": f"preset {preset.name} is only for {', '.join(preset.languages)}",
+                }
+            )
+    if errors:
+        raise SpecError(errors)
+
+
+def load_spec_file(path: Path) -> ExperimentSpec:
+    """Read a JSON or YAML spec; errors name the file and each bad field."""
+    try:
+        raw = yaml.safe_load(path.read_text())
+    except (OSError, yaml.YAMLError) as error:
+        raise SpecError([{"loc": (str(path),), "msg": f"cannot read the spec: {error}"}]) from error
+    try:
+        return ExperimentSpec.model_validate(raw)
+    except ValidationError as error:
+        raise SpecError([{"loc": tuple(e["loc"]), "msg": e["msg"]} for e in error.errors(include_url=False)]) from error
