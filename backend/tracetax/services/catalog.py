@@ -21,6 +21,9 @@ class ModeSpec(BaseModel):
     available: bool = True
     # Why the mode cannot run here (e.g. the kernel refuses eBPF), when not available.
     why: str | None = None
+    # When this mode counts dropped spans differently from the service's default (the Java
+    # agent's own SDK, for one): a PromQL selector like ServiceManifest.dropped_spans_metric.
+    dropped_spans_metric: str | None = None
 
     @model_validator(mode="after")
     def runnable_or_explained(self) -> ModeSpec:
@@ -56,6 +59,9 @@ class ServiceManifest(BaseModel):
         except KeyError:
             accepted = ", ".join(sorted(self.modes))
             raise UnknownModeError(f"{self.language} has no mode {name!r}; accepted: {accepted}") from None
+
+    def dropped_spans_selector(self, mode: str) -> str | None:
+        return self.mode(mode).dropped_spans_metric or self.dropped_spans_metric
 
     def argv(self, mode: str) -> list[str]:
         """argv of `mode`; relative paths in it are relative to the service folder (the cwd)."""
