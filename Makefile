@@ -14,6 +14,10 @@ export TRACETAX_STATE_DIR := $(abspath $(STATE_DIR))
 endif
 
 UV_VERSION := 0.13.9
+# oha: the default load generator. Installed --locked because its unlocked resolve wants a
+# newer Rust than the machine's (about 8 minutes cold on 2 cores).
+OHA_VERSION := 1.16.0
+OHA := $(CACHE_DIR)/tools/oha-$(OHA_VERSION)/bin/oha
 UV := $(CACHE_DIR)/tools/uv-$(UV_VERSION)/bin/uv
 export UV_PROJECT_ENVIRONMENT := $(CURDIR)/backend/.venv
 TRACETAX := cd backend && $(UV) run --frozen tracetax
@@ -21,12 +25,12 @@ TRACETAX := cd backend && $(UV) run --frozen tracetax
 SERVICE_DIRS := $(sort $(dir $(wildcard instrumented-services/*/service.json)))
 
 .PHONY: help up down clean status health toolchain backend-deps frontend-deps frontend stack-build \
-        services test test-backend test-frontend lint
+        services tools test test-backend test-frontend lint bench-services bench-engine
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
 
-up: toolchain backend-deps frontend services ## Build what is missing and start the whole stack (UI at http://localhost:8000)
+up: toolchain backend-deps frontend services tools ## Build what is missing and start the whole stack (UI at http://localhost:8000)
 	@$(TRACETAX) stack up
 
 down: ## Stop every process `make up` started; data stays
@@ -46,6 +50,13 @@ toolchain: ## Check the toolchains this repository builds with
 	@command -v go >/dev/null || { echo "make: the Go toolchain is missing (needed to build the Collector, Tempo, Loki and Prometheus). Install Go >= 1.26 and retry." >&2; exit 1; }
 	@command -v npm >/dev/null || { echo "make: Node.js/npm is missing (needed to build the UI). Install Node.js >= 20.19 and retry." >&2; exit 1; }
 	@python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "make: python3 >= 3.11 is missing (needed for the backend). Install it and retry." >&2; exit 1; }
+	@command -v java >/dev/null && command -v mvn >/dev/null || { echo "make: Java 17 and Maven are missing (needed to build the Java demo service). Install them and retry." >&2; exit 1; }
+	@if ! command -v clang >/dev/null || ! command -v llvm-strip >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing clang and llvm from Debian (they compile the Go service's eBPF instrumentation)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang llvm >/dev/null; \
+	  else echo "note: clang/llvm are missing and this is not root: the Go service's ebpf mode will be reported unavailable"; fi; \
+	fi
 
 $(UV):
 	@echo "installing uv $(UV_VERSION) into $(CACHE_DIR)/tools"
@@ -65,6 +76,13 @@ frontend: frontend-deps ## Build the UI into frontend/dist (served by the backen
 services: $(UV) ## Build the demo services (Go, Python, Java, Node); cached by each service's own Makefile
 	@for dir in $(SERVICE_DIRS); do echo "building $$dir"; $(MAKE) --no-print-directory -C $$dir build UV=$(UV); done
 
+tools: $(OHA) ## Install the load generator (oha) into the cache
+
+$(OHA):
+	@command -v cargo >/dev/null || { echo "make: cargo (Rust) is missing: needed to install the load generator oha. Install Rust and retry." >&2; exit 1; }
+	@echo "installing oha $(OHA_VERSION) into $(CACHE_DIR)/tools (cold: about 8 min on 2 cores)"
+	@cargo install oha --version $(OHA_VERSION) --locked --root $(CACHE_DIR)/tools/oha-$(OHA_VERSION) --quiet
+
 stack-build: backend-deps ## Build the Collector, Tempo, Loki and Prometheus into the cache
 	@$(TRACETAX) stack build
 
@@ -74,8 +92,14 @@ lint: backend-deps frontend-deps ## Linters and type checkers
 
 test: lint test-backend test-frontend ## Every test suite (starts the real stack if it is not running)
 
-test-backend: backend-deps stack-build frontend services
+test-backend: toolchain backend-deps stack-build frontend services tools
 	cd backend && $(UV) run --frozen pytest
 
 test-frontend: frontend-deps
 	cd frontend && npx vitest run
+
+bench-services: backend-deps services tools ## Benchmark: each demo service's max throughput and p50/p99 per mode
+	cd backend && $(UV) run --frozen python -m tracetax.bench.services $(BENCH_ARGS)
+
+bench-engine: backend-deps services tools ## Benchmark: the harness's footprint, highest accurate rate, default experiment's wall time
+	cd backend && $(UV) run --frozen python -m tracetax.bench.engine $(BENCH_ARGS)

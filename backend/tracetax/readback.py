@@ -30,9 +30,12 @@ class RunReadback:
     loki: LokiClient
     metrics: PrometheusClient
 
-    async def spans(self, run_id: str, since_s: int, until_s: int | None = None) -> int:
-        """Spans stored in Tempo whose resource carries the run id."""
-        query = f"{{ resource.{RUN_ID_ATTRIBUTE} = {_quoted(run_id)} }}"
+    async def spans(self, run_id: str, since_s: int, until_s: int | None = None, name: str | None = None) -> int:
+        """Spans stored in Tempo whose resource carries the run id (and, if given, named `name`)."""
+        condition = f"resource.{RUN_ID_ATTRIBUTE} = {_quoted(run_id)}"
+        if name is not None:
+            condition += f" && name = {_quoted(name)}"
+        query = f"{{ {condition} }}"
         return await self.tempo.count_spans(query, since_s, until_s or int(time.time()) + 60)
 
     async def log_records(self, service_name: str, run_id: str, window: str = "1h") -> int:

@@ -55,6 +55,9 @@ class ClosedPhaseResult:
     duration_s: float
     rps: float
     connections: int
+    # Closed-loop latencies (not corrected: a closed loop has no schedule to fall behind).
+    p50_us: int | None = None
+    p99_us: int | None = None
 
 
 class RunningLoad(Protocol):
@@ -202,13 +205,26 @@ class OhaDriver:
         errors = sum(int(v) for k, v in codes.items() if not 200 <= int(k) < 400)
         errors += sum(int(v) for v in (summary.get("errorDistribution") or {}).values())
         elapsed = float((summary.get("summary") or {}).get("total") or running.duration_s)
-        return ClosedPhaseResult(ok, errors, elapsed, ok / elapsed if elapsed else 0.0, running.connections)
+        percentiles = summary.get("latencyPercentiles") or {}
+        return ClosedPhaseResult(
+            ok,
+            errors,
+            elapsed,
+            ok / elapsed if elapsed else 0.0,
+            running.connections,
+            p50_us=_us(percentiles.get("p50")),
+            p99_us=_us(percentiles.get("p99")),
+        )
 
 
 def _oha_run(running: RunningLoad) -> OhaRun:
     if not isinstance(running, OhaRun):
         raise TypeError(f"the oha driver cannot read a {type(running).__name__}")
     return running
+
+
+def _us(seconds: float | None) -> int | None:
+    return None if seconds is None else round(seconds * 1_000_000)
 
 
 def _read_json(path: Path) -> dict[str, Any]:

@@ -16,8 +16,23 @@ from tracetax.stack.components import REPO_ROOT
 SERVICES_DIR = REPO_ROOT / "instrumented-services"
 
 
+class Signals(BaseModel):
+    """What a mode produces per request, when it differs from the demo contract (K spans, one
+    log record, the request counter): eBPF instrumentation sees only the server span."""
+
+    spans_per_request: int | None = None
+    span_name: str | None = None
+    logs: bool = True
+    metrics: bool = True
+
+
 class ModeSpec(BaseModel):
     argv: list[str] = Field(default_factory=list)
+    # Files (relative to the service folder) the mode needs at run time; the mode is reported
+    # unavailable, with the reason, when one is missing (e.g. an agent that could not be built).
+    needs_files: list[str] = Field(default_factory=list)
+    requires: str | None = None
+    signals: Signals = Field(default_factory=Signals)
     available: bool = True
     # Why the mode cannot run here (e.g. the kernel refuses eBPF), when not available.
     why: str | None = None
@@ -89,6 +104,12 @@ def load_manifest(directory: Path) -> ServiceManifest:
         problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors())
         raise CatalogError(f"{path}: invalid service manifest: {problems}") from error
     manifest.directory = directory
+    for name, mode in manifest.modes.items():
+        missing = [needed for needed in mode.needs_files if not (directory / needed).exists()]
+        if mode.available and missing:
+            mode.available = False
+            mode.why = f"{', '.join(missing)} not built ({mode.requires or 'see the service README'})"
+            manifest.modes[name] = mode
     return manifest
 
 

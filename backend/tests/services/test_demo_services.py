@@ -1,0 +1,189 @@
+"""Every demo service in every mode against the real stack (issue: demo services).
+
+For each (language, mode): start the service with OTLP pointed at the native stack's
+Collector, send M requests with K spans each, stop it gracefully (its SDK flushes), then read
+back exactly M*K spans from Tempo, M log records from Loki and a request counter of M from the
+metrics store, all selected by a run id unique to the test. `none` must produce nothing at all
+and load no OpenTelemetry library. A tiny queue in front of an unreachable endpoint must raise
+the SDK's dropped-span counter.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.polling import equals, eventually
+from tracetax.clients.loki import LokiClient
+from tracetax.clients.prometheus import PrometheusClient
+from tracetax.clients.tempo import TempoClient
+from tracetax.readback import RunReadback
+from tracetax.services.catalog import ServiceManifest, demo_services
+from tracetax.services.process import ServiceProcess
+from tracetax.stack.native import NativeStack
+
+pytestmark = pytest.mark.stack
+
+SERVICES = demo_services()
+REQUESTS, SPANS = 40, 3
+DROP_REQUESTS, DROP_SPANS = 50, 20
+REQUEST_COUNTER = "tracetax_demo_requests_total"
+IN_PROCESS_SDK = ("simple", "batch", "agent")
+# Nothing listens on the discard port: exports there fail at once.
+UNREACHABLE = "http://127.0.0.1:9"
+
+RUNNABLE = [
+    pytest.param(language, mode, id=f"{language}-{mode}")
+    for language, manifest in SERVICES.items()
+    for mode, spec in manifest.modes.items()
+    if spec.available
+]
+# One per SDK: each language's SDK in batch mode, and the Java agent's bundled SDK.
+WITH_DROP_COUNTER = [
+    pytest.param(language, mode, id=f"{language}-{mode}")
+    for language, manifest in SERVICES.items()
+    for mode in ("batch", "agent")
+    if mode in manifest.modes and manifest.modes[mode].available and manifest.dropped_spans_selector(mode)
+]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+def service_name(language: str) -> str:
+    return f"tracetax-demo-{language}"
+
+
+def otel_env(stack: NativeStack, language: str, mode: str, run_id: str, protocol: str) -> dict[str, str]:
+    ports = stack.ports
+    endpoint = f"http://127.0.0.1:{ports.otlp_grpc}" if protocol == "grpc" else f"http://127.0.0.1:{ports.otlp_http}"
+    return {
+        "TRACETAX_PROCESSOR": mode,
+        "OTEL_SERVICE_NAME": service_name(language),
+        "OTEL_RESOURCE_ATTRIBUTES": f"tracetax.run.id={run_id},tracetax.config={mode}",
+        "OTEL_EXPORTER_OTLP_ENDPOINT": endpoint,
+        "OTEL_EXPORTER_OTLP_PROTOCOL": protocol,
+        "OTEL_METRIC_EXPORT_INTERVAL": "1000",
+        "OTEL_BSP_SCHEDULE_DELAY": "200",
+        "OTEL_BLRP_SCHEDULE_DELAY": "200",
+    }
+
+
+def start_service(manifest: ServiceManifest, mode: str, env: dict[str, str], log_dir: Path) -> ServiceProcess:
+    port = free_port()
+    process = ServiceProcess(
+        manifest.argv(mode),
+        cwd=manifest.directory,
+        env={**env, "PORT": str(port)},
+        port=port,
+        log_path=log_dir / f"{manifest.language}-{mode}.log",
+        name=f"{manifest.language} ({mode})",
+    )
+    process.start()
+    return process
+
+
+async def drive(process: ServiceProcess, requests: int, spans: int) -> None:
+    async with httpx.AsyncClient(base_url=process.base_url, timeout=10) as http:
+        for _ in range(requests):
+            response = await http.get("/work", params={"iters": 1000, "spans": spans})
+            assert response.status_code == 200, response.text
+            assert response.json()["spans"] == spans
+
+
+@pytest.fixture(scope="module")
+async def readback(native_stack: NativeStack) -> AsyncIterator[RunReadback]:
+    ports = native_stack.ports
+    async with (
+        TempoClient(f"http://127.0.0.1:{ports.tempo_http}") as tempo,
+        LokiClient(f"http://127.0.0.1:{ports.loki_http}") as loki,
+        PrometheusClient(f"http://127.0.0.1:{ports.prometheus_http}") as metrics,
+    ):
+        yield RunReadback(tempo, loki, metrics)
+
+
+def test_every_language_is_present() -> None:
+    assert set(SERVICES) >= {"go", "python", "java", "node"}
+    for manifest in SERVICES.values():
+        assert {"none", "simple", "batch"} <= set(manifest.modes), manifest.language
+
+
+@pytest.mark.parametrize(("language", "mode"), RUNNABLE)
+async def test_mode_produces_exactly_what_it_was_asked(
+    language: str, mode: str, native_stack: NativeStack, readback: RunReadback, tmp_path: Path
+) -> None:
+    manifest = SERVICES[language]
+    run_id = uuid.uuid4().hex
+    started = int(time.time()) - 60
+    # Alternate protocols so both OTLP transports are exercised in every language.
+    protocol = "grpc" if mode in ("batch", "agent") else "http/protobuf"
+    process = start_service(manifest, mode, otel_env(native_stack, language, mode, run_id, protocol), tmp_path)
+    try:
+        health = await asyncio.to_thread(process.wait_healthy, 60)
+        assert health.get("processor") == mode
+        # eBPF records from outside the process: the instrumented binary links no OpenTelemetry.
+        assert health.get("otel_loaded") is (mode in IN_PROCESS_SDK), health
+        await drive(process, REQUESTS, SPANS)
+    finally:
+        exit_code = await asyncio.to_thread(process.stop, 20)
+    assert exit_code == 0, f"not a graceful exit ({exit_code})\n{process.last_lines()}"
+
+    if mode == "none":
+        await asyncio.sleep(5)  # anything sent would be in the backends by now
+        assert await readback.spans(run_id, started) == 0
+        assert await readback.log_records(service_name(language), run_id) == 0
+        assert await readback.metric_sum(REQUEST_COUNTER, run_id) == 0
+        return
+
+    signals = manifest.modes[mode].signals
+    spans_per_request = signals.spans_per_request or SPANS
+    expected = (REQUESTS * spans_per_request, REQUESTS if signals.logs else 0, REQUESTS if signals.metrics else 0)
+    spans, records, counter = await asyncio.gather(
+        eventually(lambda: readback.spans(run_id, started, name=signals.span_name), equals(expected[0])),
+        eventually(lambda: readback.log_records(service_name(language), run_id), equals(expected[1])),
+        eventually(lambda: readback.metric_sum(REQUEST_COUNTER, run_id), equals(expected[2])),
+    )
+    assert (spans, records, counter) == expected, process.last_lines()
+
+
+@pytest.mark.parametrize(("language", "mode"), WITH_DROP_COUNTER)
+async def test_tiny_queue_counts_dropped_spans(
+    language: str, mode: str, native_stack: NativeStack, readback: RunReadback, tmp_path: Path
+) -> None:
+    manifest = SERVICES[language]
+    selector = manifest.dropped_spans_selector(mode)
+    assert selector
+    run_id = uuid.uuid4().hex
+    env = otel_env(native_stack, language, mode, run_id, "http/protobuf")
+    # Spans go nowhere through a queue of 8; metrics (with the SDK's own) still reach the stack.
+    env |= {
+        "OTEL_BSP_MAX_QUEUE_SIZE": "8",
+        "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "8",
+        "OTEL_BSP_SCHEDULE_DELAY": "5000",
+        "OTEL_BSP_EXPORT_TIMEOUT": "1000",
+        "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": f"{UNREACHABLE}/v1/traces",
+    }
+    process = start_service(manifest, mode, env, tmp_path)
+    try:
+        await asyncio.to_thread(process.wait_healthy, 60)
+        # 20 spans per request into a queue of 8: each request overflows it before the worker
+        # can drain it, however fast the failing exports return.
+        await drive(process, DROP_REQUESTS, DROP_SPANS)
+        await asyncio.sleep(2)  # one metric export interval, while the process still runs
+    finally:
+        await asyncio.to_thread(process.stop, 20)
+
+    dropped = await eventually(lambda: readback.metric_sum(selector, run_id), lambda value: value > 0, 30)
+    assert dropped > 0, f"{language}: no dropped spans counted\n{process.last_lines()}"
+    assert dropped <= DROP_REQUESTS * DROP_SPANS
