@@ -1,0 +1,236 @@
+"""One recommended processor setting, computed from measured values, with the rules that fired.
+
+Rules, each fed with what the experiment measured (never with assumptions passed off as data):
+- simple-on-request-path: SimpleSpanProcessor exports inside the request -> use Batch.
+- queue-too-small: the SDK dropped spans -> the queue that holds the measured span rate for
+  one schedule delay plus one export, with 25% headroom, rounded up to a power of two (Java
+  rounds queue sizes up to a power of two anyway).
+- batch-near-queue: max_export_batch_size close to or above max_queue_size -> a queue four
+  times the batch (the SDK defaults' ratio, 2048/512). The field measured why: the export
+  batch close to the queue size hurts throughput; the trade-off for higher throughput is a
+  bigger queue than the batch (../shared/seeds/000, the MPSC + signal-batching study).
+- cpu-over-budget: CPU overhead above budget with no drops -> head sampling at the ratio that
+  brings the traced share of that overhead within budget.
+- Nothing fired -> keep the setting, and say so.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from tracetax.diagnostics.overhead import Interval
+
+BSP_DEFAULTS = {
+    "OTEL_BSP_MAX_QUEUE_SIZE": 2048,
+    "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": 512,
+    "OTEL_BSP_SCHEDULE_DELAY": 5000,
+    "OTEL_BSP_EXPORT_TIMEOUT": 30000,
+}
+HEADROOM = 1.25
+NEAR_QUEUE = 0.75  # batch >= 75% of the queue counts as "close to"
+SAMPLING_STEPS = (0.5, 0.25, 0.1, 0.05, 0.02, 0.01)
+
+
+@dataclass
+class ConfigurationFacts:
+    """What was measured for one configuration (None: not measured or could not be fetched)."""
+
+    name: str
+    processor: str
+    env: dict[str, str] = field(default_factory=dict)
+    baseline: bool = False
+    achieved_rps: float | None = None
+    spans_per_request: int | None = None
+    dropped_spans: float | None = None
+    # Share of the service's CPU spent exporting on request threads / in total (0..1).
+    export_on_request_path: float | None = None
+    export_share: float | None = None
+    # Mean duration of one export, seconds (SDK exporter metrics), when measured.
+    export_duration_s: float | None = None
+    p99_overhead: Interval | None = None
+    cpu_overhead: Interval | None = None
+    max_throughput_rps: float | None = None
+
+    def bsp(self, key: str) -> int:
+        raw = self.env.get(key)
+        return int(raw) if raw is not None and raw.isdigit() else BSP_DEFAULTS[key]
+
+    @property
+    def span_rate(self) -> float | None:
+        if self.achieved_rps is None or self.spans_per_request is None:
+            return None
+        return self.achieved_rps * self.spans_per_request
+
+
+class RuleFiring(BaseModel):
+    rule: str
+    configuration: str
+    message: str
+    evidence: dict[str, Any]
+    setting: dict[str, str] = {}
+
+
+class Recommendation(BaseModel):
+    start_from: str | None
+    processor: str | None
+    env: dict[str, str]
+    summary: str
+    rules: list[RuleFiring]
+
+
+def next_power_of_two(value: float) -> int:
+    return 1 << max(0, math.ceil(math.log2(max(value, 1))))
+
+
+def simple_on_request_path(facts: ConfigurationFacts) -> RuleFiring | None:
+    if facts.processor != "simple":
+        return None
+    evidence: dict[str, Any] = {"processor": "simple"}
+    if facts.export_on_request_path is not None:
+        if facts.export_on_request_path <= 0:
+            return None
+        evidence["export_on_request_path_share"] = round(facts.export_on_request_path, 4)
+    else:
+        evidence["export_on_request_path_share"] = (
+            "unknown (stacks not sampled); Simple exports synchronously by design"
+        )
+    if facts.p99_overhead is not None and facts.p99_overhead.estimate is not None:
+        evidence["p99_overhead_pct"] = facts.p99_overhead.model_dump()
+    return RuleFiring(
+        rule="simple-on-request-path",
+        configuration=facts.name,
+        message="SimpleSpanProcessor exports on the request path: every request waits for its spans "
+        "to be serialised and sent. Use the BatchSpanProcessor.",
+        evidence=evidence,
+        setting={"processor": "batch"},
+    )
+
+
+def queue_too_small(facts: ConfigurationFacts) -> RuleFiring | None:
+    if facts.processor not in ("batch", "agent") or not facts.dropped_spans:
+        return None
+    rate = facts.span_rate
+    if rate is None:
+        return None
+    delay_s = facts.bsp("OTEL_BSP_SCHEDULE_DELAY") / 1000
+    export_s = facts.export_duration_s
+    window = delay_s + (export_s or 0.0)
+    queue = next_power_of_two(rate * window * HEADROOM)
+    current = facts.bsp("OTEL_BSP_MAX_QUEUE_SIZE")
+    queue = max(queue, current * 2)
+    return RuleFiring(
+        rule="queue-too-small",
+        configuration=facts.name,
+        message=f"{facts.dropped_spans:,.0f} spans were dropped because the queue was full. A queue of {queue} holds "
+        f"{rate:,.0f} spans/s through one schedule delay ({delay_s:g} s)"
+        + (f" plus one export ({export_s:.3f} s)" if export_s is not None else " (export time not measured)")
+        + f" with {int((HEADROOM - 1) * 100)}% headroom.",
+        evidence={
+            "dropped_spans": facts.dropped_spans,
+            "span_rate_per_s": round(rate, 1),
+            "schedule_delay_s": delay_s,
+            "export_duration_s": export_s,
+            "current_queue_size": current,
+        },
+        setting={"OTEL_BSP_MAX_QUEUE_SIZE": str(queue)},
+    )
+
+
+def batch_near_queue(facts: ConfigurationFacts, peers: list[ConfigurationFacts]) -> RuleFiring | None:
+    if facts.processor not in ("batch", "agent"):
+        return None
+    queue, batch = facts.bsp("OTEL_BSP_MAX_QUEUE_SIZE"), facts.bsp("OTEL_BSP_MAX_EXPORT_BATCH_SIZE")
+    if batch < NEAR_QUEUE * queue:
+        return None
+    evidence: dict[str, Any] = {
+        "max_queue_size": queue,
+        "max_export_batch_size": batch,
+        "field_result": "An export batch size close to or above the queue size hurts throughput; the trade-off "
+        "for higher throughput is a queue bigger than the batch (seeds/000: BSP with MPSC queue and "
+        "signal batching; pod CPU 72% -> 56%).",
+    }
+    others = [p for p in peers if p.processor == facts.processor and p.name != facts.name and p.max_throughput_rps]
+    if facts.max_throughput_rps and others:
+        best = max(others, key=lambda p: p.max_throughput_rps or 0)
+        evidence["max_throughput_rps"] = round(facts.max_throughput_rps, 1)
+        evidence[f"max_throughput_rps_of_{best.name}"] = round(best.max_throughput_rps or 0, 1)
+    return RuleFiring(
+        rule="batch-near-queue",
+        configuration=facts.name,
+        message=f"max_export_batch_size {batch} is close to or above max_queue_size {queue}. "
+        f"Keep the queue about four times the batch.",
+        evidence=evidence,
+        setting={"OTEL_BSP_MAX_QUEUE_SIZE": str(next_power_of_two(batch * 4))},
+    )
+
+
+def cpu_over_budget(facts: ConfigurationFacts, budget_pct: float) -> RuleFiring | None:
+    overhead = facts.cpu_overhead
+    if overhead is None or overhead.estimate is None or overhead.estimate <= budget_pct:
+        return None
+    if facts.dropped_spans is None or facts.dropped_spans > 0 or facts.processor == "none":
+        return None  # drops are fixed first; unknown drops: do not guess
+    needed = budget_pct / overhead.estimate
+    ratio = next((step for step in SAMPLING_STEPS if step <= needed), SAMPLING_STEPS[-1])
+    return RuleFiring(
+        rule="cpu-over-budget",
+        configuration=facts.name,
+        message=f"CPU per request is {overhead.estimate:.1f}% above the baseline (budget {budget_pct:g}%) with no "
+        f"dropped spans. Sampling {ratio:.0%} of traces scales the per-trace work down to about "
+        f"{overhead.estimate * ratio:.1f}%.",
+        evidence={"cpu_overhead_pct": overhead.model_dump(), "budget_pct": budget_pct, "dropped_spans": 0},
+        setting={"OTEL_TRACES_SAMPLER": "parentbased_traceidratio", "OTEL_TRACES_SAMPLER_ARG": f"{ratio:g}"},
+    )
+
+
+def _start_from(candidates: list[ConfigurationFacts]) -> ConfigurationFacts | None:
+    """The measured configuration to build on: the lowest p99 overhead among those that export
+    off the request path (not Simple), preferring ones without known drops."""
+
+    def key(facts: ConfigurationFacts) -> tuple[int, float]:
+        p99 = facts.p99_overhead.estimate if facts.p99_overhead and facts.p99_overhead.estimate is not None else 1e9
+        return (1 if facts.dropped_spans else 0, p99)
+
+    usable = [c for c in candidates if c.processor not in ("none", "simple")]
+    return min(usable, key=key) if usable else None
+
+
+def recommend(configurations: list[ConfigurationFacts], cpu_budget_pct: float = 10.0) -> Recommendation:
+    candidates = [c for c in configurations if not c.baseline]
+    firings: list[RuleFiring] = []
+    for facts in candidates:
+        for firing in (
+            simple_on_request_path(facts),
+            queue_too_small(facts),
+            batch_near_queue(facts, candidates),
+            cpu_over_budget(facts, cpu_budget_pct),
+        ):
+            if firing is not None:
+                firings.append(firing)
+    start = _start_from(candidates)
+    if start is None:
+        only_simple = [f for f in firings if f.rule == "simple-on-request-path"]
+        if only_simple:
+            env = {k: str(v) for k, v in BSP_DEFAULTS.items()}
+            return Recommendation(
+                start_from=None,
+                processor="batch",
+                env=env,
+                summary="Use the BatchSpanProcessor (defaults shown); no batch configuration was measured here.",
+                rules=firings,
+            )
+        return Recommendation(start_from=None, processor=None, env={}, summary="Nothing to compare.", rules=firings)
+    env = dict(start.env)
+    for firing in firings:
+        if firing.configuration == start.name:
+            env.update({k: v for k, v in firing.setting.items() if k.startswith("OTEL_")})
+    own = [f.rule for f in firings if f.configuration == start.name]
+    if own:
+        summary = f"Start from {start.name} and apply: {', '.join(own)}."
+    else:
+        summary = f"Keep {start.name}: no rule fired for it (no drops, batch well below the queue, CPU within budget)."
+    return Recommendation(start_from=start.name, processor=start.processor, env=env, summary=summary, rules=firings)
