@@ -2,10 +2,11 @@
 
 from fastapi import APIRouter
 
-from tracetax.api.routes import experiments, health, presets, services
+from tracetax.api.routes import experiments, health, presets, services, traces
 
 api_router = APIRouter()
 api_router.include_router(health.router)
 api_router.include_router(experiments.router)
 api_router.include_router(services.router)
 api_router.include_router(presets.router)
+api_router.include_router(traces.router)

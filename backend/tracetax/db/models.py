@@ -61,6 +61,9 @@ class Round(Base):
     # Open-model phase: the whole latency distribution (HdrHistogram encoding, µs) and summary.
     histogram: Mapped[str | None] = mapped_column(Text)
     open_phase: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # Every request the service answered successfully in this round (warm-up, measured and
+    # closed-loop phases): what the span ledger expects telemetry for.
+    requests_total: Mapped[int | None] = mapped_column(Integer)
     # Closed-loop phase: maximum throughput found.
     max_throughput_rps: Mapped[float | None] = mapped_column(Float)
     closed_phase: Mapped[dict[str, Any] | None] = mapped_column(JSON)
@@ -82,3 +85,16 @@ class ConfigurationResult(Base):
     computed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     experiment: Mapped[Experiment] = relationship(back_populates="results")
+
+
+class LedgerReading(Base):
+    """The span ledger of one round as last read from the backends. Unlike results, a reading
+    can be taken again (a backend that was down during collection may answer later)."""
+
+    __tablename__ = "ledger_readings"
+
+    run_id: Mapped[str] = mapped_column(ForeignKey("rounds.run_id", ondelete="CASCADE"), primary_key=True)
+    experiment_id: Mapped[str] = mapped_column(ForeignKey("experiments.id", ondelete="CASCADE"), index=True)
+    ledger: Mapped[dict[str, Any]] = mapped_column(JSON)
+    sample_trace_ids: Mapped[list[Any]] = mapped_column(JSON)
+    collected_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

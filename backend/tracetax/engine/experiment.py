@@ -6,6 +6,7 @@ from __future__ import annotations
 import platform
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,8 @@ class ExperimentEngine:
         self.publish = publish
         self.driver = driver or OhaDriver()
         self._services = services
+        # Called with the experiment id once its results are stored (the span ledger).
+        self.after_run: Callable[[str], None] | None = None
 
     @property
     def services(self) -> dict[str, ServiceManifest]:
@@ -128,6 +131,13 @@ class ExperimentEngine:
             error = f"no round completed for: {', '.join(missing)}" if missing else None
         else:
             error = "cancelled by request" if final == "cancelled" else "the backend stopped during the run"
+        if self.after_run is not None and any(r.status == "completed" for r in rounds):
+            self._emit(experiment, spec, "collecting", len(rounds), len(rounds), started)
+            try:
+                self.after_run(experiment.id)
+            except Exception as failure:  # the ledger can be collected again later; the run stands
+                note = f"span ledger not collected: {failure!r}"
+                error = f"{error}; {note}" if error else note
         repo.set_status(session, experiment, final, error)
         self._emit(experiment, spec, "finished", len(rounds), len(rounds), started)
         return final

@@ -25,6 +25,10 @@ from tracetax.services.process import ServiceError, ServiceProcess
 
 SERVICE_START_TIMEOUT_S = 60.0
 STOP_GRACE_S = 20.0
+# After a round's service has stopped (and flushed), the Collector forwards what it holds and
+# reports its own counters (every second); the span ledger attributes those counters to the
+# round by time window, so the next round waits this long before it starts.
+SETTLE_S = 2.5
 
 
 class RoundCancelledError(RuntimeError):
@@ -60,6 +64,7 @@ class Placement:
 class RoundOutcome:
     status: str  # completed | failed | cancelled
     error: str | None = None
+    requests_total: int = 0
     service_log_tail: str | None = None
     exit_code: int | None = None
     histogram: str | None = None
@@ -179,10 +184,11 @@ def _recent_utilization(sampler: Sampler | None) -> float | None:
     return round(used / dt, 3) if dt > 0 else None
 
 
-def _warm_up(ctx: RoundContext, service: ServiceProcess, url: str) -> None:
+def _warm_up(ctx: RoundContext, service: ServiceProcess, url: str) -> int:
     """Warm-up at the target rate, in 1 s slices so live rate and p99 are reported; not stored."""
     load = ctx.spec.load
     remaining = load.warmup_s
+    answered = 0
     while remaining > 0:
         slice_s = min(1.0, remaining)
         running = ctx.driver.start_open(
@@ -190,6 +196,7 @@ def _warm_up(ctx: RoundContext, service: ServiceProcess, url: str) -> None:
         )
         _await_load(ctx, running, slice_s, "warmup", service)
         result = ctx.driver.open_result(running)
+        answered += result.requests
         ctx.report(
             "warmup",
             load.warmup_s,
@@ -200,6 +207,7 @@ def _warm_up(ctx: RoundContext, service: ServiceProcess, url: str) -> None:
             },
         )
         remaining -= slice_s
+    return answered
 
 
 def run_round(ctx: RoundContext) -> RoundOutcome:
@@ -214,7 +222,7 @@ def run_round(ctx: RoundContext) -> RoundOutcome:
         service.start()
         service.wait_healthy(SERVICE_START_TIMEOUT_S)
         url = f"{service.base_url}{load.url_path()}"
-        _warm_up(ctx, service, url)
+        outcome.requests_total += _warm_up(ctx, service, url)
 
         running = ctx.driver.start_open(
             url, load.rate, load.duration_s, load.connections, ctx.workdir, ctx.placement.loadgen_cpus
@@ -226,6 +234,7 @@ def run_round(ctx: RoundContext) -> RoundOutcome:
         finally:
             outcome.samples = sampler.stop()
         open_result = ctx.driver.open_result(running)
+        outcome.requests_total += open_result.requests
         outcome.histogram = open_result.histogram
         outcome.open_phase = {key: value for key, value in open_result.__dict__.items() if key != "histogram"}
         outcome.resources = resource_summary(outcome.samples, open_result.requests)
@@ -245,6 +254,7 @@ def run_round(ctx: RoundContext) -> RoundOutcome:
             )
             _await_load(ctx, closed, load.max_throughput_s, "max-throughput", service)
             closed_result = ctx.driver.closed_result(closed)
+            outcome.requests_total += closed_result.requests
             outcome.max_throughput_rps = closed_result.rps
             outcome.closed_phase = closed_result.__dict__
             ctx.report("max-throughput", load.max_throughput_s, {"current_rps": round(closed_result.rps, 1)})
@@ -254,6 +264,7 @@ def run_round(ctx: RoundContext) -> RoundOutcome:
         if outcome.exit_code != 0:
             raise ServiceError(f"the service did not exit cleanly after SIGTERM (exit code {outcome.exit_code})")
         outcome.status = "completed"
+        time.sleep(SETTLE_S)
     except RoundCancelledError:
         outcome.status = "cancelled"
         outcome.error = "cancelled"

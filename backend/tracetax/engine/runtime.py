@@ -3,16 +3,24 @@ The API's lifespan and the CLI's `tracetax run` both use it."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
+from tracetax.clients.loki import LokiClient
+from tracetax.clients.prometheus import PrometheusClient
+from tracetax.clients.tempo import TempoClient
 from tracetax.core.config import Settings, resolved_database_url, resolved_work_dir
+from tracetax.db import repository as repo
 from tracetax.db.session import make_engine, migrate, session_factory
+from tracetax.diagnostics.report import collect_ledger
 from tracetax.engine.experiment import ExperimentEngine
 from tracetax.engine.progress import ProgressBroker, ProgressCallback
 from tracetax.engine.queue import ExperimentQueue
+from tracetax.engine.spec import DemoServiceRef, ExperimentSpec
+from tracetax.readback import RunReadback
 
 
 @dataclass
@@ -22,6 +30,42 @@ class EngineRuntime:
     broker: ProgressBroker
     engine: ExperimentEngine
     queue: ExperimentQueue
+    settings: Settings
+
+    def readback(self) -> RunReadback:
+        """Fresh clients for the backends (the caller closes them with `close_readback`)."""
+        settings = self.settings
+        return RunReadback(
+            TempoClient(str(settings.tempo_url), timeout_s=settings.backend_timeout_s),
+            LokiClient(str(settings.loki_url), timeout_s=settings.backend_timeout_s),
+            PrometheusClient(
+                str(settings.metrics_url),
+                path_prefix=settings.metrics_path_prefix,
+                ready_path=settings.metrics_ready_path,
+                tenant=settings.metrics_tenant,
+                timeout_s=settings.backend_timeout_s,
+            ),
+        )
+
+    async def collect_ledger(self, experiment_id: str) -> None:
+        """Read every completed round's span ledger from the backends (again)."""
+        readback = self.readback()
+        try:
+            with self.sessions() as session:
+                experiment = repo.get_experiment(session, experiment_id)
+                if experiment is None:
+                    return
+                spec = ExperimentSpec.model_validate(experiment.spec)
+                manifest = (
+                    self.engine.services.get(spec.service.language)
+                    if isinstance(spec.service, DemoServiceRef)
+                    else None
+                )
+                await collect_ledger(session, experiment, readback, manifest)
+        finally:
+            await readback.tempo.aclose()
+            await readback.loki.aclose()
+            await readback.metrics.aclose()
 
     @classmethod
     def create(cls, settings: Settings, publish: ProgressCallback | None = None) -> EngineRuntime:
@@ -36,7 +80,10 @@ class EngineRuntime:
             otlp_endpoint=str(settings.collector_otlp_http_endpoint).rstrip("/"),
             publish=publish or broker.publish_threadsafe,
         )
-        return cls(database, sessions, broker, engine, ExperimentQueue(engine, sessions))
+        runtime = cls(database, sessions, broker, engine, ExperimentQueue(engine, sessions), settings)
+        # After each experiment, in the engine's worker thread: the ledger needs the backends.
+        engine.after_run = lambda experiment_id: asyncio.run(runtime.collect_ledger(experiment_id))
+        return runtime
 
     def dispose(self) -> None:
         self.database.dispose()

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, status
 from fastapi.responses import StreamingResponse
+from sqlalchemy import select
 
 from tracetax.api.deps import EngineDep
 from tracetax.api.schemas import (
@@ -19,9 +21,13 @@ from tracetax.api.schemas import (
     RoundSummary,
 )
 from tracetax.db import repository as repo
-from tracetax.db.models import Experiment
+from tracetax.db.models import Experiment, LedgerReading
+from tracetax.diagnostics import report
+from tracetax.diagnostics.ledger import RoundLedger
+from tracetax.diagnostics.report import Diagnostics
 from tracetax.engine.experiment import service_label
 from tracetax.engine.spec import DemoServiceRef, ExperimentSpec, SpecError, validate_against_catalog
+from tracetax.services.catalog import ServiceManifest
 
 router = APIRouter(prefix="/api/v1/experiments", tags=["experiments"])
 
@@ -163,3 +169,51 @@ async def experiment_events(experiment_id: str, engine: EngineDep) -> StreamingR
             yield f"event: progress\ndata: {event.model_dump_json()}\n\n"
 
     return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+
+
+def _manifest(engine: EngineDep, experiment: Experiment) -> ServiceManifest | None:
+    spec = ExperimentSpec.model_validate(experiment.spec)
+    return engine.engine.services.get(spec.service.language) if isinstance(spec.service, DemoServiceRef) else None
+
+
+@router.get(
+    "/{experiment_id}/diagnostics",
+    response_model=Diagnostics,
+    responses={404: {"description": "not found"}, 409: {"description": "not finished yet"}},
+)
+async def get_diagnostics(
+    experiment_id: str,
+    engine: EngineDep,
+    cpu_budget_pct: Annotated[float, Query(gt=0, description="CPU overhead budget for the recommendation.")] = 10.0,
+) -> Diagnostics:
+    """Overhead against the baseline with 95% intervals, the noise floor, the span ledger of
+    every round, sample trace ids and the recommended processor setting."""
+    experiment = _load(engine, experiment_id)
+    if experiment.status not in repo.FINAL_EXPERIMENT_STATES:
+        raise HTTPException(status.HTTP_409_CONFLICT, f"experiment {experiment_id} is {experiment.status}")
+
+    def compute() -> Diagnostics:
+        with engine.sessions() as session:
+            stored = repo.get_experiment(session, experiment_id)
+            if stored is None:
+                raise HTTPException(status.HTTP_404_NOT_FOUND, f"no experiment {experiment_id}")
+            return report.build(session, stored, _manifest(engine, stored), cpu_budget_pct)
+
+    return await asyncio.to_thread(compute)
+
+
+@router.post(
+    "/{experiment_id}/ledger",
+    response_model=list[RoundLedger],
+    responses={404: {"description": "not found"}, 409: {"description": "not finished yet"}},
+)
+async def recollect_ledger(experiment_id: str, engine: EngineDep) -> list[RoundLedger]:
+    """Read the span ledger from Tempo, Loki, the metrics store and the Collector's counters
+    again, for example after a backend that was down during collection is back."""
+    experiment = _load(engine, experiment_id)
+    if experiment.status not in repo.FINAL_EXPERIMENT_STATES:
+        raise HTTPException(status.HTTP_409_CONFLICT, f"experiment {experiment_id} is {experiment.status}")
+    await engine.collect_ledger(experiment_id)
+    with engine.sessions() as session:
+        readings = session.scalars(select(LedgerReading).where(LedgerReading.experiment_id == experiment_id))
+        return [RoundLedger.model_validate(reading.ledger) for reading in readings]

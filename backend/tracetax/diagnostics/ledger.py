@@ -1,0 +1,221 @@
+"""The span ledger: where each span (log record, counter increment) of a round went.
+
+    expected (requests answered x spans per request)
+      -> dropped inside the SDK (its own queue_full counter, by run id)
+      -> accepted / refused by the Collector's receiver
+      -> sent / failed by the Collector's exporter to the store
+      -> found in the store for the run id
+
+The SDK counter and the store are selected by run id. The Collector counts per component,
+not per run: its counters are read as deltas over the round's time window (the engine runs
+one measurement at a time and lets each round settle before the next), which is exact as long
+as nothing else sends to the Collector meanwhile. A stage that could not be read is unknown
+with its reason, never zero.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from tracetax.clients.base import BackendError
+from tracetax.clients.prometheus import PrometheusClient
+from tracetax.readback import RunReadback
+
+Signal = Literal["spans", "log_records", "request_counter"]
+COLLECTOR_JOB = "otelcol-tracetax"
+RECEIVER = "otlp/apps"
+EXPORTERS = {"spans": "otlp/tempo", "log_records": "otlphttp/loki"}
+REQUEST_COUNTER = "tracetax_demo_requests_total"
+
+
+class Stage(BaseModel):
+    stage: str
+    value: float | None
+    unknown_reason: str | None = None
+
+
+class SignalLedger(BaseModel):
+    signal: Signal
+    stages: list[Stage]
+    # expected == stored + every counted loss, when every stage is known
+    balanced: bool | None
+    note: str | None = None
+
+    def value(self, stage: str) -> float | None:
+        return next((s.value for s in self.stages if s.stage == stage), None)
+
+
+class RoundLedger(BaseModel):
+    configuration: str
+    round_index: int
+    run_id: str
+    window: tuple[datetime, datetime]
+    signals: list[SignalLedger]
+
+
+class RoundFacts(BaseModel):
+    """What the ledger needs of a stored round and its configuration."""
+
+    configuration: str
+    round_index: int
+    run_id: str
+    started_at: datetime
+    finished_at: datetime
+    requests_total: int | None
+    spans_per_request: int | None
+    logs_per_request: int = 1
+    metrics: bool = True
+    service_name: str
+    dropped_spans_selector: str | None
+    sampler: str | None = None
+    span_name: str | None = None
+
+
+async def _known(stage: str, read: Any) -> Stage:
+    try:
+        return Stage(stage=stage, value=float(await read))
+    except BackendError as error:
+        return Stage(stage=stage, value=None, unknown_reason=str(error))
+
+
+async def collector_delta(
+    metrics: PrometheusClient, metric: str, matchers: str, start: datetime, end: datetime
+) -> float:
+    """Increase of a Collector counter between two instants, per instance (a restarted
+    Collector is a new series starting from zero)."""
+    query = f'sum by (instance) ({metric}{{job="{COLLECTOR_JOB}",{matchers}}})'
+    before = {s.labels.get("instance", ""): s.value for s in await metrics.query(query, start)}
+    after = {s.labels.get("instance", ""): s.value for s in await metrics.query(query, end)}
+    return sum(value - before.get(instance, 0.0) for instance, value in after.items())
+
+
+def _balanced(stages: list[Stage], losses: list[str]) -> bool | None:
+    values = {s.stage: s.value for s in stages}
+    needed = [values.get(name) for name in ("expected", "stored", *losses)]
+    known = [value for value in needed if value is not None]
+    if len(known) != len(needed):
+        return None
+    expected, stored, *lost = known
+    return expected == stored + sum(lost)
+
+
+async def span_ledger(readback: RunReadback, facts: RoundFacts) -> SignalLedger:
+    start, end = facts.started_at, facts.finished_at
+    stages = [
+        Stage(stage="expected", value=(facts.requests_total or 0) * facts.spans_per_request)
+        if facts.requests_total is not None and facts.spans_per_request is not None
+        else Stage(stage="expected", value=None, unknown_reason="requests or spans per request not recorded")
+    ]
+    if facts.dropped_spans_selector:
+        stages.append(await _known("sdk_dropped", readback.metric_sum(facts.dropped_spans_selector, facts.run_id)))
+    else:
+        stages.append(Stage(stage="sdk_dropped", value=None, unknown_reason="this SDK exposes no dropped-span counter"))
+    metrics = readback.metrics
+    stages += [
+        await _known(
+            "collector_accepted",
+            collector_delta(metrics, "otelcol_receiver_accepted_spans_total", f'receiver="{RECEIVER}"', start, end),
+        ),
+        await _known(
+            "collector_refused",
+            collector_delta(metrics, "otelcol_receiver_refused_spans_total", f'receiver="{RECEIVER}"', start, end),
+        ),
+        await _known(
+            "exporter_sent",
+            collector_delta(
+                metrics, "otelcol_exporter_sent_spans_total", f'exporter="{EXPORTERS["spans"]}"', start, end
+            ),
+        ),
+        await _known(
+            "exporter_failed",
+            collector_delta(
+                metrics, "otelcol_exporter_send_failed_spans_total", f'exporter="{EXPORTERS["spans"]}"', start, end
+            ),
+        ),
+        await _known(
+            "stored",
+            readback.spans(facts.run_id, int(start.timestamp()) - 60, int(end.timestamp()) + 60, facts.span_name),
+        ),
+    ]
+    note = None
+    if facts.sampler and "ratio" in facts.sampler:
+        note = f"head sampling ({facts.sampler}): unsampled spans are never recorded, so stored < expected by design"
+        return SignalLedger(signal="spans", stages=stages, balanced=None, note=note)
+    return SignalLedger(
+        signal="spans",
+        stages=stages,
+        balanced=_balanced(stages, ["sdk_dropped", "collector_refused", "exporter_failed"]),
+    )
+
+
+async def log_ledger(readback: RunReadback, facts: RoundFacts) -> SignalLedger:
+    start, end = facts.started_at, facts.finished_at
+    expected = (facts.requests_total or 0) * facts.logs_per_request if facts.requests_total is not None else None
+    metrics = readback.metrics
+    stages = [
+        Stage(
+            stage="expected", value=expected, unknown_reason=None if expected is not None else "requests not recorded"
+        ),
+        await _known(
+            "collector_accepted",
+            collector_delta(
+                metrics, "otelcol_receiver_accepted_log_records_total", f'receiver="{RECEIVER}"', start, end
+            ),
+        ),
+        await _known(
+            "collector_refused",
+            collector_delta(
+                metrics, "otelcol_receiver_refused_log_records_total", f'receiver="{RECEIVER}"', start, end
+            ),
+        ),
+        await _known(
+            "exporter_sent",
+            collector_delta(
+                metrics, "otelcol_exporter_sent_log_records_total", f'exporter="{EXPORTERS["log_records"]}"', start, end
+            ),
+        ),
+        await _known(
+            "exporter_failed",
+            collector_delta(
+                metrics,
+                "otelcol_exporter_send_failed_log_records_total",
+                f'exporter="{EXPORTERS["log_records"]}"',
+                start,
+                end,
+            ),
+        ),
+        await _known("stored", readback.log_records(facts.service_name, facts.run_id, window="24h")),
+    ]
+    return SignalLedger(
+        signal="log_records", stages=stages, balanced=_balanced(stages, ["collector_refused", "exporter_failed"])
+    )
+
+
+async def counter_ledger(readback: RunReadback, facts: RoundFacts) -> SignalLedger:
+    expected = float(facts.requests_total) if facts.requests_total is not None and facts.metrics else None
+    stages = [
+        Stage(
+            stage="expected",
+            value=expected if facts.metrics else 0.0,
+            unknown_reason=None if expected is not None or not facts.metrics else "requests not recorded",
+        ),
+        await _known("stored", readback.metric_sum(REQUEST_COUNTER, facts.run_id)),
+    ]
+    return SignalLedger(signal="request_counter", stages=stages, balanced=_balanced(stages, []))
+
+
+async def round_ledger(readback: RunReadback, facts: RoundFacts) -> RoundLedger:
+    signals = [await span_ledger(readback, facts)]
+    if facts.logs_per_request:
+        signals.append(await log_ledger(readback, facts))
+    signals.append(await counter_ledger(readback, facts))
+    return RoundLedger(
+        configuration=facts.configuration,
+        round_index=facts.round_index,
+        run_id=facts.run_id,
+        window=(facts.started_at, facts.finished_at),
+        signals=signals,
+    )

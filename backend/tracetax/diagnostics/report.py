@@ -1,0 +1,182 @@
+"""Diagnostics of one stored experiment: overhead with intervals, noise floor, span ledger,
+sample traces and the recommendation. Knows nothing of HTTP; the API and CLI call it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from pydantic import BaseModel
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from tracetax.clients.base import BackendError
+from tracetax.db.models import Experiment, LedgerReading, Round
+from tracetax.diagnostics.ledger import RoundFacts, RoundLedger, round_ledger
+from tracetax.diagnostics.overhead import Interval, RoundSample, noise_floor, overhead
+from tracetax.diagnostics.recommend import ConfigurationFacts, Recommendation, recommend
+from tracetax.engine.spec import CommandServiceRef, ExperimentSpec
+from tracetax.readback import RUN_ID_ATTRIBUTE, RunReadback
+from tracetax.services.catalog import ServiceManifest
+
+SAMPLE_TRACES = 3
+
+
+class Diagnostics(BaseModel):
+    experiment_id: str
+    baseline: str
+    overhead: dict[str, dict[str, Interval]]
+    noise_floor: dict[str, Interval]
+    ledger: list[RoundLedger]
+    dropped_spans: dict[str, float | None]
+    sample_traces: dict[str, list[str]]
+    recommendation: Recommendation
+
+
+def _sample(round_: Round) -> RoundSample:
+    return RoundSample(
+        histogram=round_.histogram,
+        max_throughput_rps=round_.max_throughput_rps,
+        cpu_per_request_us=(round_.resources or {}).get("cpu_per_request_us"),
+        rss_max_bytes=(round_.resources or {}).get("rss_max_bytes"),
+    )
+
+
+def service_name(spec: ExperimentSpec) -> str:
+    service = spec.service
+    return service.service_name if isinstance(service, CommandServiceRef) else f"tracetax-demo-{service.language}"
+
+
+def round_facts(spec: ExperimentSpec, round_: Round, manifest: ServiceManifest | None) -> RoundFacts:
+    configuration = spec.configuration(round_.configuration)
+    signals = (
+        manifest.modes[configuration.processor].signals
+        if manifest and configuration.processor in manifest.modes
+        else None
+    )
+    spans = spec.load.spans_per_request()
+    if configuration.processor == "none":
+        spans = 0
+    elif signals and signals.spans_per_request is not None:
+        spans = signals.spans_per_request
+    started = round_.started_at or datetime.now(UTC)
+    finished = round_.finished_at or started
+    return RoundFacts(
+        configuration=round_.configuration,
+        round_index=round_.round_index,
+        run_id=round_.run_id,
+        started_at=started.replace(tzinfo=started.tzinfo or UTC),
+        finished_at=finished.replace(tzinfo=finished.tzinfo or UTC) + timedelta(seconds=1),
+        requests_total=round_.requests_total,
+        spans_per_request=spans,
+        logs_per_request=0 if configuration.processor == "none" or (signals and not signals.logs) else 1,
+        metrics=configuration.processor != "none" and not (signals and not signals.metrics),
+        service_name=service_name(spec),
+        dropped_spans_selector=manifest.dropped_spans_selector(configuration.processor) if manifest else None,
+        sampler=configuration.env.get("OTEL_TRACES_SAMPLER"),
+        span_name=signals.span_name if signals else None,
+    )
+
+
+async def collect_ledger(
+    session: Session, experiment: Experiment, readback: RunReadback, manifest: ServiceManifest | None
+) -> None:
+    """Read (or read again) every completed round's ledger and a few sample trace ids."""
+    spec = ExperimentSpec.model_validate(experiment.spec)
+    session.execute(delete(LedgerReading).where(LedgerReading.experiment_id == experiment.id))
+    for round_ in experiment.rounds:
+        if round_.status != "completed":
+            continue
+        facts = round_facts(spec, round_, manifest)
+        ledger = await round_ledger(readback, facts)
+        try:
+            traces = await readback.tempo.search(
+                f'{{ resource.{RUN_ID_ATTRIBUTE} = "{round_.run_id}" }}',
+                int(facts.started_at.timestamp()) - 60,
+                int(facts.finished_at.timestamp()) + 60,
+                limit=SAMPLE_TRACES,
+            )
+            trace_ids = [trace.trace_id for trace in traces]
+        except BackendError:
+            trace_ids = []
+        session.add(
+            LedgerReading(
+                run_id=round_.run_id,
+                experiment_id=experiment.id,
+                ledger=ledger.model_dump(mode="json"),
+                sample_trace_ids=trace_ids,
+            )
+        )
+    session.commit()
+
+
+def build(
+    session: Session, experiment: Experiment, manifest: ServiceManifest | None, cpu_budget_pct: float = 10.0
+) -> Diagnostics:
+    spec = ExperimentSpec.model_validate(experiment.spec)
+    baseline = spec.baseline.name
+    completed = [r for r in experiment.rounds if r.status == "completed"]
+    by_config = {c.name: [_sample(r) for r in completed if r.configuration == c.name] for c in spec.configurations}
+    readings = {
+        reading.run_id: reading
+        for reading in session.scalars(select(LedgerReading).where(LedgerReading.experiment_id == experiment.id))
+    }
+    ledgers = [RoundLedger.model_validate(readings[r.run_id].ledger) for r in completed if r.run_id in readings]
+    overheads = {
+        name: overhead(by_config[baseline], samples, seed=spec.seed)
+        for name, samples in by_config.items()
+        if name != baseline
+    }
+    dropped = {c.name: _dropped(ledgers, c.name) for c in spec.configurations}
+    samples: dict[str, list[str]] = {c.name: [] for c in spec.configurations}
+    for round_ in completed:
+        if round_.run_id in readings:
+            samples[round_.configuration] += readings[round_.run_id].sample_trace_ids
+    aggregates = {result.configuration: result.aggregates for result in experiment.results}
+    facts = [
+        ConfigurationFacts(
+            name=c.name,
+            processor=c.processor,
+            env=c.env,
+            baseline=c.baseline,
+            achieved_rps=_mean(
+                [(r.open_phase or {}).get("achieved_rps") for r in completed if r.configuration == c.name]
+            ),
+            spans_per_request=spec.load.spans_per_request(),
+            dropped_spans=dropped[c.name],
+            p99_overhead=overheads.get(c.name, {}).get("p99"),
+            cpu_overhead=overheads.get(c.name, {}).get("cpu_per_request_us"),
+            max_throughput_rps=(aggregates.get(c.name) or {}).get("max_throughput_rps"),
+        )
+        for c in spec.configurations
+    ]
+    return Diagnostics(
+        experiment_id=experiment.id,
+        baseline=baseline,
+        overhead=overheads,
+        noise_floor=noise_floor(by_config[baseline], seed=spec.seed),
+        ledger=ledgers,
+        dropped_spans=dropped,
+        sample_traces=samples,
+        recommendation=recommend(facts, cpu_budget_pct),
+    )
+
+
+def _mean(values: list[Any]) -> float | None:
+    present = [float(v) for v in values if v is not None]
+    return sum(present) / len(present) if present else None
+
+
+def _dropped(ledgers: list[RoundLedger], configuration: str) -> float | None:
+    """Spans dropped inside the SDK over the configuration's rounds; None if any is unknown."""
+    total = 0.0
+    rounds = [ledger for ledger in ledgers if ledger.configuration == configuration]
+    if not rounds:
+        return None
+    for ledger in rounds:
+        spans = next((s for s in ledger.signals if s.signal == "spans"), None)
+        value = spans.value("sdk_dropped") if spans else None
+        if value is None:
+            return None
+        total += value
+    return total
