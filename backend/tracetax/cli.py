@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from tracetax.cli_check import register as register_check_command
 from tracetax.cli_run import register as register_run_commands
 from tracetax.core.config import get_settings
 from tracetax.health import Backends, check_components
@@ -21,6 +22,7 @@ app = typer.Typer(help="TraceTax: what OpenTelemetry costs a service.", no_args_
 stack_app = typer.Typer(help="The native stack: Collector, Tempo, Loki, Prometheus and the backend.")
 app.add_typer(stack_app, name="stack")
 register_run_commands(app)
+register_check_command(app)
 
 StateOption = Annotated[
     Path | None,

@@ -98,3 +98,15 @@ class LedgerReading(Base):
     ledger: Mapped[dict[str, Any]] = mapped_column(JSON)
     sample_trace_ids: Mapped[list[Any]] = mapped_column(JSON)
     collected_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Check(Base):
+    """A CI overhead check: an experiment of a baseline and a candidate, and a budget."""
+
+    __tablename__ = "checks"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    experiment_id: Mapped[str] = mapped_column(ForeignKey("experiments.id", ondelete="CASCADE"), index=True)
+    budget: Mapped[dict[str, Any]] = mapped_column(JSON)
+    strict: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)

@@ -1,0 +1,161 @@
+"""Diagnostics and CI checks on real services through the running backend and the real stack."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree as ET
+
+import httpx
+import pytest
+
+from tests.engine.test_engine_stack import wait_final
+from tracetax.stack.native import NativeStack
+
+pytestmark = pytest.mark.stack
+LOAD = {
+    "rate": 100,
+    "warmup_s": 1,
+    "duration_s": 3,
+    "connections": 4,
+    "max_throughput_s": 0,
+    "query": {"iters": 1000, "spans": 3},
+}
+
+
+def base(stack: NativeStack) -> str:
+    return stack.component("backend").url
+
+
+async def run_experiment(stack: NativeStack, spec: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    async with httpx.AsyncClient(base_url=base(stack), timeout=120) as http:
+        created = await http.post("/api/v1/experiments", json=spec)
+        assert created.status_code == 202, created.text
+        experiment_id = created.json()["id"]
+        detail = await wait_final(http, f"{base(stack)}/api/v1", experiment_id, timeout_s=600)
+        assert detail["status"] == "completed", detail
+        results = (await http.get(f"/api/v1/experiments/{experiment_id}/results")).json()
+        diagnostics = await http.get(f"/api/v1/experiments/{experiment_id}/diagnostics")
+        assert diagnostics.status_code == 200, diagnostics.text
+    return results, diagnostics.json()
+
+
+def signal(ledger: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(s for s in ledger["signals"] if s["signal"] == name)
+
+
+def stage(ledger_signal: dict[str, Any], name: str) -> float | None:
+    return next(s["value"] for s in ledger_signal["stages"] if s["stage"] == name)
+
+
+@pytest.mark.parametrize("language", ["go", "python"])
+async def test_simple_batch_ledger_and_tiny_queue(language: str, native_stack: NativeStack) -> None:
+    spec = {
+        "name": f"diagnostics {language}",
+        "service": {"kind": "demo", "language": language},
+        "configurations": [
+            {"preset": "none"},
+            {"preset": "simple"},
+            {"preset": "batch-default"},
+            # 20 spans per request into a queue of 8: drops inside the SDK on every request.
+            {
+                "name": "tiny-queue",
+                "processor": "batch",
+                "env": {"OTEL_BSP_MAX_QUEUE_SIZE": "8", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "8"},
+            },
+        ],
+        "load": LOAD,
+        "rounds": 2,
+        "seed": 5,
+    }
+    results, diagnostics = await run_experiment(native_stack, spec)
+    p99 = {c["configuration"]: c["latency_us"]["p99"] for c in results["configurations"]}
+    assert p99["simple"] > p99["batch-default"], p99
+
+    assert not any(interval["significant"] for interval in diagnostics["noise_floor"].values())
+    assert (
+        diagnostics["overhead"]["simple"]["p99"]["estimate"]
+        > diagnostics["overhead"]["batch-default"]["p99"]["estimate"]
+    )
+
+    ledgers = diagnostics["ledger"]
+    assert len(ledgers) == 8
+    for ledger in (entry for entry in ledgers if entry["configuration"] == "batch-default"):
+        spans = signal(ledger, "spans")
+        assert stage(spans, "sdk_dropped") == 0
+        assert spans["balanced"] is True, spans
+        assert stage(spans, "expected") == stage(spans, "stored") > 0
+        assert signal(ledger, "request_counter")["balanced"] is True
+    for ledger in (entry for entry in ledgers if entry["configuration"] == "tiny-queue"):
+        spans = signal(ledger, "spans")
+        dropped = stage(spans, "sdk_dropped")
+        assert dropped is not None and dropped > 0, spans
+        assert stage(spans, "stored") == (stage(spans, "expected") or 0) - dropped, spans
+    assert diagnostics["dropped_spans"]["tiny-queue"] > 0
+    rules = {(r["rule"], r["configuration"]) for r in diagnostics["recommendation"]["rules"]}
+    assert ("simple-on-request-path", "simple") in rules
+    assert ("queue-too-small", "tiny-queue") in rules
+    assert ("batch-near-queue", "tiny-queue") in rules
+
+    trace_id = next(ids[0] for ids in diagnostics["sample_traces"].values() if ids)
+    async with httpx.AsyncClient(base_url=base(native_stack), timeout=30) as http:
+        trace = await http.get(f"/api/v1/traces/{trace_id}")
+    assert trace.status_code == 200
+
+
+def run_check(stack: NativeStack, tmp_path: Path, *args: str) -> tuple[int, str, Path]:
+    junit = tmp_path / "junit.xml"
+    command = [
+        sys.executable,
+        "-m",
+        "tracetax.cli",
+        "check",
+        "--api",
+        base(stack),
+        "--service",
+        "go",
+        "--rate",
+        "100",
+        "--duration",
+        "3",
+        "--rounds",
+        "3",
+        "--spans",
+        "3",
+        "--junit",
+        str(junit),
+        *args,
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=900, check=False)
+    return done.returncode, done.stdout + done.stderr, junit
+
+
+def test_a_a_check_passes(native_stack: NativeStack, tmp_path: Path) -> None:
+    code, output, junit = run_check(
+        native_stack,
+        tmp_path,
+        "--baseline",
+        "batch-default",
+        "--candidate",
+        "batch-default",
+        "--p99-overhead-pct",
+        "25",
+        "--cpu-overhead-pct",
+        "25",
+    )
+    assert code == 0, output
+    assert ET.parse(junit).getroot().attrib["failures"] == "0"
+
+
+def test_impossible_budget_fails_with_exit_1_and_junit(native_stack: NativeStack, tmp_path: Path) -> None:
+    # The candidate would have to be 90% faster than no instrumentation at all.
+    code, output, junit = run_check(
+        native_stack, tmp_path, "--baseline", "none", "--candidate", "batch-default", "--p99-overhead-pct", "-90"
+    )
+    assert code == 1, output
+    root = ET.parse(junit).getroot()
+    assert root.tag == "testsuite"
+    assert root.attrib["failures"] == "1"
+    assert root.find("testcase/failure") is not None

@@ -1,0 +1,135 @@
+"""`tracetax check`: a CI overhead check against a running TraceTax, through its API.
+
+Exit codes: 0 pass, 1 fail (a budget line over budget), 2 error (bad input, TraceTax
+unreachable, the experiment failed, or a value that could not be measured).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import httpx
+import typer
+import yaml
+
+EXIT_PASS, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
+
+
+def _configuration(value: str, env: list[str]) -> dict[str, Any]:
+    """A preset name (`batch-default`) or a processor (`batch`), plus KEY=VALUE OTEL_* overrides."""
+    from tracetax.engine.presets import PRESETS
+
+    overrides = dict(item.split("=", 1) for item in env)
+    if value in PRESETS:
+        return {"preset": value, "env": overrides}
+    return {"name": value, "processor": value, "env": overrides}
+
+
+def _request(
+    spec: Path | None,
+    service: str | None,
+    baseline: str,
+    candidate: str,
+    candidate_env: list[str],
+    rate: float,
+    duration: float,
+    rounds: int,
+    iters: int,
+    spans: int,
+    budget: dict[str, Any],
+    strict: bool,
+) -> dict[str, Any]:
+    if spec is not None:
+        body: dict[str, Any] = yaml.safe_load(spec.read_text())
+        body.setdefault("strict", strict)
+        return body
+    if service is None:
+        raise typer.BadParameter("give --service (a demo service language) or a --spec file", param_hint="--service")
+    return {
+        "service": {"kind": "demo", "language": service},
+        "baseline": _configuration(baseline, []),
+        "candidate": _configuration(candidate, candidate_env),
+        "load": {
+            "rate": rate,
+            "warmup_s": 2,
+            "duration_s": duration,
+            "max_throughput_s": 0,
+            "query": {"iters": iters, "spans": spans},
+        },
+        "rounds": rounds,
+        "budget": budget,
+        "strict": strict,
+    }
+
+
+def _error(message: str) -> typer.Exit:
+    typer.echo(f"tracetax check: {message}", err=True)
+    return typer.Exit(EXIT_ERROR)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("check")
+    def check(
+        api: Annotated[str, typer.Option(envvar="TRACETAX_URL", help="TraceTax base URL.")] = "http://127.0.0.1:8000",
+        spec: Annotated[
+            Path | None, typer.Option(exists=True, dir_okay=False, help="Check request (YAML/JSON).")
+        ] = None,
+        service: Annotated[str | None, typer.Option(help="Demo service language, e.g. go.")] = None,
+        baseline: Annotated[str, typer.Option(help="Preset or processor of the baseline.")] = "none",
+        candidate: Annotated[str, typer.Option(help="Preset or processor of the candidate.")] = "batch-default",
+        candidate_env: Annotated[list[str], typer.Option("--candidate-env", help="OTEL_*=value override.")] = [],  # noqa: B006
+        rate: Annotated[float, typer.Option(help="Open-model rate, req/s.")] = 200,
+        duration: Annotated[float, typer.Option(help="Measured seconds per round.")] = 10,
+        rounds: Annotated[int, typer.Option(help="Interleaved rounds.")] = 3,
+        iters: Annotated[int, typer.Option(help="CPU work per request.")] = 1000,
+        spans: Annotated[int, typer.Option(help="Spans per request.")] = 5,
+        p99_overhead_pct: Annotated[float | None, typer.Option(help="Budget: p99 overhead, %.")] = None,
+        cpu_overhead_pct: Annotated[float | None, typer.Option(help="Budget: CPU per request overhead, %.")] = None,
+        max_dropped_spans: Annotated[int | None, typer.Option(help="Budget: spans dropped in the SDK.")] = None,
+        strict: Annotated[
+            bool, typer.Option(help="Fail on the point estimate, not the interval's lower bound.")
+        ] = False,
+        junit: Annotated[Path | None, typer.Option(help="Write the verdict as JUnit XML here.")] = None,
+        timeout: Annotated[float, typer.Option(help="Give up after this many seconds.")] = 3600,
+    ) -> None:
+        """Run a CI overhead check; exit 0 pass, 1 fail, 2 error."""
+        budget = {
+            key: value
+            for key, value in (
+                ("p99_overhead_pct", p99_overhead_pct),
+                ("cpu_overhead_pct", cpu_overhead_pct),
+                ("max_dropped_spans", max_dropped_spans),
+            )
+            if value is not None
+        }
+        body = _request(
+            spec, service, baseline, candidate, candidate_env, rate, duration, rounds, iters, spans, budget, strict
+        )
+        with httpx.Client(base_url=api, timeout=30) as http:
+            try:
+                created = http.post("/api/v1/checks", json=body)
+            except httpx.HTTPError as error:
+                raise _error(f"cannot reach TraceTax at {api}: {error}") from None
+            if created.status_code != 202:
+                raise _error(f"TraceTax refused the check (HTTP {created.status_code}): {created.json().get('detail')}")
+            check_id = created.json()["id"]
+            typer.echo(f"check {check_id}: queued (about {created.json()['estimated_seconds']:.0f} s of measurement)")
+            deadline = time.monotonic() + timeout
+            while True:
+                status = http.get(f"/api/v1/checks/{check_id}").json()
+                if status.get("verdict") is not None:
+                    break
+                if time.monotonic() > deadline:
+                    raise _error(f"no verdict after {timeout:.0f} s (status {status.get('status')})")
+                time.sleep(2)
+            if junit is not None:
+                junit.write_text(http.get(f"/api/v1/checks/{check_id}", params={"format": "junit"}).text)
+        verdict = status["verdict"]
+        for line in verdict["lines"]:
+            typer.echo(f"  {line['verdict'].upper():<7} {line['name']}: {line['reason']}")
+        if status.get("error"):
+            typer.echo(f"  error: {status['error']}", err=True)
+        typer.echo(f"check {check_id}: {verdict['verdict']}")
+        raise typer.Exit({"pass": EXIT_PASS, "fail": EXIT_FAIL}.get(verdict["verdict"], EXIT_ERROR))
