@@ -18,7 +18,7 @@ from tracetax.db.models import Experiment, Round
 from tracetax.engine.aggregate import RoundData, aggregate
 from tracetax.engine.loadgen import LoadDriver, OhaDriver
 from tracetax.engine.lock import measurement_lock
-from tracetax.engine.progress import Progress, ProgressCallback
+from tracetax.engine.progress import Phase, Progress, ProgressCallback
 from tracetax.engine.runner import Placement, RoundContext, run_round
 from tracetax.engine.schedule import round_robin_schedule
 from tracetax.engine.spec import DemoServiceRef, ExperimentSpec
@@ -154,7 +154,7 @@ class ExperimentEngine:
         }
 
     def _emit(
-        self, experiment: Experiment, spec: ExperimentSpec, phase: Any, slot: int, slots: int, started: float
+        self, experiment: Experiment, spec: ExperimentSpec, phase: Phase, slot: int, slots: int, started: float
     ) -> None:
         self.publish(
             Progress(

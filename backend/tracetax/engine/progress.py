@@ -9,7 +9,9 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-Phase = Literal["queued", "starting", "warmup", "measuring", "max-throughput", "stopping", "aggregating", "finished"]
+Phase = Literal[
+    "queued", "starting", "warmup", "measuring", "max-throughput", "stopping", "aggregating", "collecting", "finished"
+]
 
 
 class Progress(BaseModel):
