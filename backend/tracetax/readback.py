@@ -7,16 +7,29 @@ from "could not look".
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from tracetax.clients.loki import LokiClient
 from tracetax.clients.prometheus import PrometheusClient
-from tracetax.clients.tempo import TempoClient
+from tracetax.clients.tempo import TempoClient, spans_in_trace
 
 RUN_ID_ATTRIBUTE = "tracetax.run.id"
 # How the run id appears once translated: a Loki structured-metadata key, a Prometheus label.
 RUN_ID_LABEL = "tracetax_run_id"
+
+
+WHOLE_TRACE_LIMIT = 2_000
+
+
+def _matches(span: dict[str, Any], run_id: str, name: str | None) -> bool:
+    attributes = span.get("resource", {}).get("attributes", [])
+    resource_run = next(
+        (a.get("value", {}).get("stringValue") for a in attributes if a.get("key") == RUN_ID_ATTRIBUTE), None
+    )
+    return resource_run == run_id and (name is None or span.get("name") == name)
 
 
 def _quoted(value: str) -> str:
@@ -31,12 +44,28 @@ class RunReadback:
     metrics: PrometheusClient
 
     async def spans(self, run_id: str, since_s: int, until_s: int | None = None, name: str | None = None) -> int:
-        """Spans stored in Tempo whose resource carries the run id (and, if given, named `name`)."""
+        """Spans stored in Tempo whose resource carries the run id (and, if given, named `name`).
+
+        Up to WHOLE_TRACE_LIMIT traces, each trace is fetched whole and its spans counted: a
+        trace whose spans reached Tempo in two exports can be split across ingester cuts, and
+        search's per-trace match count then sees only one part. Beyond that, search's counts.
+        """
         condition = f"resource.{RUN_ID_ATTRIBUTE} = {_quoted(run_id)}"
         if name is not None:
             condition += f" && name = {_quoted(name)}"
         query = f"{{ {condition} }}"
-        return await self.tempo.count_spans(query, since_s, until_s or int(time.time()) + 60)
+        until = until_s or int(time.time()) + 60
+        traces = await self.tempo.search(query, since_s, until, limit=WHOLE_TRACE_LIMIT + 1, spans_per_span_set=1)
+        if len(traces) > WHOLE_TRACE_LIMIT:
+            return await self.tempo.count_spans(query, since_s, until)
+        gate = asyncio.Semaphore(8)
+
+        async def count(trace_id: str) -> int:
+            async with gate:
+                trace = await self.tempo.trace(trace_id)
+            return sum(1 for span in spans_in_trace(trace) if _matches(span, run_id, name))
+
+        return sum(await asyncio.gather(*(count(t.trace_id) for t in traces)))
 
     async def log_records(self, service_name: str, run_id: str, window: str = "1h") -> int:
         """Log records stored in Loki for the service and run id within `window` of now."""

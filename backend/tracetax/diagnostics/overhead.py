@@ -101,13 +101,21 @@ def _relative(candidate: np.ndarray | float, baseline: np.ndarray | float, highe
     return np.asarray(100.0 * difference / np.maximum(baseline, 1e-12))
 
 
-def _interval(estimate: float, draws: np.ndarray, base_rounds: int, candidate_rounds: int) -> Interval:
+def _interval(
+    estimate: float, draws: np.ndarray, base_rounds: int, candidate_rounds: int, higher_is_worse: bool = True
+) -> Interval:
+    """estimate +/- t x SE, clipped to what is possible: a latency or cost cannot fall by more
+    than 100%, and a throughput cannot lose more than 100%."""
     smallest = min(base_rounds, candidate_rounds)
     correction = np.sqrt(smallest / (smallest - 1)) if smallest > 1 else 1.0
     error = float(np.std(draws, ddof=1)) * correction
     df = max(base_rounds + candidate_rounds - 2, 1)
     half_width = float(stats.t.ppf(0.5 + CONFIDENCE / 2, df)) * error
     low, high = estimate - half_width, estimate + half_width
+    if higher_is_worse:
+        low = max(low, -100.0)
+    else:
+        high = min(high, 100.0)
     return Interval(
         estimate=round(estimate, 2), low=round(low, 2), high=round(high, 2), significant=bool(low > 0 or high < 0)
     )
@@ -151,7 +159,8 @@ def round_metric_overhead(
         vectorized=True,
         random_state=seed,
     )
-    return _interval(estimate, np.asarray(result.bootstrap_distribution), len(baseline), len(candidate))
+    distribution = np.asarray(result.bootstrap_distribution)
+    return _interval(estimate, distribution, len(baseline), len(candidate), higher_is_worse)
 
 
 def _values(rounds: Sequence[RoundSample], metric: str) -> list[float]:
@@ -193,5 +202,5 @@ def noise_floor(baseline: Sequence[RoundSample], seed: int = 0) -> dict[str, Int
         rng = np.random.default_rng(seed)
         a = rng.choice(values, size=(RESAMPLES, len(values))).mean(axis=1)
         b = rng.choice(values, size=(RESAMPLES, len(values))).mean(axis=1)
-        result[metric] = _interval(0.0, _relative(b, a, higher_is_worse), len(values), len(values))
+        result[metric] = _interval(0.0, _relative(b, a, higher_is_worse), len(values), len(values), higher_is_worse)
     return result

@@ -3,7 +3,7 @@ sample traces and the recommendation. Knows nothing of HTTP; the API and CLI cal
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import BaseModel
@@ -66,7 +66,8 @@ def round_facts(spec: ExperimentSpec, round_: Round, manifest: ServiceManifest |
         round_index=round_.round_index,
         run_id=round_.run_id,
         started_at=started.replace(tzinfo=started.tzinfo or UTC),
-        finished_at=finished.replace(tzinfo=finished.tzinfo or UTC) + timedelta(seconds=1),
+        # The round's own settle time is inside [started, finished]: no padding, or it overlaps the next round.
+        finished_at=finished.replace(tzinfo=finished.tzinfo or UTC),
         requests_total=round_.requests_total,
         spans_per_request=spans,
         logs_per_request=0 if configuration.processor == "none" or (signals and not signals.logs) else 1,
