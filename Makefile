@@ -25,7 +25,7 @@ TRACETAX := cd backend && $(UV) run --frozen tracetax
 SERVICE_DIRS := $(sort $(dir $(wildcard instrumented-services/*/service.json)))
 
 .PHONY: help up down clean status health toolchain backend-deps frontend-deps frontend stack-build \
-        services tools test test-backend test-frontend lint bench-services bench-engine check-packaging
+        services tools test test-backend test-frontend test-e2e lint bench-services bench-engine check-packaging
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -88,12 +88,16 @@ stack-build: backend-deps ## Build the Collector, Tempo, Loki and Prometheus int
 
 lint: backend-deps frontend-deps ## Linters and type checkers
 	cd backend && $(UV) run --frozen ruff check . && $(UV) run --frozen ruff format --check . && $(UV) run --frozen mypy
-	cd frontend && npx biome check . && npx tsc -b
+	cd frontend && npx biome check . && npx tsc -b && npm run --silent check:api
+	@cd backend && $(UV) run --frozen python -c "import json, sys; from tracetax.main import create_app; current = create_app().openapi(); committed = json.load(open('../frontend/openapi.json')); sys.exit(0 if current == committed else 'frontend/openapi.json is stale: run cd frontend && npm run gen:openapi')"
 
-test: lint test-backend test-frontend check-packaging ## Every test suite (starts the real stack if it is not running)
+test: lint test-backend test-frontend test-e2e check-packaging ## Every test suite (starts the real stack if it is not running)
 
 test-backend: toolchain backend-deps stack-build frontend services tools
 	cd backend && $(UV) run --frozen pytest
+
+test-e2e: backend-deps frontend services tools ## Browser tests (Chromium) against the running stack, or one started for them
+	@UV=$(UV) scripts/run-e2e.sh
 
 check-packaging: ## Packaging checks without a Docker engine: compose, Dockerfiles, Helm chart (UPDATE_GOLDEN=1 rewrites the golden file)
 	@scripts/check-packaging.sh

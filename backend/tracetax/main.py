@@ -8,12 +8,29 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+from starlette.responses import Response
+from starlette.types import Scope
 
 from tracetax import __version__
 from tracetax.api.main import api_router
 from tracetax.core.config import Settings, get_settings
 from tracetax.engine.runtime import EngineRuntime
 from tracetax.health import Backends
+
+
+class SPAStaticFiles(StaticFiles):
+    """The built UI. A path that is not a file (and not under api/) gets index.html, so the
+    UI's own routes (/experiments/<id>, shared as links) load the app instead of a 404."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        try:
+            return await super().get_response(path, scope)
+        except HTTPException as error:
+            last = path.rsplit("/", 1)[-1]
+            if error.status_code != 404 or path == "api" or path.startswith("api/") or "." in last:
+                raise
+            return await super().get_response("index.html", scope)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -43,5 +60,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_router)
     if (settings.frontend_dist / "index.html").exists():
         # Registered last so /api/* always wins over the UI's files.
-        app.mount("/", StaticFiles(directory=settings.frontend_dist, html=True), name="ui")
+        app.mount("/", SPAStaticFiles(directory=settings.frontend_dist, html=True), name="ui")
     return app

@@ -1,17 +1,17 @@
-import { HealthPanel } from "./features/health/HealthPanel";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { useState } from "react";
+import { createBrowserRouter, RouterProvider } from "react-router";
+import { createQueryClient } from "./app/queryClient";
+import { routes } from "./app/routes";
 
-// The application shell. Experiments, results and CI checks arrive as features under
-// src/features/ in later issues; for now it shows the stack it runs on.
+const router = createBrowserRouter(routes);
+
+/** The application: data through React Query, pages through React Router. */
 export function App() {
+  const [queryClient] = useState(createQueryClient);
   return (
-    <div className="app">
-      <header className="app-header">
-        <h1>TraceTax</h1>
-        <p>What OpenTelemetry costs your service, measured against real backends.</p>
-      </header>
-      <main>
-        <HealthPanel />
-      </main>
-    </div>
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
   );
 }

@@ -1,9 +1,17 @@
-// One place that turns an API response into data or an Error carrying the API's `detail`.
+// The one place that turns an API response into data or an Error carrying the API's `detail`.
+// Every request goes through `api` (typed from the backend's OpenAPI, see schema.d.ts) and
+// `unwrap`; components never read response bodies themselves.
+
+import createClient from "openapi-fetch";
+import type { paths } from "./schema";
 
 export class ApiError extends Error {
   constructor(
+    /** HTTP status; 0 when the backend could not be reached at all. */
     readonly status: number,
     message: string,
+    /** The parsed error body, e.g. `{detail: [...]}` for a 422 (see validation.ts). */
+    readonly body: unknown = null,
   ) {
     super(message);
     this.name = "ApiError";
@@ -26,12 +34,44 @@ export function detailMessage(body: unknown, fallback: string): string {
   return fallback;
 }
 
-/** GET a JSON resource; `acceptStatuses` lists non-2xx statuses whose body is still data. */
-export async function getJson<T>(path: string, acceptStatuses: number[] = []): Promise<T> {
-  const response = await fetch(path, { headers: { Accept: "application/json" } });
-  const body: unknown = await response.json().catch(() => null);
-  if (!response.ok && !acceptStatuses.includes(response.status)) {
-    throw new ApiError(response.status, detailMessage(body, `${path}: HTTP ${response.status}`));
+/** The message to show for any error a query or mutation raised. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+// Absolute base URL: the browser would resolve a relative one, but `Request` in Node (tests)
+// does not. `fetch` is looked up at call time so tests can stub it.
+export const api = createClient<paths>({
+  baseUrl: globalThis.location?.origin ?? "http://127.0.0.1:8000",
+  fetch: (request: Request) => globalThis.fetch(request),
+  headers: { Accept: "application/json" },
+});
+
+interface Outcome<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/**
+ * The data of a typed-client call, or an `ApiError` with the API's `detail` as its message.
+ * `acceptStatuses` lists non-2xx statuses whose body is still data (e.g. the health report's 503).
+ */
+export async function unwrap<T>(
+  pending: Promise<Outcome<T>>,
+  acceptStatuses: number[] = [],
+): Promise<T> {
+  let outcome: Outcome<T>;
+  try {
+    outcome = await pending;
+  } catch (error) {
+    throw new ApiError(0, `Could not reach the backend (${errorMessage(error)})`);
   }
-  return body as T;
+  const { data, error, response } = outcome;
+  if (response.ok) return data as T;
+  if (acceptStatuses.includes(response.status)) return error as T;
+  const where = response.url ? `${new URL(response.url).pathname}: ` : "";
+  const fallback = `${where}HTTP ${response.status} ${response.statusText}`.trim();
+  throw new ApiError(response.status, detailMessage(error, fallback), error ?? null);
 }

@@ -1,5 +1,6 @@
-import { cleanup, render, screen } from "@testing-library/react";
+import { cleanup, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { json, renderAt, stubApi } from "../../test/render";
 import { HealthPanel } from "./HealthPanel";
 
 afterEach(() => {
@@ -7,37 +8,39 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function respond(status: number, body: unknown) {
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async () => new Response(JSON.stringify(body), { status })),
-  );
-}
-
 describe("HealthPanel", () => {
   it("lists a not-ready component with its reason from a 503 report", async () => {
-    respond(503, {
-      status: "degraded",
-      components: [
-        { name: "tempo", url: "http://127.0.0.1:3200", ready: true, version: "2.6.0", detail: "" },
-        {
-          name: "loki",
-          url: "http://127.0.0.1:3100",
-          ready: false,
-          version: null,
-          detail: "ConnectError",
-        },
-      ],
+    stubApi({
+      "GET /api/health": () =>
+        json(503, {
+          status: "degraded",
+          components: [
+            {
+              name: "tempo",
+              url: "http://127.0.0.1:3200",
+              ready: true,
+              version: "2.6.0",
+              detail: "",
+            },
+            {
+              name: "loki",
+              url: "http://127.0.0.1:3100",
+              ready: false,
+              version: null,
+              detail: "ConnectError",
+            },
+          ],
+        }),
     });
-    render(<HealthPanel />);
+    renderAt(<HealthPanel />);
     expect(await screen.findByText("Some components are not ready")).toBeTruthy();
     expect(screen.getByText("not ready: ConnectError")).toBeTruthy();
     expect(screen.getByText("2.6.0")).toBeTruthy();
   });
 
   it("shows the API's detail when the request fails", async () => {
-    respond(500, { detail: "database is locked" });
-    render(<HealthPanel />);
+    stubApi({ "GET /api/health": () => json(500, { detail: "database is locked" }) });
+    renderAt(<HealthPanel />);
     expect((await screen.findByRole("alert")).textContent).toContain("database is locked");
   });
 });

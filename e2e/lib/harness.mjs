@@ -1,0 +1,71 @@
+// A small sequential test harness: each test may need earlier ones (the flow builds on itself);
+// a failed test gets a screenshot, and the last line is the summary "N passed, M failed".
+
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+
+const tests = [];
+
+/** Registers a test; `needs` names earlier tests that must have passed. */
+export function test(name, fn, { needs = [], timeoutMs = 60_000 } = {}) {
+  tests.push({ name, fn, needs, timeoutMs });
+}
+
+function slug(text) {
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
+}
+
+function withTimeout(promise, ms, name) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms / 1000} s: ${name}`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Runs every test in order; `page()` gives the page to screenshot when one fails. */
+export async function run({ artifacts, page }) {
+  await mkdir(artifacts, { recursive: true });
+  const outcome = new Map();
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  for (const { name, fn, needs, timeoutMs } of tests) {
+    const missing = needs.filter((need) => outcome.get(need) !== "passed");
+    if (missing.length > 0) {
+      skipped += 1;
+      outcome.set(name, "skipped");
+      console.log(`- skipped: ${name} (needs: ${missing.join(", ")})`);
+      continue;
+    }
+    const started = Date.now();
+    try {
+      await withTimeout(Promise.resolve().then(fn), timeoutMs, name);
+      passed += 1;
+      outcome.set(name, "passed");
+      console.log(`✔ ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    } catch (error) {
+      failed += 1;
+      outcome.set(name, "failed");
+      console.log(`✘ ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      console.log(
+        `    ${String(error?.stack ?? error)
+          .split("\n")
+          .slice(0, 6)
+          .join("\n    ")}`,
+      );
+      const current = page();
+      if (current && !current.isClosed()) {
+        const file = path.join(artifacts, `failed-${slug(name)}.png`);
+        await current.screenshot({ path: file, fullPage: true }).catch(() => {});
+        console.log(`    screenshot: ${file}`);
+      }
+    }
+  }
+  console.log("");
+  console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+  return failed === 0 && skipped === 0;
+}

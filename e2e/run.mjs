@@ -1,0 +1,341 @@
+// End-to-end: the UI in Debian's Chromium against the stack `make up` runs (TRACETAX_URL,
+// default http://127.0.0.1:8000). Creates one short experiment (Go, none vs batch-default,
+// about 22 s of measuring), watches it, and checks the results page with the real data.
+// Screenshots go to e2e/artifacts/. Last line: "N passed, M failed".
+
+import assert from "node:assert/strict";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { launch } from "./lib/browser.mjs";
+import { run, test } from "./lib/harness.mjs";
+
+const BASE = (process.env.TRACETAX_URL ?? "http://127.0.0.1:8000").replace(/\/+$/, "");
+const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), "artifacts");
+const RUNNING_PHASES = [
+  "starting",
+  "warmup",
+  "measuring",
+  "max-throughput",
+  "stopping",
+  "aggregating",
+];
+// The experiment waits behind any other one in the queue; one measurement runs at a time.
+const RESULTS_TIMEOUT_MS = Number(process.env.TRACETAX_E2E_RESULTS_TIMEOUT_MS ?? 6 * 60_000);
+
+const shot = (name) => path.join(ARTIFACTS, name);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let browser;
+let page;
+const pageErrors = [];
+let experimentId;
+
+async function gotoInApp(linkName) {
+  await page
+    .getByRole("navigation", { name: "Main" })
+    .getByRole("link", { name: linkName })
+    .click();
+}
+
+test(
+  "the backend is up",
+  async () => {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      try {
+        const response = await fetch(`${BASE}/api/health/live`);
+        if (response.ok) return;
+      } catch {
+        // not up yet
+      }
+      if (Date.now() > deadline)
+        throw new Error(`${BASE}/api/health/live did not answer within 60 s`);
+      await sleep(2000);
+    }
+  },
+  { timeoutMs: 70_000 },
+);
+
+test(
+  "the experiments list renders",
+  async () => {
+    browser = await launch();
+    page = await browser.context.newPage();
+    page.on("pageerror", (error) => pageErrors.push(String(error)));
+    if (process.env.TRACETAX_E2E_DEBUG) {
+      page.on("console", (message) =>
+        console.log(`    console.${message.type()}: ${message.text()}`),
+      );
+      page.on("request", (r) => {
+        if (r.url().includes("/api/")) console.log(`    ${r.method()} ${r.url()} …`);
+      });
+      page.on("requestfailed", (r) =>
+        console.log(`    ${r.method()} ${r.url()} failed: ${r.failure()?.errorText}`),
+      );
+      page.on("response", (r) => {
+        if (r.url().includes("/api/"))
+          console.log(`    ${r.request().method()} ${r.url()} → ${r.status()}`);
+      });
+    }
+    const response = await page.goto(`${BASE}/`);
+    assert.equal(response?.status(), 200, "GET / should serve the UI");
+    await page.getByRole("heading", { level: 1, name: "Experiments" }).waitFor();
+    await page.locator("table.experiments, .state-empty").first().waitFor();
+    await page.screenshot({ path: shot("01-experiments.png"), fullPage: true });
+  },
+  { needs: ["the backend is up"] },
+);
+
+test(
+  "an API validation error is shown beside its field",
+  async () => {
+    await gotoInApp("New experiment");
+    const rate = page.getByLabel("Rate (req/s)");
+    await rate.waitFor();
+    await rate.fill("0");
+    const answered = page.waitForResponse(
+      (r) => r.url().endsWith("/api/v1/experiments") && r.request().method() === "POST",
+    );
+    await page.getByRole("button", { name: "Start experiment" }).click();
+    const response = await answered;
+    assert.equal(response.status(), 422, "rate 0 should be refused by the API");
+    const fieldError = page.locator("#field-load-rate-error");
+    await fieldError.waitFor();
+    assert.match(await fieldError.innerText(), /greater than 0/);
+    assert.equal(await rate.getAttribute("aria-invalid"), "true");
+    const summary = page.locator(".error-summary");
+    assert.match(await summary.innerText(), /load\.rate/);
+    // The summary's link takes the keyboard to the field.
+    await summary.getByRole("link", { name: "load.rate" }).click();
+    assert.equal(await page.evaluate(() => document.activeElement?.id), "field-load-rate");
+    await page.screenshot({ path: shot("02-validation-error.png"), fullPage: true });
+  },
+  { needs: ["the experiments list renders"] },
+);
+
+test(
+  "a short two-configuration experiment is created",
+  async () => {
+    // A fresh form: leave and come back.
+    await gotoInApp("Experiments");
+    await gotoInApp("New experiment");
+    await page.getByLabel("Rate (req/s)").waitFor();
+    await page.locator('input[name="service"][value="go"]').check();
+    const names = await page
+      .getByLabel("Name", { exact: true })
+      .evaluateAll((inputs) => inputs.map((input) => input.value));
+    assert.deepEqual(names, ["none", "batch-default"], "the default configurations");
+    await page.getByLabel("Name (optional)").fill("e2e: go none vs batch-default");
+    await page.getByLabel("Rate (req/s)").fill("100");
+    await page.getByLabel("Warm-up (s)").fill("1");
+    await page.getByLabel("Duration (s)").fill("3");
+    await page.getByLabel("Max throughput (s)").fill("2");
+    await page.getByLabel("Rounds", { exact: true }).fill("1");
+    // (3 + 1 + 3 + 2 + 2) s × 2 configurations × 1 round, as ExperimentSpec.estimated_seconds.
+    assert.match(await page.locator(".estimate").innerText(), /about 22 s/);
+    await page.screenshot({ path: shot("03-new-experiment.png"), fullPage: true });
+    const answered = page.waitForResponse(
+      (r) => r.url().endsWith("/api/v1/experiments") && r.request().method() === "POST",
+    );
+    // Submitted from the keyboard: the button is reachable without a mouse.
+    await page.getByRole("button", { name: "Start experiment" }).focus();
+    await page.keyboard.press("Enter");
+    const response = await answered;
+    assert.equal(response.status(), 202, await response.text());
+    const created = await response.json();
+    assert.equal(created.estimated_seconds, 22);
+    experimentId = created.id;
+    await page.waitForURL(`**/experiments/${experimentId}`);
+    console.log(`    experiment ${experimentId} (queue position ${created.queue_position})`);
+  },
+  { needs: ["an API validation error is shown beside its field"] },
+);
+
+test(
+  "its progress is shown live",
+  async () => {
+    await page.getByRole("heading", { name: "Live progress" }).waitFor();
+    const seen = [];
+    let captured = false;
+    let capturedLater = false;
+    const deadline = Date.now() + RESULTS_TIMEOUT_MS;
+    while (Date.now() < deadline) {
+      const phase = await page
+        .locator(".progress-view")
+        .getAttribute("data-phase", { timeout: 500 })
+        .catch(() => null);
+      if (phase && seen.at(-1) !== phase) seen.push(phase);
+      if (!captured && (phase === "warmup" || phase === "measuring")) {
+        const overall = await page
+          .getByRole("progressbar", { name: "Overall" })
+          .getAttribute("aria-valuenow");
+        const position = await page.locator(".progress-view .phase").innerText();
+        assert.match(position, /(none|batch-default) · round 1 of 1 · run [12] of 2/);
+        assert.ok(Number(overall) >= 0, `overall progress ${overall}`);
+        await page.screenshot({ path: shot("04-live-run.png"), fullPage: true });
+        captured = true;
+      }
+      // A later shot, once the warm-up has reported its live rate and p99.
+      if (captured && !capturedLater && phase === "measuring") {
+        await page.screenshot({ path: shot("04-live-run-measuring.png"), fullPage: true });
+        capturedLater = true;
+      }
+      if (captured && seen.filter((p) => RUNNING_PHASES.includes(p)).length >= 3) break;
+      if (await page.getByRole("heading", { name: "Side by side" }).isVisible()) break;
+      await sleep(250);
+    }
+    console.log(`    phases seen: ${seen.join(" → ")}`);
+    assert.ok(
+      captured,
+      `no warm-up or measuring phase was shown (saw: ${seen.join(", ") || "nothing"})`,
+    );
+  },
+  {
+    needs: ["a short two-configuration experiment is created"],
+    timeoutMs: RESULTS_TIMEOUT_MS + 30_000,
+  },
+);
+
+test(
+  "the results table shows the measured numbers",
+  async () => {
+    await page
+      .getByRole("heading", { name: "Side by side" })
+      .waitFor({ timeout: RESULTS_TIMEOUT_MS });
+    const api = await (await fetch(`${BASE}/api/v1/experiments/${experimentId}/results`)).json();
+    assert.equal(api.status, "completed", `experiment ended ${api.status}`);
+    const table = page.locator("table.comparison");
+    const headers = await table.locator("thead th").allInnerTexts();
+    assert.match(headers[1], /^none/);
+    assert.match(headers[2], /^batch-default/);
+    for (const [index, configuration] of api.configurations.entries()) {
+      const requests = configuration.requests.toLocaleString("en-US");
+      assert.match(headers[index + 1], new RegExp(`${requests} requests`), headers[index + 1]);
+    }
+    const rows = await table.locator("tbody th").allInnerTexts();
+    assert.deepEqual(rows, [
+      "p50",
+      "p90",
+      "p99",
+      "p99.9",
+      "max",
+      "Max throughput",
+      "CPU per request",
+      "RSS",
+      "Context switches / request",
+      "Dropped spans",
+    ]);
+    const p99 = await table.locator('tr[data-metric="p99"] td').allInnerTexts();
+    assert.match(p99[0], /^\d[\d.,]* (µs|ms|s)$/, `baseline p99: ${p99[0]}`);
+    assert.match(p99[1], /\d (µs|ms|s)\n[+−]?[\d.,]+ %/, `batch-default p99: ${p99[1]}`);
+    const throughput = await table.locator('tr[data-metric="max_throughput"] td').allInnerTexts();
+    assert.match(throughput[0], /req\/s/);
+    await page.getByRole("heading", { name: "Rounds", exact: true }).waitFor();
+    await page.screenshot({ path: shot("05-results.png"), fullPage: true });
+  },
+  { needs: ["its progress is shown live"], timeoutMs: RESULTS_TIMEOUT_MS + 30_000 },
+);
+
+test(
+  "the percentile plot is drawn from the data",
+  async () => {
+    const figure = page.getByTestId("percentile-plot");
+    await figure.scrollIntoViewIfNeeded();
+    assert.equal(await figure.getAttribute("data-series"), "2");
+    assert.ok(Number(await figure.getAttribute("data-points")) > 10, "curve points");
+    const canvas = figure.locator("canvas");
+    await canvas.waitFor();
+    const painted = await canvas.evaluate((element) => {
+      const context = element.getContext("2d");
+      const { data } = context.getImageData(0, 0, element.width, element.height);
+      let colored = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        const [r, g, b, a] = [data[i], data[i + 1], data[i + 2], data[i + 3]];
+        if (a > 0 && Math.max(r, g, b) - Math.min(r, g, b) > 60) colored += 1;
+      }
+      return colored;
+    });
+    assert.ok(painted > 200, `coloured pixels of the curves: ${painted}`);
+    const legend = await figure.locator(".u-legend").innerText();
+    assert.match(legend, /none/);
+    assert.match(legend, /batch-default/);
+    // Hovering shows each configuration's latency at that percentile.
+    const box = await canvas.boundingBox();
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.5);
+    const hovered = await figure.locator(".u-legend").innerText();
+    assert.match(hovered, /p\d+(\.\d+)?/, hovered);
+    assert.match(hovered, /\d (µs|ms|s)/, hovered);
+    await figure.screenshot({ path: shot("06-percentile-plot.png") });
+    const cpu = page.getByTestId("cpu-chart");
+    assert.ok(Number(await cpu.getAttribute("data-points")) > 0, "CPU samples");
+    await cpu.screenshot({ path: shot("07-cpu-chart.png") });
+  },
+  { needs: ["the results table shows the measured numbers"] },
+);
+
+test(
+  "the results page opens from its own URL",
+  async () => {
+    const shared = await browser.context.newPage();
+    shared.on("pageerror", (error) => pageErrors.push(String(error)));
+    try {
+      const response = await shared.goto(`${BASE}/experiments/${experimentId}`);
+      assert.equal(
+        response?.status(),
+        200,
+        `GET /experiments/${experimentId} answered ${response?.status()}: the backend must serve index.html for UI routes`,
+      );
+      await shared.getByRole("heading", { name: "Side by side" }).waitFor({ timeout: 15_000 });
+    } finally {
+      await shared.close();
+    }
+  },
+  { needs: ["the results table shows the measured numbers"] },
+);
+
+test(
+  "the stack page lists the components",
+  async () => {
+    await gotoInApp("Stack");
+    await page
+      .locator("#health-title ~ * caption, .state-error")
+      .first()
+      .waitFor({ timeout: 15_000 });
+    await page.screenshot({ path: shot("08-stack.png"), fullPage: true });
+  },
+  { needs: ["the experiments list renders"] },
+);
+
+test(
+  "the list shows the new experiment",
+  async () => {
+    await gotoInApp("Experiments");
+    // Earlier runs of this suite left experiments of the same name: find this one by its link.
+    const link = page.locator(`table.experiments a[href="/experiments/${experimentId}"]`);
+    await link.waitFor();
+    assert.equal(await link.innerText(), "e2e: go none vs batch-default");
+    const row = link.locator("xpath=ancestor::tr");
+    assert.match(await row.innerText(), /completed/);
+    await page.getByLabel("Service").selectOption("go");
+    await page.waitForURL(/\?service=go$/);
+    await link.waitFor();
+    await page.screenshot({ path: shot("09-experiments-filtered.png"), fullPage: true });
+  },
+  { needs: ["a short two-configuration experiment is created"] },
+);
+
+test(
+  "no uncaught errors in the page",
+  async () => {
+    assert.deepEqual(pageErrors, []);
+  },
+  { needs: ["the experiments list renders"] },
+);
+
+let ok = false;
+try {
+  ok = await run({ artifacts: ARTIFACTS, page: () => page });
+} finally {
+  await browser?.close();
+}
+process.exitCode = ok ? 0 : 1;

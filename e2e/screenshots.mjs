@@ -1,0 +1,56 @@
+// Screenshots of every page from data already in the stack; creates no experiment.
+// Usage: node screenshots.mjs [experiment-id]   (default: the newest completed experiment)
+// Writes e2e/artifacts/pages/*.png at a laptop size (1366×768) and a wide one (1920×1080).
+
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { launch } from "./lib/browser.mjs";
+
+const BASE = (process.env.TRACETAX_URL ?? "http://127.0.0.1:8000").replace(/\/+$/, "");
+const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), "artifacts", "pages");
+
+const experiments = await (await fetch(`${BASE}/api/v1/experiments`)).json();
+const id = process.argv[2] ?? experiments.find((e) => e.status === "completed")?.id;
+await mkdir(OUT, { recursive: true });
+
+for (const [label, width, height] of [
+  ["laptop", 1366, 768],
+  ["wide", 1920, 1080],
+]) {
+  const browser = await launch({ width, height });
+  const page = await browser.context.newPage();
+  // Client-side navigation, so the shots do not depend on the backend's deep-link fallback.
+  const open = async (route) => {
+    await page.evaluate((to) => {
+      window.history.pushState({}, "", to);
+      window.dispatchEvent(new PopStateEvent("popstate"));
+    }, route);
+  };
+  try {
+    await page.goto(`${BASE}/`);
+    await page.locator("table.experiments, .state-empty").first().waitFor();
+    await page.screenshot({ path: path.join(OUT, `${label}-experiments.png`), fullPage: true });
+    await open("/experiments/new");
+    await page.getByLabel("Rate (req/s)").waitFor();
+    await page.screenshot({ path: path.join(OUT, `${label}-new-experiment.png`), fullPage: true });
+    if (id) {
+      await open(`/experiments/${id}`);
+      await page
+        .locator("table.comparison, .live-run, .state-error, .state-empty")
+        .first()
+        .waitFor();
+      await page.waitForTimeout(500);
+      await page.screenshot({ path: path.join(OUT, `${label}-experiment.png`), fullPage: true });
+    }
+    await open("/stack");
+    await page.locator("#health-title ~ * caption, .state-error").first().waitFor();
+    await page.screenshot({ path: path.join(OUT, `${label}-stack.png`), fullPage: true });
+    await open("/no/such/page");
+    await page.getByRole("heading", { name: "Page not found" }).waitFor();
+    await page.screenshot({ path: path.join(OUT, `${label}-not-found.png`) });
+  } finally {
+    await browser.close();
+  }
+}
+console.log(`screenshots of ${id ?? "(no experiment)"} in ${OUT}`);

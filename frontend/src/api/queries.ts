@@ -1,0 +1,84 @@
+// Queries shared by several features. Keys start with the resource so one invalidation of
+// ["experiments"] refreshes lists, details and results together.
+
+import { useQuery } from "@tanstack/react-query";
+import { api, unwrap } from "./client";
+import { type ExperimentResults, type ExperimentSummary, isFinal } from "./types";
+
+export const queryKeys = {
+  all: ["experiments"] as const,
+  list: (service: string | null) => ["experiments", "list", service] as const,
+  detail: (id: string) => ["experiments", "detail", id] as const,
+  results: (id: string) => ["experiments", "results", id] as const,
+  services: ["services"] as const,
+  presets: ["presets"] as const,
+  health: ["health"] as const,
+};
+
+const CATALOG_STALE_MS = 5 * 60 * 1000;
+
+/** Polls while anything in the list is still queued or running. */
+export function listRefetchInterval(experiments: ExperimentSummary[] | undefined): number | false {
+  return experiments?.some((experiment) => !isFinal(experiment.status)) ? 3000 : false;
+}
+
+export function useExperiments(service: string | null) {
+  return useQuery({
+    queryKey: queryKeys.list(service),
+    queryFn: ({ signal }) =>
+      unwrap(
+        api.GET("/api/v1/experiments", {
+          params: { query: service ? { service } : {} },
+          signal,
+        }),
+      ),
+    refetchInterval: (query) => listRefetchInterval(query.state.data),
+  });
+}
+
+export function useExperiment(id: string) {
+  return useQuery({
+    queryKey: queryKeys.detail(id),
+    queryFn: ({ signal }) =>
+      unwrap(
+        api.GET("/api/v1/experiments/{experiment_id}", {
+          params: { path: { experiment_id: id } },
+          signal,
+        }),
+      ),
+    // A fallback for the event stream: keeps the status fresh while the run goes on.
+    refetchInterval: (query) =>
+      query.state.data && !isFinal(query.state.data.status) ? 5000 : false,
+  });
+}
+
+/** Aggregates and every round with its 250 ms samples (raw=true). */
+export function useResults(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: queryKeys.results(id),
+    enabled,
+    queryFn: async ({ signal }) =>
+      (await unwrap(
+        api.GET("/api/v1/experiments/{experiment_id}/results", {
+          params: { path: { experiment_id: id }, query: { raw: true } },
+          signal,
+        }),
+      )) as unknown as ExperimentResults,
+  });
+}
+
+export function useServices() {
+  return useQuery({
+    queryKey: queryKeys.services,
+    queryFn: ({ signal }) => unwrap(api.GET("/api/v1/services", { signal })),
+    staleTime: CATALOG_STALE_MS,
+  });
+}
+
+export function usePresets() {
+  return useQuery({
+    queryKey: queryKeys.presets,
+    queryFn: ({ signal }) => unwrap(api.GET("/api/v1/presets", { signal })),
+    staleTime: CATALOG_STALE_MS,
+  });
+}

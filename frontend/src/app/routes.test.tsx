@@ -1,0 +1,50 @@
+import { QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, render, screen } from "@testing-library/react";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ApiError } from "../api/client";
+import { services } from "../test/fixtures";
+import { stubApi, testQueryClient } from "../test/render";
+import { shouldRetry } from "./queryClient";
+import { routes } from "./routes";
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function renderRoute(path: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  render(
+    <QueryClientProvider client={testQueryClient()}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+describe("routes", () => {
+  it("has a page per URL, with the navigation on each", async () => {
+    stubApi({ "GET /api/v1/experiments": [], "GET /api/v1/services": services });
+    renderRoute("/");
+    expect(await screen.findByRole("heading", { level: 1, name: "Experiments" })).toBeTruthy();
+    expect(screen.getByRole("navigation", { name: "Main" })).toBeTruthy();
+    expect(document.title).toBe("Experiments · TraceTax");
+  });
+
+  it("answers an unknown URL with a not-found page", async () => {
+    stubApi({});
+    renderRoute("/no/such/page");
+    expect(await screen.findByRole("heading", { name: "Page not found" })).toBeTruthy();
+  });
+});
+
+describe("retries", () => {
+  it("retries network errors and 5xx, never a 4xx", () => {
+    expect(shouldRetry(0, new ApiError(404, "no experiment x"))).toBe(false);
+    expect(shouldRetry(0, new ApiError(422, "invalid"))).toBe(false);
+    expect(shouldRetry(0, new ApiError(503, "unavailable"))).toBe(true);
+    expect(shouldRetry(1, new ApiError(0, "unreachable"))).toBe(true);
+    expect(shouldRetry(2, new ApiError(0, "unreachable"))).toBe(false);
+  });
+});

@@ -1,0 +1,24 @@
+import type { RouteObject } from "react-router";
+import { ExperimentPage } from "../features/experiment/ExperimentPage";
+import { ExperimentsPage } from "../features/experiments/ExperimentsPage";
+import { StackPage } from "../features/health/StackPage";
+import { NewExperimentPage } from "../features/new-experiment/NewExperimentPage";
+import { AppLayout } from "./AppLayout";
+import { NotFoundPage } from "./NotFoundPage";
+import { RouteError } from "./RouteError";
+
+/** A URL per page, so any of them can be shared. */
+export const routes: RouteObject[] = [
+  {
+    path: "/",
+    element: <AppLayout />,
+    errorElement: <RouteError />,
+    children: [
+      { index: true, element: <ExperimentsPage /> },
+      { path: "experiments/new", element: <NewExperimentPage /> },
+      { path: "experiments/:id", element: <ExperimentPage /> },
+      { path: "stack", element: <StackPage /> },
+      { path: "*", element: <NotFoundPage /> },
+    ],
+  },
+];

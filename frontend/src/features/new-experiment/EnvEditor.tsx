@@ -1,0 +1,94 @@
+import { fieldId } from "../../api/validation";
+import { type EnvRow, uid } from "./form";
+
+/** Common OpenTelemetry variables, offered as suggestions (any OTEL_* name is accepted). */
+export const OTEL_SUGGESTIONS = [
+  "OTEL_BSP_MAX_QUEUE_SIZE",
+  "OTEL_BSP_MAX_EXPORT_BATCH_SIZE",
+  "OTEL_BSP_SCHEDULE_DELAY",
+  "OTEL_BSP_EXPORT_TIMEOUT",
+  "OTEL_BLRP_MAX_QUEUE_SIZE",
+  "OTEL_BLRP_MAX_EXPORT_BATCH_SIZE",
+  "OTEL_BLRP_SCHEDULE_DELAY",
+  "OTEL_TRACES_SAMPLER",
+  "OTEL_TRACES_SAMPLER_ARG",
+  "OTEL_EXPORTER_OTLP_PROTOCOL",
+  "OTEL_EXPORTER_OTLP_COMPRESSION",
+  "OTEL_EXPORTER_OTLP_TIMEOUT",
+  "OTEL_METRIC_EXPORT_INTERVAL",
+  "OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT",
+  "OTEL_SPAN_EVENT_COUNT_LIMIT",
+];
+export const OTEL_DATALIST_ID = "otel-variables";
+
+interface Props {
+  /** Field path of the env map, e.g. "configurations.1.env". */
+  field: string;
+  label: string;
+  rows: EnvRow[];
+  onChange: (rows: EnvRow[]) => void;
+  errors: string[];
+}
+
+/** Key–value rows for a configuration's OTEL_* overrides: edit, add, remove. */
+export function EnvEditor({ field, label, rows, onChange, errors }: Props) {
+  const update = (index: number, patch: Partial<EnvRow>) =>
+    onChange(rows.map((row, i) => (i === index ? { ...row, ...patch } : row)));
+  const id = fieldId(field);
+  const errorId = errors.length > 0 ? `${id}-error` : undefined;
+  return (
+    <fieldset className="env-editor" aria-describedby={errorId}>
+      <legend>{label}</legend>
+      {rows.length === 0 && <p className="muted small">No overrides: the SDK's defaults apply.</p>}
+      {rows.length > 0 && (
+        <div className="env-rows">
+          {rows.map((row, index) => (
+            <div className="env-row" key={row.uid}>
+              <input
+                id={index === 0 ? id : undefined}
+                aria-label={`Variable ${index + 1} name`}
+                className="mono"
+                list={OTEL_DATALIST_ID}
+                placeholder="OTEL_…"
+                value={row.key}
+                spellCheck={false}
+                autoCapitalize="characters"
+                aria-invalid={errors.length > 0 || undefined}
+                onChange={(event) => update(index, { key: event.target.value })}
+              />
+              <span aria-hidden="true">=</span>
+              <input
+                aria-label={`Variable ${index + 1} value`}
+                className="mono"
+                value={row.value}
+                spellCheck={false}
+                onChange={(event) => update(index, { value: event.target.value })}
+              />
+              <button
+                type="button"
+                className="button-small"
+                aria-label={`Remove ${row.key || `variable ${index + 1}`}`}
+                onClick={() => onChange(rows.filter((_, i) => i !== index))}
+              >
+                Remove
+              </button>
+            </div>
+          ))}
+        </div>
+      )}
+      <button
+        type="button"
+        className="button-small"
+        id={rows.length === 0 ? id : undefined}
+        onClick={() => onChange([...rows, { uid: uid("env"), key: "OTEL_", value: "" }])}
+      >
+        Add variable
+      </button>
+      {errorId && (
+        <p id={errorId} className="field-error">
+          {errors.join("; ")}
+        </p>
+      )}
+    </fieldset>
+  );
+}

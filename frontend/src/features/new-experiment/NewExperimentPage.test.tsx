@@ -1,0 +1,130 @@
+import { cleanup, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { presets, services } from "../../test/fixtures";
+import { json, renderAt, stubApi } from "../../test/render";
+import { NewExperimentPage } from "./NewExperimentPage";
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function renderForm(post: (request: Request, body: unknown) => Response) {
+  const calls = stubApi({
+    "GET /api/v1/services": services,
+    "GET /api/v1/presets": presets,
+    "POST /api/v1/experiments": post,
+  });
+  const view = renderAt(<NewExperimentPage />, {
+    path: "/experiments/new",
+    pattern: "/experiments/new",
+  });
+  return { calls, ...view };
+}
+
+describe("NewExperimentPage", () => {
+  it("shows the services with their modes, unavailable ones with why", async () => {
+    renderForm(() => json(202, {}));
+    const modes = await screen.findByRole("list", { name: "go modes" });
+    expect(within(modes).getByText(/unavailable: needs CAP_BPF/)).toBeTruthy();
+    const processor = screen.getAllByLabelText("Processor")[1] as HTMLSelectElement;
+    const ebpf = within(processor).getByRole("option", { name: /ebpf/ }) as HTMLOptionElement;
+    expect(ebpf.disabled).toBe(true);
+    expect(ebpf.textContent).toContain("needs CAP_BPF");
+  });
+
+  it("updates the estimate as the load changes", async () => {
+    const user = userEvent.setup();
+    renderForm(() => json(202, {}));
+    await screen.findByText(/about 4 min/);
+    const rounds = screen.getByLabelText("Rounds");
+    await user.clear(rounds);
+    await user.type(rounds, "1");
+    expect(screen.getByText(/about 1 min 20 s/)).toBeTruthy();
+  });
+
+  it("shows the API's 422 messages beside their fields and in a summary", async () => {
+    const user = userEvent.setup();
+    const { calls } = renderForm(() =>
+      json(422, {
+        detail: [
+          {
+            type: "greater_than",
+            loc: ["body", "load", "rate"],
+            msg: "Input should be greater than 0",
+          },
+          {
+            type: "value_error",
+            loc: ["body", "configurations", 1, "env"],
+            msg: "only OTEL_* variables may be overridden",
+          },
+        ],
+      }),
+    );
+    const rate = await screen.findByLabelText("Rate (req/s)");
+    await user.clear(rate);
+    await user.type(rate, "0");
+    await user.click(screen.getByRole("button", { name: "Start experiment" }));
+
+    const summary = await screen.findByRole("alert");
+    expect(summary.textContent).toContain("load.rate");
+    expect(rate.getAttribute("aria-invalid")).toBe("true");
+    const describedBy = rate.getAttribute("aria-describedby") ?? "";
+    expect(describedBy).toContain("field-load-rate-error");
+    expect(document.getElementById("field-load-rate-error")?.textContent).toBe(
+      "Input should be greater than 0",
+    );
+    const env = screen.getAllByRole("group", { name: "OTEL_* overrides" })[1];
+    expect(within(env).getByText("only OTEL_* variables may be overridden")).toBeTruthy();
+    expect(calls.find((c) => c.method === "POST")?.body).toMatchObject({ load: { rate: 0 } });
+    await waitFor(() => expect(document.activeElement).toBe(summary));
+  });
+
+  it("shows a 404 detail as a form error", async () => {
+    const user = userEvent.setup();
+    renderForm(() => json(404, { detail: "unknown service 'go'; available: java" }));
+    await user.click(await screen.findByRole("button", { name: "Start experiment" }));
+    expect((await screen.findByRole("alert")).textContent).toContain(
+      "unknown service 'go'; available: java",
+    );
+  });
+
+  it("edits overrides, moves the baseline and opens the new experiment", async () => {
+    const user = userEvent.setup();
+    const { calls, router } = renderForm(() =>
+      json(202, { id: "abc", status: "queued", queue_position: 0, estimated_seconds: 22 }),
+    );
+    const cards = await screen.findAllByRole("listitem", { name: /^Configuration/ });
+    const second = cards[1];
+    await user.click(within(second).getByRole("button", { name: "Add variable" }));
+    const name = within(second).getByLabelText("Variable 1 name");
+    await user.type(name, "BSP_SCHEDULE_DELAY");
+    await user.type(within(second).getByLabelText("Variable 1 value"), "200");
+    await user.click(within(second).getByRole("radio", { name: "Baseline" }));
+    await user.click(screen.getByRole("button", { name: "Start experiment" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/experiments/abc"));
+    const body = calls.find((c) => c.method === "POST")?.body as {
+      configurations: { name: string; env: Record<string, string>; baseline: boolean }[];
+    };
+    expect(body.configurations).toEqual([
+      { name: "none", processor: "none", env: {}, baseline: false, preset: "none" },
+      {
+        name: "batch-default",
+        processor: "batch",
+        env: { OTEL_BSP_SCHEDULE_DELAY: "200" },
+        baseline: true,
+        preset: "batch-default",
+      },
+    ]);
+  });
+
+  it("shows an error when the catalog cannot be loaded", async () => {
+    stubApi({
+      "GET /api/v1/services": () => json(500, { detail: "database is locked" }),
+      "GET /api/v1/presets": presets,
+    });
+    renderAt(<NewExperimentPage />);
+    expect((await screen.findByRole("alert")).textContent).toContain("database is locked");
+  });
+});

@@ -1,0 +1,257 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { Link, useNavigate } from "react-router";
+import { api, unwrap } from "../../api/client";
+import { queryKeys, usePresets, useServices } from "../../api/queries";
+import type { ExperimentSpec, Preset, ServiceInfo } from "../../api/types";
+import { type FormErrors, fieldId, formErrors, messagesFor } from "../../api/validation";
+import { Field, NumberInput } from "../../components/Field";
+import { ErrorState, Loading } from "../../components/States";
+import { formatDuration } from "../../lib/format";
+import { useDocumentTitle } from "../../lib/useDocumentTitle";
+import { ConfigurationsEditor } from "./ConfigurationsEditor";
+import { OTEL_DATALIST_ID, OTEL_SUGGESTIONS } from "./EnvEditor";
+import { ErrorSummary } from "./ErrorSummary";
+import { estimateForm } from "./estimate";
+import { type FormState, initialForm, type LoadDraft, toSpec } from "./form";
+import { ServicePicker } from "./ServicePicker";
+
+/** `/experiments/new`: the form; waits for the services and presets it is built from. */
+export function NewExperimentPage() {
+  useDocumentTitle("New experiment");
+  const services = useServices();
+  const presets = usePresets();
+  return (
+    <>
+      <div className="page-head">
+        <h1>New experiment</h1>
+        <Link to="/">Back to the experiments</Link>
+      </div>
+      {(services.isPending || presets.isPending) && (
+        <Loading>Loading services and presets…</Loading>
+      )}
+      {services.isError && (
+        <ErrorState
+          title="Could not load the services"
+          error={services.error}
+          onRetry={() => services.refetch()}
+        />
+      )}
+      {presets.isError && (
+        <ErrorState
+          title="Could not load the presets"
+          error={presets.error}
+          onRetry={() => presets.refetch()}
+        />
+      )}
+      {services.data && presets.data && services.data.length === 0 && (
+        <div className="state state-empty">No demo service is available to measure.</div>
+      )}
+      {services.data && presets.data && services.data.length > 0 && (
+        <ExperimentForm services={services.data} presets={presets.data} />
+      )}
+    </>
+  );
+}
+
+interface FormProps {
+  services: ServiceInfo[];
+  presets: Preset[];
+}
+
+const LOAD_FIELDS: {
+  key: Exclude<keyof LoadDraft, "path" | "iters" | "spans">;
+  label: string;
+  hint: string;
+  step: string;
+}[] = [
+  { key: "rate", label: "Rate (req/s)", hint: "Open-model arrival rate.", step: "any" },
+  { key: "warmup_s", label: "Warm-up (s)", hint: "Not measured.", step: "any" },
+  { key: "duration_s", label: "Duration (s)", hint: "The measured phase.", step: "any" },
+  {
+    key: "max_throughput_s",
+    label: "Max throughput (s)",
+    hint: "Closed-loop phase; 0 skips it.",
+    step: "any",
+  },
+  { key: "connections", label: "Connections", hint: "In flight at most.", step: "1" },
+];
+
+export function ExperimentForm({ services, presets }: FormProps) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [form, setForm] = useState<FormState>(() => initialForm(services, presets));
+  const summary = useRef<HTMLDivElement>(null);
+
+  const create = useMutation({
+    mutationFn: (spec: ExperimentSpec) => unwrap(api.POST("/api/v1/experiments", { body: spec })),
+    onSuccess: (created) => {
+      queryClient.invalidateQueries({ queryKey: queryKeys.all });
+      navigate(`/experiments/${created.id}`);
+    },
+  });
+  const errors: FormErrors = formErrors(create.error);
+
+  useEffect(() => {
+    if (create.isError) summary.current?.focus();
+  }, [create.isError]);
+
+  const service = services.find((s) => s.language === form.language);
+  const estimate = estimateForm(form);
+  const setLoad = (key: keyof LoadDraft, value: string) =>
+    setForm((f) => ({ ...f, load: { ...f.load, [key]: value } }));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate(toSpec(form, presets));
+  };
+
+  const numberField = (
+    field: string,
+    label: string,
+    value: string,
+    onValue: (value: string) => void,
+    hint?: string,
+    step = "any",
+  ) => (
+    <Field
+      key={field}
+      id={fieldId(field)}
+      label={label}
+      hint={hint}
+      errors={messagesFor(errors, field, true)}
+    >
+      {(input) => <NumberInput {...input} step={step} value={value} onValue={onValue} />}
+    </Field>
+  );
+
+  return (
+    <form className="experiment-form" onSubmit={submit} noValidate aria-busy={create.isPending}>
+      <ErrorSummary ref={summary} errors={errors} />
+      <datalist id={OTEL_DATALIST_ID}>
+        {OTEL_SUGGESTIONS.map((name) => (
+          <option key={name} value={name} />
+        ))}
+      </datalist>
+
+      <section className="panel" aria-labelledby="what-title">
+        <h2 id="what-title">What to measure</h2>
+        <Field id={fieldId("name")} label="Name (optional)" errors={messagesFor(errors, "name")}>
+          {(input) => (
+            <input
+              {...input}
+              value={form.name}
+              maxLength={120}
+              placeholder="e.g. batch vs simple on Go"
+              onChange={(event) => setForm((f) => ({ ...f, name: event.target.value }))}
+            />
+          )}
+        </Field>
+        <ServicePicker
+          services={services}
+          value={form.language}
+          errors={messagesFor(errors, "service", true)}
+          onChange={(language) => setForm((f) => ({ ...f, language }))}
+        />
+      </section>
+
+      <section className="panel" aria-labelledby="configurations-title">
+        <h2 id="configurations-title">How to instrument it</h2>
+        <ConfigurationsEditor
+          configurations={form.configurations}
+          baseline={form.baseline}
+          service={service}
+          presets={presets}
+          errors={errors}
+          onChange={(configurations, baseline) =>
+            setForm((f) => ({ ...f, configurations, baseline }))
+          }
+        />
+      </section>
+
+      <section className="panel" aria-labelledby="load-title">
+        <h2 id="load-title">Load</h2>
+        <div className="field-grid">
+          {LOAD_FIELDS.map(({ key, label, hint, step }) =>
+            numberField(`load.${key}`, label, form.load[key], (v) => setLoad(key, v), hint, step),
+          )}
+          <Field id={fieldId("load.path")} label="Path" errors={messagesFor(errors, "load.path")}>
+            {(input) => (
+              <input
+                {...input}
+                className="mono"
+                value={form.load.path}
+                spellCheck={false}
+                onChange={(event) => setLoad("path", event.target.value)}
+              />
+            )}
+          </Field>
+          {numberField(
+            "load.query.iters",
+            "Work per request (iters)",
+            form.load.iters,
+            (v) => setLoad("iters", v),
+            "CPU work the demo does per request.",
+            "1",
+          )}
+          {numberField(
+            "load.query.spans",
+            "Spans per request",
+            form.load.spans,
+            (v) => setLoad("spans", v),
+            "Child spans the demo creates.",
+            "1",
+          )}
+        </div>
+        {messagesFor(errors, "load").length > 0 && (
+          <p className="field-error">{messagesFor(errors, "load").join("; ")}</p>
+        )}
+        {messagesFor(errors, "load.query").length > 0 && (
+          <p className="field-error">{messagesFor(errors, "load.query").join("; ")}</p>
+        )}
+      </section>
+
+      <section className="panel" aria-labelledby="rounds-title">
+        <h2 id="rounds-title">Rounds and order</h2>
+        <div className="field-grid">
+          {numberField(
+            "rounds",
+            "Rounds",
+            form.rounds,
+            (rounds) => setForm((f) => ({ ...f, rounds })),
+            "Each round runs every configuration once.",
+            "1",
+          )}
+          {numberField(
+            "seed",
+            "Seed",
+            form.seed,
+            (seed) => setForm((f) => ({ ...f, seed })),
+            "Shuffles the order within rounds.",
+            "1",
+          )}
+        </div>
+      </section>
+
+      <div className="form-footer panel">
+        <p className="estimate" aria-live="polite">
+          {estimate ? (
+            <>
+              Estimated time: <strong>about {formatDuration(estimate.seconds)}</strong>{" "}
+              <span className="muted">
+                ({form.configurations.length} configuration
+                {form.configurations.length === 1 ? "" : "s"} × {form.rounds || "?"} round
+                {form.rounds === "1" ? "" : "s"} × {formatDuration(estimate.perRun)} each)
+              </span>
+            </>
+          ) : (
+            <span className="muted">Estimated time: — (enter the load and rounds)</span>
+          )}
+        </p>
+        <button type="submit" className="button-primary" disabled={create.isPending}>
+          {create.isPending ? "Starting…" : "Start experiment"}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import {
+  formatBytes,
+  formatDateTime,
+  formatDuration,
+  formatInterval,
+  formatMicros,
+  formatNumber,
+  formatPercent,
+  formatRate,
+  formatUtilization,
+  parseApiDate,
+  percentDiff,
+  significant,
+} from "./format";
+
+describe("latency and numbers", () => {
+  it("picks the unit that keeps three significant digits", () => {
+    expect(formatMicros(590)).toBe("590 µs");
+    expect(formatMicros(7.5)).toBe("7.50 µs");
+    expect(formatMicros(1044)).toBe("1.04 ms");
+    expect(formatMicros(37_919)).toBe("37.9 ms");
+    expect(formatMicros(123_456)).toBe("123 ms");
+    expect(formatMicros(2_345_678)).toBe("2.35 s");
+  });
+
+  it("renders missing values as a dash", () => {
+    expect(formatMicros(null)).toBe("—");
+    expect(formatMicros(undefined)).toBe("—");
+    expect(formatMicros(Number.NaN)).toBe("—");
+    expect(formatRate(null)).toBe("—");
+    expect(formatBytes(null)).toBe("—");
+    expect(formatPercent(null)).toBe("—");
+  });
+
+  it("formats rates, bytes, counts and utilisation", () => {
+    expect(formatRate(8291.9)).toBe("8,292 req/s");
+    expect(formatRate(12.34)).toBe("12.3 req/s");
+    expect(formatBytes(32_755_712)).toBe("31.2 MiB");
+    expect(formatBytes(512)).toBe("512 B");
+    expect(formatNumber(1.1234)).toBe("1.12");
+    expect(formatNumber(12345, 0)).toBe("12,345");
+    expect(formatUtilization(0.6724)).toBe("67.2 %");
+    expect(significant(0)).toBe("0");
+    expect(significant(1234.5)).toBe("1,235");
+  });
+});
+
+describe("differences and intervals", () => {
+  it("computes the percent difference against the baseline", () => {
+    expect(percentDiff(150, 100)).toBe(50);
+    expect(percentDiff(75, 100)).toBe(-25);
+    expect(percentDiff(1, 0)).toBeNull();
+    expect(percentDiff(null, 100)).toBeNull();
+  });
+
+  it("signs percentages with a real minus and fewer decimals for large ones", () => {
+    expect(formatPercent(12.345)).toBe("+12 %");
+    expect(formatPercent(4.04)).toBe("+4.0 %");
+    expect(formatPercent(-4.04)).toBe("\u22124.0 %");
+    expect(formatPercent(834.2)).toBe("+834 %");
+    expect(formatPercent(1234.5)).toBe("+1,235 %");
+    expect(formatPercent(0.01)).toBe("0.0 %");
+  });
+
+  it("formats an interval low to high whatever the order given", () => {
+    expect(formatInterval([1.2, 5])).toBe("[+1.2 %, +5.0 %]");
+    expect(formatInterval([5, -1.2])).toBe("[\u22121.2 %, +5.0 %]");
+    expect(formatInterval(null)).toBe("—");
+    expect(formatInterval([1, 2], (v) => `${v} µs`)).toBe("[1 µs, 2 µs]");
+  });
+});
+
+describe("time", () => {
+  it("formats durations", () => {
+    expect(formatDuration(45)).toBe("45 s");
+    expect(formatDuration(72)).toBe("1 min 12 s");
+    expect(formatDuration(120)).toBe("2 min");
+    expect(formatDuration(3900)).toBe("1 h 5 min");
+    expect(formatDuration(null)).toBe("—");
+  });
+
+  it("reads the API's naive datetimes as UTC", () => {
+    expect(parseApiDate("2026-11-21T13:36:38.393778")?.toISOString()).toBe(
+      "2026-11-21T13:36:38.393Z",
+    );
+    expect(parseApiDate("2026-11-21T13:36:38+02:00")?.toISOString()).toBe(
+      "2026-11-21T11:36:38.000Z",
+    );
+    expect(parseApiDate("not a date")).toBeNull();
+    expect(formatDateTime(null)).toBe("—");
+    expect(formatDateTime("2026-11-21T13:36:38", "en-GB")).toContain("2026");
+  });
+});
