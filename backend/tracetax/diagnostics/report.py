@@ -15,7 +15,7 @@ from tracetax.db.models import Experiment, LedgerReading, Round
 from tracetax.diagnostics.ledger import RoundFacts, RoundLedger, round_ledger
 from tracetax.diagnostics.overhead import Interval, RoundSample, noise_floor, overhead
 from tracetax.diagnostics.recommend import ConfigurationFacts, Recommendation, recommend
-from tracetax.engine.spec import CommandServiceRef, ExperimentSpec
+from tracetax.engine.spec import ExperimentSpec
 from tracetax.readback import RUN_ID_ATTRIBUTE, RunReadback
 from tracetax.services.catalog import ServiceManifest
 
@@ -40,11 +40,6 @@ def _sample(round_: Round) -> RoundSample:
         cpu_per_request_us=(round_.resources or {}).get("cpu_per_request_us"),
         rss_max_bytes=(round_.resources or {}).get("rss_max_bytes"),
     )
-
-
-def service_name(spec: ExperimentSpec) -> str:
-    service = spec.service
-    return service.service_name if isinstance(service, CommandServiceRef) else f"tracetax-demo-{service.language}"
 
 
 def round_facts(spec: ExperimentSpec, round_: Round, manifest: ServiceManifest | None) -> RoundFacts:
@@ -72,7 +67,7 @@ def round_facts(spec: ExperimentSpec, round_: Round, manifest: ServiceManifest |
         spans_per_request=spans,
         logs_per_request=0 if configuration.processor == "none" or (signals and not signals.logs) else 1,
         metrics=configuration.processor != "none" and not (signals and not signals.metrics),
-        service_name=service_name(spec),
+        service_name=spec.service_name,
         dropped_spans_selector=manifest.dropped_spans_selector(configuration.processor) if manifest else None,
         sampler=configuration.env.get("OTEL_TRACES_SAMPLER"),
         span_name=signals.span_name if signals else None,

@@ -64,6 +64,10 @@ class ExperimentEngine:
     def services(self) -> dict[str, ServiceManifest]:
         return self._services if self._services is not None else demo_services()
 
+    def manifest_for(self, spec: ExperimentSpec) -> ServiceManifest | None:
+        """The demo service's manifest, or None for a user's own command (or an unknown service)."""
+        return self.services.get(spec.service.language) if isinstance(spec.service, DemoServiceRef) else None
+
     def execute(self, experiment_id: str, cancel: threading.Event, shutdown: threading.Event) -> str:
         """Run the experiment to its end (after any other measurement on this machine has
         finished); returns its final status."""
@@ -72,7 +76,7 @@ class ExperimentEngine:
             if experiment is None or experiment.status != "queued":
                 return experiment.status if experiment else "missing"
             spec = ExperimentSpec.model_validate(experiment.spec)
-            manifest = self.services.get(spec.service.language) if isinstance(spec.service, DemoServiceRef) else None
+            manifest = self.manifest_for(spec)
             placement = Placement.for_this_machine()
             experiment.environment = self._environment(placement, manifest)
             repo.set_status(session, experiment, "running")

@@ -98,11 +98,9 @@ def free_port() -> int:
 
 
 def service_environment(ctx: RoundContext, port: int) -> dict[str, str]:
-    service = ctx.spec.service
-    name = service.service_name if isinstance(service, CommandServiceRef) else f"tracetax-demo-{service.language}"
     configuration = ctx.configuration
     return {
-        "OTEL_SERVICE_NAME": name,
+        "OTEL_SERVICE_NAME": ctx.spec.service_name,
         "OTEL_EXPORTER_OTLP_ENDPOINT": ctx.otlp_endpoint,
         "OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf",
         "OTEL_METRIC_EXPORT_INTERVAL": "5000",

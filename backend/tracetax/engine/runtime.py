@@ -19,7 +19,7 @@ from tracetax.diagnostics.report import collect_ledger
 from tracetax.engine.experiment import ExperimentEngine
 from tracetax.engine.progress import ProgressBroker, ProgressCallback
 from tracetax.engine.queue import ExperimentQueue
-from tracetax.engine.spec import DemoServiceRef, ExperimentSpec
+from tracetax.engine.spec import ExperimentSpec
 from tracetax.readback import RunReadback
 
 
@@ -56,12 +56,7 @@ class EngineRuntime:
                 if experiment is None:
                     return
                 spec = ExperimentSpec.model_validate(experiment.spec)
-                manifest = (
-                    self.engine.services.get(spec.service.language)
-                    if isinstance(spec.service, DemoServiceRef)
-                    else None
-                )
-                await collect_ledger(session, experiment, readback, manifest)
+                await collect_ledger(session, experiment, readback, self.engine.manifest_for(spec))
         finally:
             await readback.tempo.aclose()
             await readback.loki.aclose()

@@ -124,6 +124,12 @@ class ExperimentSpec(BaseModel):
         return self
 
     @property
+    def service_name(self) -> str:
+        """OTEL_SERVICE_NAME of the measured service: what its telemetry is stored under."""
+        service = self.service
+        return service.service_name if isinstance(service, CommandServiceRef) else f"tracetax-demo-{service.language}"
+
+    @property
     def baseline(self) -> ConfigurationSpec:
         return next(c for c in self.configurations if c.baseline)
 

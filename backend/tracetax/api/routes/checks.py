@@ -17,7 +17,7 @@ from tracetax.db import repository as repo
 from tracetax.db.models import Check
 from tracetax.diagnostics import report
 from tracetax.diagnostics.checks import Budget, Verdict, judge, junit
-from tracetax.engine.spec import ConfigurationSpec, DemoServiceRef, ExperimentSpec, LoadSpec, ServiceRef
+from tracetax.engine.spec import ConfigurationSpec, ExperimentSpec, LoadSpec, ServiceRef
 
 router = APIRouter(prefix="/api/v1/checks", tags=["checks"])
 
@@ -105,9 +105,7 @@ def _status(engine: EngineDep, check: Check) -> CheckStatus:
             result.verdict = Verdict(verdict="error", strict=check.strict, lines=[])
             return result
         spec = ExperimentSpec.model_validate(experiment.spec)
-        manifest = (
-            engine.engine.services.get(spec.service.language) if isinstance(spec.service, DemoServiceRef) else None
-        )
+        manifest = engine.engine.manifest_for(spec)
         diagnostics = report.build(session, experiment, manifest)
     result.verdict = judge(
         result.budget,

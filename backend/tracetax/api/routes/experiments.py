@@ -173,7 +173,7 @@ async def experiment_events(experiment_id: str, engine: EngineDep) -> StreamingR
 
 def _manifest(engine: EngineDep, experiment: Experiment) -> ServiceManifest | None:
     spec = ExperimentSpec.model_validate(experiment.spec)
-    return engine.engine.services.get(spec.service.language) if isinstance(spec.service, DemoServiceRef) else None
+    return engine.engine.manifest_for(spec)
 
 
 @router.get(
