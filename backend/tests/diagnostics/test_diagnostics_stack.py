@@ -16,12 +16,19 @@ from tracetax.stack.native import NativeStack
 
 pytestmark = pytest.mark.stack
 LOAD = {
-    "rate": 100,
+    "rate": 200,
     "warmup_s": 1,
-    "duration_s": 3,
+    "duration_s": 4,
     "connections": 4,
     "max_throughput_s": 0,
-    "query": {"iters": 1000, "spans": 3},
+    "query": {"iters": 1000, "spans": 5},
+}
+# A queue of 2 in front of a traces endpoint that refuses connections: every SDK drops at its
+# queue (with a working endpoint, Go's worker often keeps up with a queue this small).
+TINY_QUEUE = {
+    "OTEL_BSP_MAX_QUEUE_SIZE": "2",
+    "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "2",
+    "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://127.0.0.1:9/v1/traces",
 }
 
 
@@ -59,12 +66,7 @@ async def test_simple_batch_ledger_and_tiny_queue(language: str, native_stack: N
             {"preset": "none"},
             {"preset": "simple"},
             {"preset": "batch-default"},
-            # 20 spans per request into a queue of 8: drops inside the SDK on every request.
-            {
-                "name": "tiny-queue",
-                "processor": "batch",
-                "env": {"OTEL_BSP_MAX_QUEUE_SIZE": "8", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "8"},
-            },
+            {"name": "tiny-queue", "processor": "batch", "env": TINY_QUEUE},
         ],
         "load": LOAD,
         "rounds": 2,
@@ -73,12 +75,9 @@ async def test_simple_batch_ledger_and_tiny_queue(language: str, native_stack: N
     results, diagnostics = await run_experiment(native_stack, spec)
     p99 = {c["configuration"]: c["latency_us"]["p99"] for c in results["configurations"]}
     assert p99["simple"] > p99["batch-default"], p99
-
+    overhead = diagnostics["overhead"]
+    assert overhead["simple"]["p99"]["estimate"] > overhead["batch-default"]["p99"]["estimate"]
     assert not any(interval["significant"] for interval in diagnostics["noise_floor"].values())
-    assert (
-        diagnostics["overhead"]["simple"]["p99"]["estimate"]
-        > diagnostics["overhead"]["batch-default"]["p99"]["estimate"]
-    )
 
     ledgers = diagnostics["ledger"]
     assert len(ledgers) == 8
@@ -90,13 +89,12 @@ async def test_simple_batch_ledger_and_tiny_queue(language: str, native_stack: N
         assert signal(ledger, "request_counter")["balanced"] is True
     for ledger in (entry for entry in ledgers if entry["configuration"] == "tiny-queue"):
         spans = signal(ledger, "spans")
-        dropped, stored, expected = stage(spans, "sdk_dropped"), stage(spans, "stored"), stage(spans, "expected")
-        assert dropped is not None and stored is not None and expected is not None, spans
-        # Losses show at the SDK stage; nothing is lost after it. (Python's counter can count a
-        # span it evicts while the worker is exporting it: off by one, and then unbalanced.)
-        assert stage(spans, "collector_accepted") == stored, spans
-        assert abs(expected - dropped - stored) <= max(1, 0.005 * expected), spans
-    assert diagnostics["dropped_spans"]["tiny-queue"] > 0, "a queue of 2 under 5-span bursts must drop"
+        dropped = stage(spans, "sdk_dropped")
+        assert dropped is not None and dropped > 0, spans  # the loss shows at the SDK stage
+        assert stage(spans, "collector_accepted") == stage(spans, "stored") == 0, spans
+        assert spans["balanced"] is False, "spans that failed to export are a loss the ledger must not hide"
+    assert diagnostics["dropped_spans"]["tiny-queue"] > 0
+
     rules = {(r["rule"], r["configuration"]) for r in diagnostics["recommendation"]["rules"]}
     assert ("simple-on-request-path", "simple") in rules
     assert ("queue-too-small", "tiny-queue") in rules
@@ -126,7 +124,7 @@ def run_check(stack: NativeStack, tmp_path: Path, *args: str) -> tuple[int, str,
         "--rounds",
         "3",
         "--spans",
-        "3",
+        "5",
         "--junit",
         str(junit),
         *args,
@@ -153,8 +151,9 @@ def test_a_a_check_passes(native_stack: NativeStack, tmp_path: Path) -> None:
 
 
 def test_impossible_budget_fails_with_exit_1_and_junit(native_stack: NativeStack, tmp_path: Path) -> None:
-    # No latency can fall by 100%, and a queue of 2 under 5 spans per request always drops:
-    # both lines are over budget whatever the noise.
+    # No latency can fall by 100%, and a queue of 2 in front of a refused endpoint drops:
+    # the dropped-span line is over budget whatever the noise.
+    tiny_queue = [arg for key, value in TINY_QUEUE.items() for arg in ("--candidate-env", f"{key}={value}")]
     code, output, junit = run_check(
         native_stack,
         tmp_path,
@@ -162,10 +161,7 @@ def test_impossible_budget_fails_with_exit_1_and_junit(native_stack: NativeStack
         "none",
         "--candidate",
         "batch",
-        "--candidate-env",
-        "OTEL_BSP_MAX_QUEUE_SIZE=2",
-        "--candidate-env",
-        "OTEL_BSP_MAX_EXPORT_BATCH_SIZE=2",
+        *tiny_queue,
         "--p99-overhead-pct",
         "-100",
         "--max-dropped-spans",
