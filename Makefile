@@ -67,8 +67,11 @@ backend-deps: $(UV) ## Install the backend's locked Python environment
 	@cd backend && $(UV) sync --frozen --quiet
 
 frontend-deps: frontend/node_modules/.package-lock.json
-frontend/node_modules/.package-lock.json: frontend/package-lock.json
-	cd frontend && npm ci --no-audit --no-fund --loglevel=error
+# `npm install` with the committed lock installs exactly the locked versions. Not `npm ci`: the
+# registry reachable here serves only Biome's linux-x64 binary, so the lock cannot list the other
+# platforms' optional packages and `npm ci` refuses it as out of sync.
+frontend/node_modules/.package-lock.json: frontend/package-lock.json frontend/package.json
+	cd frontend && npm install --no-audit --no-fund --loglevel=error
 
 frontend: frontend-deps ## Build the UI into frontend/dist (served by the backend)
 	@cd frontend && npm run --silent build >/dev/null && echo "UI built into frontend/dist"
