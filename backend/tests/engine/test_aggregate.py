@@ -63,3 +63,27 @@ def test_percentiles_are_monotonic_and_curve_reaches_100() -> None:
     curve = aggregate(["x"], rounds)["x"]["percentile_curve"]
     assert curve[-1][0] == 100.0
     assert [p for p, _ in curve] == sorted(p for p, _ in curve)
+
+
+def test_load_generator_cpu_survives_its_exit_before_the_last_sample() -> None:
+    from tracetax.engine.sampler import resource_summary
+
+    def sample(t: float, cpu: float, loadgen: float | None) -> dict[str, object]:
+        base: dict[str, object] = {
+            "t": t,
+            "cpu_user_s": cpu,
+            "cpu_system_s": 0.0,
+            "rss_bytes": 1,
+            "ctx_voluntary": 0,
+            "ctx_involuntary": 0,
+            "by_thread": {"main": [cpu, 0.0]},
+        }
+        return base if loadgen is None else base | {"loadgen_cpu_s": loadgen}
+
+    # oha exited before the sampler's final reading: that sample has no loadgen_cpu_s.
+    summary = resource_summary(
+        [sample(0, 0, 0.0), sample(1, 0.5, 0.25), sample(2, 1.0, 0.5), sample(2.1, 1.0, None)], 1000
+    )
+    assert summary["loadgen_cpu_s"] == 0.5
+    assert summary["loadgen_utilization"] == 0.25
+    assert summary["loadgen_cpu_per_1k_requests_s"] == 0.5

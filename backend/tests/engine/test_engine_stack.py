@@ -110,6 +110,7 @@ async def test_two_configurations_two_rounds_on_go(native_stack: NativeStack) ->
         expected = RATE * DURATION_S
         assert abs(round_["requests"] - expected) <= 0.1 * expected, round_["requests"]
         assert round_["resources"]["cpu_user_s"] + round_["resources"]["cpu_system_s"] > 0
+        assert round_["resources"]["loadgen_cpu_s"] > 0, "the harness's own footprint must be on record"
         assert len(round_["samples"]) >= DURATION_S * 3  # every 250 ms
         assert round_["max_throughput_rps"] > 0
     for aggregate in results["configurations"]:

@@ -42,13 +42,12 @@ def measure_rate(
     running.check()
     result = driver.open_result(running)
     resources = resource_summary(samples, result.requests)
-    window = resources.get("window_s") or seconds
     return {
         "target_rps": rate,
         "achieved_rps": round(result.achieved_rps, 1),
         "p99_us": result.summary.get("percentiles_us", {}).get("99"),
         "loadgen_cpu_per_1k_s": resources.get("loadgen_cpu_per_1k_requests_s"),
-        "loadgen_core_utilization": round((resources.get("loadgen_cpu_s") or 0) / window, 3),
+        "loadgen_core_utilization": resources.get("loadgen_utilization"),
         "errors": result.errors,
     }
 
@@ -78,7 +77,7 @@ def footprint_and_limit(args: argparse.Namespace, workdir: Path) -> tuple[list[d
             print(
                 f"  {rate:>8,.0f} req/s -> achieved {row['achieved_rps']:>9,.1f}, p99 {row['p99_us']} µs, "
                 f"load generator {row['loadgen_cpu_per_1k_s']} CPU-s per 1k requests, "
-                f"{row['loadgen_core_utilization'] * 100:.0f}% of its core",
+                f"{(row['loadgen_core_utilization'] or 0) * 100:.0f}% of its core",
                 flush=True,
             )
             accurate = (

@@ -165,8 +165,12 @@ def resource_summary(samples: list[dict[str, Any]], requests: int) -> dict[str, 
         "ctx_per_request": round((voluntary + involuntary) / requests, 3) if requests else None,
         "cpu_by_thread_s": dict(sorted(threads.items(), key=lambda item: -item[1])),
     }
-    if "loadgen_cpu_s" in last and "loadgen_cpu_s" in first:
-        loadgen = last["loadgen_cpu_s"] - first["loadgen_cpu_s"]
+    # The load generator has usually exited by the final sample: use the samples that saw it.
+    with_loadgen = [sample for sample in samples if "loadgen_cpu_s" in sample]
+    if len(with_loadgen) >= 2:
+        loadgen = with_loadgen[-1]["loadgen_cpu_s"] - with_loadgen[0]["loadgen_cpu_s"]
+        window = with_loadgen[-1]["t"] - with_loadgen[0]["t"]
         summary["loadgen_cpu_s"] = round(loadgen, 4)
+        summary["loadgen_utilization"] = round(loadgen / window, 4) if window > 0 else None
         summary["loadgen_cpu_per_1k_requests_s"] = round(loadgen / requests * 1000, 4) if requests else None
     return summary
