@@ -73,10 +73,20 @@ def rss_bytes(pid: int) -> int | None:
     return int(statm.split()[1]) * PAGE_SIZE if statm else None
 
 
+def process_times(pid: int) -> tuple[float, float] | None:
+    """User and system CPU of the whole process, including threads that have already exited
+    (summing /proc/<pid>/task misses those); None once it is gone or a zombie."""
+    stat = _read(Path(f"/proc/{pid}/stat"))
+    if stat is None or stat[stat.rindex(")") + 2 :].split()[0] == "Z":
+        return None
+    return _stat_times(stat)
+
+
 def snapshot(pid: int) -> dict[str, Any] | None:
+    totals = process_times(pid)
     threads = thread_times(pid)
     rss = rss_bytes(pid)
-    if not threads or rss is None:
+    if totals is None or not threads or rss is None:
         return None
     by_name: dict[str, list[float]] = {}
     for thread in threads.values():
@@ -84,8 +94,8 @@ def snapshot(pid: int) -> dict[str, Any] | None:
         user_system[0] += thread.user_s
         user_system[1] += thread.system_s
     return {
-        "cpu_user_s": sum(t.user_s for t in threads.values()),
-        "cpu_system_s": sum(t.system_s for t in threads.values()),
+        "cpu_user_s": totals[0],
+        "cpu_system_s": totals[1],
         "rss_bytes": rss,
         "ctx_voluntary": sum(t.voluntary for t in threads.values()),
         "ctx_involuntary": sum(t.involuntary for t in threads.values()),
