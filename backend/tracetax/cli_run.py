@@ -3,6 +3,7 @@ database as the API."""
 
 from __future__ import annotations
 
+import signal
 import threading
 from pathlib import Path
 from typing import Annotated, Any
@@ -107,6 +108,9 @@ def run(spec_path: Path) -> int:
         f"about {spec.estimated_seconds() / 60:.1f} min"
     )
     cancel, shutdown = threading.Event(), threading.Event()
+    # SIGTERM (a CI job timing out, `kill`) cancels like Ctrl-C: the services this run started
+    # live in their own sessions and would otherwise outlive it.
+    signal.signal(signal.SIGTERM, lambda *_: cancel.set())
     outcome: dict[str, str] = {}
     worker = threading.Thread(
         target=lambda: outcome.update(status=runtime.engine.execute(experiment.id, cancel, shutdown)), daemon=True

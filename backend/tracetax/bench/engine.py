@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tracetax.bench import stop_cleanly_on_sigterm
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
 from tracetax.engine.loadgen import OhaDriver
@@ -119,6 +120,7 @@ def main() -> int:
     parser.add_argument("--iters", type=int, default=100)
     parser.add_argument("--skip-experiment", action="store_true", help="skip the 4-configuration wall-time run")
     args = parser.parse_args()
+    stop_cleanly_on_sigterm()
     workdir = Path(tempfile.mkdtemp(prefix="tracetax-bench-engine-"))
     print(f"placement: {Placement.for_this_machine().describe()}")
     print("1-2. load generator footprint and highest accurate rate (Go service, no OTel):", flush=True)

@@ -16,6 +16,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from tracetax.bench import stop_cleanly_on_sigterm
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
 from tracetax.engine.experiment import service_label
@@ -105,6 +106,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--json", type=Path, help="also write the rows as JSON here")
     args = parser.parse_args()
+    stop_cleanly_on_sigterm()
 
     services = demo_services()
     scratch = Path(tempfile.mkdtemp(prefix="tracetax-bench-"))
