@@ -16,14 +16,11 @@ from pydantic import BaseModel
 
 from tracetax import __version__
 from tracetax.clients.base import BackendClient, BackendError
-from tracetax.clients.loki import LokiClient
-from tracetax.clients.prometheus import PrometheusClient
-from tracetax.clients.tempo import TempoClient
 from tracetax.core.config import Settings
+from tracetax.readback import COLLECTOR_SERVICE_NAME, RunReadback
 
 # The Collector has no build-info endpoint: its version is read from its own telemetry in the
 # metrics store (service.version on target_info), falling back to the pinned build version.
-COLLECTOR_SERVICE_NAME = "otelcol-tracetax"
 COLLECTOR_PINNED_VERSION = "0.160.0"
 
 
@@ -44,16 +41,8 @@ class Backends:
     """The clients of one app instance, built from settings and closed together."""
 
     def __init__(self, settings: Settings) -> None:
-        timeout = settings.backend_timeout_s
-        self.tempo = TempoClient(str(settings.tempo_url), timeout_s=timeout)
-        self.loki = LokiClient(str(settings.loki_url), timeout_s=timeout)
-        self.metrics = PrometheusClient(
-            str(settings.metrics_url),
-            path_prefix=settings.metrics_path_prefix,
-            ready_path=settings.metrics_ready_path,
-            tenant=settings.metrics_tenant,
-            timeout_s=timeout,
-        )
+        clients = RunReadback.from_settings(settings)
+        self.tempo, self.loki, self.metrics = clients.tempo, clients.loki, clients.metrics
         self.probe = httpx.AsyncClient(timeout=settings.health_probe_timeout_s)
 
     async def aclose(self) -> None:

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
-from tracetax.clients.base import BackendClient, BackendError
+from tracetax.clients.base import BackendClient
 
 
 class TraceSummary(BaseModel):
@@ -101,19 +101,3 @@ class TempoClient(BackendClient):
             ]
             series.append(MetricsSeries(labels=labels, samples=samples))
         return series
-
-    async def count_spans(self, traceql: str, start: datetime | int, end: datetime | int, limit: int = 20_000) -> int:
-        """Exact number of spans matching a span selector.
-
-        Search lists at most `spss` spans per span set but reports how many matched, so the sum
-        of `matched` over every trace is exact as long as every trace comes back. Beyond `limit`
-        traces this raises rather than guess: TraceQL metrics (`count_over_time()`) would answer,
-        but only over the metrics-generator's local blocks, and undercounted here when compared
-        with search (120 against an exact 600).
-        """
-        traces = await self.search(traceql, start, end, limit=limit, spans_per_span_set=1)
-        if len(traces) >= limit:
-            raise BackendError(
-                self.backend, f"count spans `{traceql}`", f"{limit} or more traces: too many to count exactly by search"
-            )
-        return sum(summary.matched_spans for summary in traces)

@@ -22,10 +22,9 @@ from pydantic import BaseModel
 
 from tracetax.clients.base import BackendError
 from tracetax.clients.prometheus import PrometheusClient
-from tracetax.readback import RunReadback
+from tracetax.readback import COLLECTOR_SERVICE_NAME, RunReadback
 
 Signal = Literal["spans", "log_records", "request_counter"]
-COLLECTOR_JOB = "otelcol-tracetax"
 RECEIVER = "otlp/apps"
 EXPORTERS = {"spans": "otlp/tempo", "log_records": "otlphttp/loki"}
 REQUEST_COUNTER = "tracetax_demo_requests_total"
@@ -86,10 +85,35 @@ async def collector_delta(
 ) -> float:
     """Increase of a Collector counter between two instants, per instance (a restarted
     Collector is a new series starting from zero)."""
-    query = f'sum by (instance) ({metric}{{job="{COLLECTOR_JOB}",{matchers}}})'
+    query = f'sum by (instance) ({metric}{{job="{COLLECTOR_SERVICE_NAME}",{matchers}}})'
     before = {s.labels.get("instance", ""): s.value for s in await metrics.query(query, start)}
     after = {s.labels.get("instance", ""): s.value for s in await metrics.query(query, end)}
     return sum(value - before.get(instance, 0.0) for instance, value in after.items())
+
+
+async def collector_stages(
+    metrics: PrometheusClient, item: Literal["spans", "log_records"], start: datetime, end: datetime
+) -> list[Stage]:
+    """The Collector's four stages of one signal: its receiver's accepted and refused counters
+    and its exporter's sent and failed ones, as deltas over the round's window."""
+    receiver, exporter = f'receiver="{RECEIVER}"', f'exporter="{EXPORTERS[item]}"'
+    return [
+        await _known(
+            "collector_accepted",
+            collector_delta(metrics, f"otelcol_receiver_accepted_{item}_total", receiver, start, end),
+        ),
+        await _known(
+            "collector_refused",
+            collector_delta(metrics, f"otelcol_receiver_refused_{item}_total", receiver, start, end),
+        ),
+        await _known(
+            "exporter_sent", collector_delta(metrics, f"otelcol_exporter_sent_{item}_total", exporter, start, end)
+        ),
+        await _known(
+            "exporter_failed",
+            collector_delta(metrics, f"otelcol_exporter_send_failed_{item}_total", exporter, start, end),
+        ),
+    ]
 
 
 def _balanced(stages: list[Stage], losses: list[str]) -> bool | None:
@@ -113,34 +137,13 @@ async def span_ledger(readback: RunReadback, facts: RoundFacts) -> SignalLedger:
         stages.append(await _known("sdk_dropped", readback.metric_sum(facts.dropped_spans_selector, facts.run_id)))
     else:
         stages.append(Stage(stage="sdk_dropped", value=None, unknown_reason="this SDK exposes no dropped-span counter"))
-    metrics = readback.metrics
     stages += [
-        await _known(
-            "collector_accepted",
-            collector_delta(metrics, "otelcol_receiver_accepted_spans_total", f'receiver="{RECEIVER}"', start, end),
-        ),
-        await _known(
-            "collector_refused",
-            collector_delta(metrics, "otelcol_receiver_refused_spans_total", f'receiver="{RECEIVER}"', start, end),
-        ),
-        await _known(
-            "exporter_sent",
-            collector_delta(
-                metrics, "otelcol_exporter_sent_spans_total", f'exporter="{EXPORTERS["spans"]}"', start, end
-            ),
-        ),
-        await _known(
-            "exporter_failed",
-            collector_delta(
-                metrics, "otelcol_exporter_send_failed_spans_total", f'exporter="{EXPORTERS["spans"]}"', start, end
-            ),
-        ),
+        *await collector_stages(readback.metrics, "spans", start, end),
         await _known(
             "stored",
             readback.spans(facts.run_id, int(start.timestamp()) - 60, int(end.timestamp()) + 60, facts.span_name),
         ),
     ]
-    note = None
     if facts.sampler and "ratio" in facts.sampler:
         note = f"head sampling ({facts.sampler}): unsampled spans are never recorded, so stored < expected by design"
         return SignalLedger(signal="spans", stages=stages, balanced=None, note=note)
@@ -154,39 +157,11 @@ async def span_ledger(readback: RunReadback, facts: RoundFacts) -> SignalLedger:
 async def log_ledger(readback: RunReadback, facts: RoundFacts) -> SignalLedger:
     start, end = facts.started_at, facts.finished_at
     expected = (facts.requests_total or 0) * facts.logs_per_request if facts.requests_total is not None else None
-    metrics = readback.metrics
     stages = [
         Stage(
             stage="expected", value=expected, unknown_reason=None if expected is not None else "requests not recorded"
         ),
-        await _known(
-            "collector_accepted",
-            collector_delta(
-                metrics, "otelcol_receiver_accepted_log_records_total", f'receiver="{RECEIVER}"', start, end
-            ),
-        ),
-        await _known(
-            "collector_refused",
-            collector_delta(
-                metrics, "otelcol_receiver_refused_log_records_total", f'receiver="{RECEIVER}"', start, end
-            ),
-        ),
-        await _known(
-            "exporter_sent",
-            collector_delta(
-                metrics, "otelcol_exporter_sent_log_records_total", f'exporter="{EXPORTERS["log_records"]}"', start, end
-            ),
-        ),
-        await _known(
-            "exporter_failed",
-            collector_delta(
-                metrics,
-                "otelcol_exporter_send_failed_log_records_total",
-                f'exporter="{EXPORTERS["log_records"]}"',
-                start,
-                end,
-            ),
-        ),
+        *await collector_stages(readback.metrics, "log_records", start, end),
         await _known("stored", readback.log_records(facts.service_name, facts.run_id, window="24h")),
     ]
     return SignalLedger(

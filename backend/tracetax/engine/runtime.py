@@ -9,9 +9,6 @@ from dataclasses import dataclass
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
-from tracetax.clients.loki import LokiClient
-from tracetax.clients.prometheus import PrometheusClient
-from tracetax.clients.tempo import TempoClient
 from tracetax.core.config import Settings, resolved_database_url, resolved_work_dir
 from tracetax.db import repository as repo
 from tracetax.db.session import make_engine, migrate, session_factory
@@ -32,24 +29,9 @@ class EngineRuntime:
     queue: ExperimentQueue
     settings: Settings
 
-    def readback(self) -> RunReadback:
-        """Fresh clients for the backends (the caller closes them with `close_readback`)."""
-        settings = self.settings
-        return RunReadback(
-            TempoClient(str(settings.tempo_url), timeout_s=settings.backend_timeout_s),
-            LokiClient(str(settings.loki_url), timeout_s=settings.backend_timeout_s),
-            PrometheusClient(
-                str(settings.metrics_url),
-                path_prefix=settings.metrics_path_prefix,
-                ready_path=settings.metrics_ready_path,
-                tenant=settings.metrics_tenant,
-                timeout_s=settings.backend_timeout_s,
-            ),
-        )
-
     async def collect_ledger(self, experiment_id: str) -> None:
         """Read every completed round's span ledger from the backends (again)."""
-        readback = self.readback()
+        readback = RunReadback.from_settings(self.settings)
         try:
             with self.sessions() as session:
                 experiment = repo.get_experiment(session, experiment_id)
@@ -58,9 +40,7 @@ class EngineRuntime:
                 spec = ExperimentSpec.model_validate(experiment.spec)
                 await collect_ledger(session, experiment, readback, self.engine.manifest_for(spec))
         finally:
-            await readback.tempo.aclose()
-            await readback.loki.aclose()
-            await readback.metrics.aclose()
+            await readback.aclose()
 
     @classmethod
     def create(cls, settings: Settings, publish: ProgressCallback | None = None) -> EngineRuntime:
