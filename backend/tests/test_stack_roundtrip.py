@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
+from datetime import UTC, datetime
 
 import pytest
 from opentelemetry._logs import LogRecord, SeverityNumber
@@ -24,6 +25,7 @@ from tests.polling import equals, eventually
 from tracetax.clients.loki import LokiClient
 from tracetax.clients.prometheus import PrometheusClient
 from tracetax.clients.tempo import TempoClient, spans_in_trace
+from tracetax.diagnostics.ledger import collector_delta
 from tracetax.readback import RunReadback
 from tracetax.stack.native import NativeStack
 
@@ -80,15 +82,6 @@ def send_telemetry(otlp_endpoint: str, run_id: str) -> None:
 
 # Per Collector instance: a restarted Collector is a new series, and an old instance's series
 # drops out of instant queries after the lookback, so totals across instances are not monotonic.
-COLLECTOR_ACCEPTED_SPANS = (
-    'sum by (instance) (otelcol_receiver_accepted_spans_total{job="otelcol-tracetax",receiver="otlp/apps"})'
-)
-
-
-async def collector_accepted_spans(metrics: PrometheusClient) -> dict[str, float]:
-    return {sample.labels.get("instance", ""): sample.value for sample in await metrics.query(COLLECTOR_ACCEPTED_SPANS)}
-
-
 async def test_exact_counts_round_trip(native_stack: NativeStack) -> None:
     run_id = uuid.uuid4().hex
     started = int(time.time()) - 60
@@ -101,7 +94,7 @@ async def test_exact_counts_round_trip(native_stack: NativeStack) -> None:
     ):
         for client in (tempo, loki, metrics):
             await client.wait_ready(timeout_s=30)
-        accepted_before = await collector_accepted_spans(metrics)
+        before = datetime.now(UTC)
         await asyncio.to_thread(send_telemetry, f"127.0.0.1:{ports.otlp_grpc}", run_id)
 
         readback = RunReadback(tempo, loki, metrics)
@@ -127,8 +120,10 @@ async def test_exact_counts_round_trip(native_stack: NativeStack) -> None:
         # The Collector's own telemetry reaches the store too: its receiver counted our spans.
         # (At least, not exactly: other senders may share a reused `make up` stack.)
         async def accepted_increase() -> float:
-            now = await collector_accepted_spans(metrics)
-            return sum(value - accepted_before.get(instance, 0.0) for instance, value in now.items())
+            # Per Collector instance (the ledger's delta): a restarted Collector is a new series.
+            return await collector_delta(
+                metrics, "otelcol_receiver_accepted_spans_total", 'receiver="otlp/apps"', before, datetime.now(UTC)
+            )
 
         increase = await eventually(accepted_increase, lambda value: value >= TRACES * SPANS_PER_TRACE, 30)
         assert increase >= TRACES * SPANS_PER_TRACE

@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import socket
-
 import httpx
 from pydantic import AnyHttpUrl
 
 from tracetax.core.config import Settings
+from tracetax.engine.runner import free_port
 from tracetax.main import create_app
 
 
 def closed_url() -> str:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    return f"http://127.0.0.1:{port}"
+    return f"http://127.0.0.1:{free_port()}"
 
 
 async def test_all_down_is_503_with_reasons() -> None:

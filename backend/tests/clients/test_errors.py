@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-import socket
-
 import pytest
 
 from tracetax.clients.base import BackendError
 from tracetax.clients.loki import LokiClient
 from tracetax.clients.prometheus import PrometheusClient
 from tracetax.clients.tempo import TempoClient, spans_in_trace
+from tracetax.engine.runner import free_port
 
 
 def closed_port_url() -> str:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    return f"http://127.0.0.1:{port}"
+    return f"http://127.0.0.1:{free_port()}"
 
 
 async def test_tempo_search_error_names_backend_and_query() -> None:

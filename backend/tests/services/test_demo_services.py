@@ -11,7 +11,6 @@ the SDK's dropped-span counter.
 from __future__ import annotations
 
 import asyncio
-import socket
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -24,6 +23,7 @@ from tests.polling import equals, eventually
 from tracetax.clients.loki import LokiClient
 from tracetax.clients.prometheus import PrometheusClient
 from tracetax.clients.tempo import TempoClient
+from tracetax.engine.runner import free_port
 from tracetax.readback import RunReadback
 from tracetax.services.catalog import ServiceManifest, demo_services
 from tracetax.services.process import ServiceProcess
@@ -52,13 +52,6 @@ WITH_DROP_COUNTER = [
     for mode in ("batch", "agent")
     if mode in manifest.modes and manifest.modes[mode].available and manifest.dropped_spans_selector(mode)
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
 
 
 def service_name(language: str) -> str:

@@ -12,15 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from tracetax.engine.runner import free_port
 from tracetax.stack.components import Component
 from tracetax.stack.supervisor import StackError, Supervisor, format_table, port_is_free
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
 
 
 def http_server(name: str, port: int, timeout_s: float = 10.0) -> Component:
