@@ -6,8 +6,8 @@ import httpx
 from pydantic import AnyHttpUrl
 
 from tracetax.core.config import Settings
-from tracetax.engine.runner import free_port
 from tracetax.main import create_app
+from tracetax.ports import free_port
 
 
 def closed_url() -> str:

@@ -100,10 +100,32 @@ async def test_simple_batch_ledger_and_tiny_queue(language: str, native_stack: N
     assert ("queue-too-small", "tiny-queue") in rules
     assert ("batch-near-queue", "tiny-queue") in rules
 
+    # Where export runs: Simple exports inside the request, Batch on its worker.
+    where = diagnostics["where_export_runs"]
+    simple, batch = where["simple"]["location"], where["batch-default"]["location"]
+    assert simple is not None and batch is not None, where
+    assert simple["distinguishable"] and batch["distinguishable"], where
+    assert simple["export_request_path"] > 0, simple
+    assert simple["export_on_request_path_of_export"] > 0.5, simple
+    assert batch["export_background"] > 0, batch
+    assert batch["export_on_request_path_of_export"] < 0.1, batch
+    assert where["none"]["location"]["export_share"] == 0, where["none"]
+    simple_rule = next(r for r in diagnostics["recommendation"]["rules"] if r["rule"] == "simple-on-request-path")
+    assert simple_rule["evidence"]["export_on_request_path_share"] == round(simple["export_request_path"], 4)
+
     trace_id = next(ids[0] for ids in diagnostics["sample_traces"].values() if ids)
     async with httpx.AsyncClient(base_url=base(native_stack), timeout=30) as http:
         trace = await http.get(f"/api/v1/traces/{trace_id}")
+        flame = (await http.get(f"/api/v1/experiments/{diagnostics['experiment_id']}/stacks/simple")).json()
+        folded = await http.get(f"/api/v1/experiments/{diagnostics['experiment_id']}/stacks/simple?format=folded")
     assert trace.status_code == 200
+    assert flame["samples"] == simple["samples"] > 0
+    assert any(_kinds(flame["root"]) & {"export"}), "the flame graph marks export frames"
+    assert sum(int(line.rsplit(" ", 1)[1]) for line in folded.text.splitlines()) == simple["samples"]
+
+
+def _kinds(node: dict[str, Any]) -> set[str]:
+    return {node["kind"], *(kind for child in node["children"] for kind in _kinds(child))}
 
 
 def run_check(stack: NativeStack, tmp_path: Path, *args: str) -> tuple[int, str, Path]:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tracetax.engine.runner import free_port
+from tracetax.ports import free_port
 from tracetax.services.catalog import demo_services
 from tracetax.services.process import INHERITED
 

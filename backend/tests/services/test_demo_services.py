@@ -23,7 +23,7 @@ from tests.polling import equals, eventually
 from tracetax.clients.loki import LokiClient
 from tracetax.clients.prometheus import PrometheusClient
 from tracetax.clients.tempo import TempoClient
-from tracetax.engine.runner import free_port
+from tracetax.ports import free_port
 from tracetax.readback import RunReadback
 from tracetax.services.catalog import ServiceManifest, demo_services
 from tracetax.services.process import ServiceProcess

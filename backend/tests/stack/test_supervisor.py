@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tracetax.engine.runner import free_port
+from tracetax.ports import free_port
 from tracetax.stack.components import Component
 from tracetax.stack.supervisor import StackError, Supervisor, format_table, port_is_free
 

@@ -70,6 +70,10 @@ class Round(Base):
     # Resource samples every 250 ms during the open phase (service and load generator).
     samples: Mapped[list[Any] | None] = mapped_column(JSON)
     resources: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # Stack samples of the measured phase: {sampler, samples, seconds} or {sampler, error}, and
+    # the folded stacks themselves (tracetax.profiling.folded), the flame graph's input.
+    stack_profile: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    folded_stacks: Mapped[str | None] = mapped_column(Text)
 
     experiment: Mapped[Experiment] = relationship(back_populates="rounds")
 

@@ -15,6 +15,7 @@ from tracetax.db.models import Experiment, LedgerReading, Round
 from tracetax.diagnostics.ledger import RoundFacts, RoundLedger, round_ledger
 from tracetax.diagnostics.overhead import Interval, RoundSample, noise_floor, overhead
 from tracetax.diagnostics.recommend import ConfigurationFacts, Recommendation, recommend
+from tracetax.diagnostics.stacks import StackSummary, summarize_configuration
 from tracetax.engine.spec import ExperimentSpec
 from tracetax.readback import RUN_ID_ATTRIBUTE, RunReadback
 from tracetax.services.catalog import ServiceManifest
@@ -30,6 +31,7 @@ class Diagnostics(BaseModel):
     ledger: list[RoundLedger]
     dropped_spans: dict[str, float | None]
     sample_traces: dict[str, list[str]]
+    where_export_runs: dict[str, StackSummary]
     recommendation: Recommendation
 
 
@@ -129,6 +131,12 @@ def build(
         if round_.run_id in readings:
             samples[round_.configuration] += readings[round_.run_id].sample_trace_ids
     aggregates = {result.configuration: result.aggregates for result in experiment.results}
+    stacks = {
+        c.name: summarize_configuration(
+            experiment.rounds, c.name, (aggregates.get(c.name) or {}).get("cpu_per_request_us"), spec.sample_stacks
+        )
+        for c in spec.configurations
+    }
     facts = [
         ConfigurationFacts(
             name=c.name,
@@ -143,6 +151,8 @@ def build(
             p99_overhead=overheads.get(c.name, {}).get("p99"),
             cpu_overhead=overheads.get(c.name, {}).get("cpu_per_request_us"),
             max_throughput_rps=(aggregates.get(c.name) or {}).get("max_throughput_rps"),
+            export_on_request_path=_located(stacks[c.name], "export_request_path"),
+            export_share=_located(stacks[c.name], "export_share"),
         )
         for c in spec.configurations
     ]
@@ -154,8 +164,18 @@ def build(
         ledger=ledgers,
         dropped_spans=dropped,
         sample_traces=samples,
+        where_export_runs=stacks,
         recommendation=recommend(facts, cpu_budget_pct),
     )
+
+
+def _located(summary: StackSummary, share: str) -> float | None:
+    """A share from the stacks, or None when the sampler could not tell the sides apart."""
+    location = summary.location
+    if location is None or not location.distinguishable:
+        return None
+    value: float = getattr(location, share)
+    return value
 
 
 def _mean(values: list[Any]) -> float | None:

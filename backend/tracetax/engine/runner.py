@@ -7,9 +7,9 @@ stopped on every path out (success, failure, cancellation).
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
-import socket
 import threading
 import time
 from collections.abc import Callable
@@ -20,6 +20,9 @@ from typing import Any
 from tracetax.engine.loadgen import LoadDriver, LoadError, RunningLoad
 from tracetax.engine.sampler import Sampler, resource_summary
 from tracetax.engine.spec import CommandServiceRef, ConfigurationSpec, ExperimentSpec
+from tracetax.ports import free_port
+from tracetax.profiling import folded
+from tracetax.profiling.samplers import SAMPLERS, SamplerError, StackSampler
 from tracetax.services.catalog import ServiceManifest
 from tracetax.services.process import ServiceError, ServiceProcess
 
@@ -73,6 +76,8 @@ class RoundOutcome:
     closed_phase: dict[str, Any] | None = None
     samples: list[dict[str, Any]] = field(default_factory=list)
     resources: dict[str, Any] | None = None
+    stack_profile: dict[str, Any] | None = None
+    folded_stacks: str | None = None
 
 
 @dataclass
@@ -88,13 +93,6 @@ class RoundContext:
     cancel: threading.Event
     # report(phase, phase_duration_s, extra) -> publishes a Progress event
     report: Callable[[str, float | None, dict[str, Any]], None]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
 
 
 def service_environment(ctx: RoundContext, port: int) -> dict[str, str]:
@@ -118,7 +116,20 @@ def _resource_attributes(env: dict[str, str], run_id: str, configuration: str) -
     return f"{extra},{ours}" if extra else ours
 
 
-def _service_process(ctx: RoundContext) -> ServiceProcess:
+def _stack_sampler(ctx: RoundContext) -> StackSampler | None:
+    """The service's own stack sampler (from its manifest), when the spec asks for stacks."""
+    profiling = ctx.manifest.profiling if ctx.manifest else None
+    if not ctx.spec.sample_stacks or ctx.manifest is None or profiling is None or profiling.sampler is None:
+        return None
+    return SAMPLERS[profiling.sampler](ctx.manifest.directory, ctx.workdir)
+
+
+def _sampled_seconds(duration_s: float) -> int:
+    # Whole seconds (pprof and py-spy take no fractions), ending before the measured phase does.
+    return max(1, math.floor(duration_s - 0.5))
+
+
+def _service_process(ctx: RoundContext, sampler: StackSampler | None) -> ServiceProcess:
     service = ctx.spec.service
     log_path = ctx.workdir / "service.log"
     if isinstance(service, CommandServiceRef):
@@ -129,10 +140,13 @@ def _service_process(ctx: RoundContext) -> ServiceProcess:
             raise ServiceError(f"no manifest for demo service {service.language}")
         port = free_port()
         argv, cwd, health = ctx.manifest.argv(ctx.configuration.processor), ctx.manifest.directory, "/healthz"
+    env = service_environment(ctx, port)
+    if sampler is not None:
+        argv, env = sampler.argv(argv), {**env, **sampler.environment()}
     return ServiceProcess(
         argv,
         cwd=cwd,
-        env=service_environment(ctx, port),
+        env=env,
         port=port,
         log_path=log_path,
         health_path=health,
@@ -213,7 +227,8 @@ def run_round(ctx: RoundContext) -> RoundOutcome:
     shutil.rmtree(ctx.workdir, ignore_errors=True)
     ctx.workdir.mkdir(parents=True)
     load = ctx.spec.load
-    service = _service_process(ctx)
+    sampler = _stack_sampler(ctx)
+    service = _service_process(ctx, sampler)
     outcome = RoundOutcome(status="failed")
     try:
         ctx.report("starting", None, {})
@@ -225,12 +240,14 @@ def run_round(ctx: RoundContext) -> RoundOutcome:
         running = ctx.driver.start_open(
             url, load.rate, load.duration_s, load.connections, ctx.workdir, ctx.placement.loadgen_cpus
         )
-        sampler = Sampler(service.pid, running.pid)
-        sampler.start()
+        resources = Sampler(service.pid, running.pid)
+        resources.start()
+        sampler = _start_stacks(sampler, service, load.duration_s, outcome)
         try:
-            _await_load(ctx, running, load.duration_s, "measuring", service, sampler)
+            _await_load(ctx, running, load.duration_s, "measuring", service, resources)
         finally:
-            outcome.samples = sampler.stop()
+            outcome.samples = resources.stop()
+        sampler = _end_stacks(sampler, outcome)
         open_result = ctx.driver.open_result(running)
         outcome.requests_total += open_result.requests
         outcome.histogram = open_result.histogram
@@ -261,6 +278,7 @@ def run_round(ctx: RoundContext) -> RoundOutcome:
         outcome.exit_code = service.stop(STOP_GRACE_S)
         if outcome.exit_code != 0:
             raise ServiceError(f"the service did not exit cleanly after SIGTERM (exit code {outcome.exit_code})")
+        _collect_stacks(sampler, outcome)
         outcome.status = "completed"
         time.sleep(SETTLE_S)
     except RoundCancelledError:
@@ -270,6 +288,50 @@ def run_round(ctx: RoundContext) -> RoundOutcome:
         outcome.status = "failed"
         outcome.error = str(error)
     finally:
+        if sampler is not None:
+            sampler.cancel()
         outcome.exit_code = service.stop(2) if outcome.exit_code is None else outcome.exit_code
         outcome.service_log_tail = service.last_lines(40) if outcome.status != "completed" else None
     return outcome
+
+
+def _start_stacks(
+    sampler: StackSampler | None, service: ServiceProcess, duration_s: float, outcome: RoundOutcome
+) -> StackSampler | None:
+    """Start sampling stacks; a sampler that cannot start is recorded and the round goes on."""
+    if sampler is None:
+        return None
+    seconds = _sampled_seconds(duration_s)
+    outcome.stack_profile = {"sampler": sampler.name, "seconds": seconds}
+    try:
+        sampler.start(service.pid, seconds)
+    except (SamplerError, OSError) as error:
+        sampler.cancel()
+        outcome.stack_profile["error"] = str(error)
+        return None
+    return sampler
+
+
+def _end_stacks(sampler: StackSampler | None, outcome: RoundOutcome) -> StackSampler | None:
+    if sampler is None:
+        return None
+    try:
+        sampler.end_window()
+    except (SamplerError, OSError) as error:
+        sampler.cancel()
+        outcome.stack_profile = {**(outcome.stack_profile or {}), "error": str(error)}
+        return None
+    return sampler
+
+
+def _collect_stacks(sampler: StackSampler | None, outcome: RoundOutcome) -> None:
+    """Fold the samples once the service has stopped (Node writes its profile on exit)."""
+    if sampler is None or outcome.stack_profile is None:
+        return
+    try:
+        stacks = sampler.folded()
+    except (SamplerError, OSError, ValueError) as error:
+        outcome.stack_profile["error"] = str(error)
+        return
+    outcome.stack_profile["samples"] = sum(stacks.values())
+    outcome.folded_stacks = folded.render(stacks)

@@ -108,6 +108,11 @@ class ExperimentSpec(BaseModel):
     load: LoadSpec
     rounds: int = Field(default=3, ge=1, le=50)
     seed: int = 0
+    sample_stacks: bool = Field(
+        default=True,
+        description="Sample the service's stacks during each measured phase to show where export runs "
+        "(demo services only). The sampler costs every configuration, the baseline too, a little CPU alike.",
+    )
 
     @model_validator(mode="after")
     def one_baseline_and_unique_names(self) -> ExperimentSpec:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
@@ -52,6 +53,8 @@ class ModeSpec(BaseModel):
 class Profiling(BaseModel):
     tool: str
     command: str
+    # The stack sampler the engine runs in each measured phase (tracetax.profiling.samplers).
+    sampler: Literal["go-pprof", "py-spy", "jfr", "v8-cpu-prof"] | None = None
 
 
 class ServiceManifest(BaseModel):

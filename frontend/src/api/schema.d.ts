@@ -166,6 +166,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/experiments/{experiment_id}/stacks/{configuration}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Stacks
+         * @description The service's stack samples in the configuration's measured phases, all rounds merged.
+         */
+        get: operations["get_stacks_api_v1_experiments__experiment_id__stacks__configuration__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/experiments/{experiment_id}/ledger": {
         parameters: {
             query?: never;
@@ -492,6 +512,10 @@ export interface components {
             sample_traces: {
                 [key: string]: string[];
             };
+            /** Where Export Runs */
+            where_export_runs: {
+                [key: string]: components["schemas"]["StackSummary"];
+            };
             recommendation: components["schemas"]["Recommendation"];
         };
         /** ExperimentCreated */
@@ -577,6 +601,12 @@ export interface components {
              * @default 0
              */
             seed: number;
+            /**
+             * Sample Stacks
+             * @description Sample the service's stacks during each measured phase to show where export runs (demo services only). The sampler costs every configuration, the baseline too, a little CPU alike.
+             * @default true
+             */
+            sample_stacks: boolean;
         };
         /** ExperimentSummary */
         ExperimentSummary: {
@@ -605,6 +635,64 @@ export interface components {
             queue_position?: number | null;
             /** Error */
             error?: string | null;
+        };
+        /**
+         * ExportLocation
+         * @description Where one configuration's CPU went, from its stack samples (all rounds merged).
+         */
+        ExportLocation: {
+            /** Sampler */
+            sampler: string;
+            /** Samples */
+            samples: number;
+            /** Cells */
+            cells: {
+                [key: string]: components["schemas"]["Share"];
+            };
+            /** Export Request Path */
+            export_request_path: number;
+            /** Export Background */
+            export_background: number;
+            /** Export Unattributed */
+            export_unattributed: number;
+            /** Sdk Other */
+            sdk_other: number;
+            /** Application */
+            application: number;
+            /** Export Share */
+            export_share: number;
+            /** Export On Request Path Of Export */
+            export_on_request_path_of_export: number | null;
+            /** Distinguishable */
+            distinguishable: boolean;
+            /** Note */
+            note: string;
+        };
+        /** FlameGraph */
+        FlameGraph: {
+            /** Configuration */
+            configuration: string;
+            /** Sampler */
+            sampler: string | null;
+            /** Samples */
+            samples: number;
+            /** Problems */
+            problems: string[];
+            root: components["schemas"]["FlameNode"];
+        };
+        /** FlameNode */
+        FlameNode: {
+            /** Name */
+            name: string;
+            /** Value */
+            value: number;
+            /** Kind */
+            kind?: string | null;
+            /**
+             * Children
+             * @default []
+             */
+            children: components["schemas"]["FlameNode"][];
         };
         /** HTTPValidationError */
         HTTPValidationError: {
@@ -864,6 +952,13 @@ export interface components {
             /** Profiling Command */
             profiling_command: string | null;
         };
+        /** Share */
+        Share: {
+            /** Samples */
+            samples: number;
+            /** Share */
+            share: number;
+        };
         /** SignalLedger */
         SignalLedger: {
             /**
@@ -877,6 +972,20 @@ export interface components {
             balanced: boolean | null;
             /** Note */
             note?: string | null;
+        };
+        /** StackSummary */
+        StackSummary: {
+            /** Configuration */
+            configuration: string;
+            /** Sampler */
+            sampler: string | null;
+            /** Rounds Sampled */
+            rounds_sampled: number;
+            /** Problems */
+            problems: string[];
+            location: components["schemas"]["ExportLocation"] | null;
+            /** Export Cpu Per Request Us */
+            export_cpu_per_request_us: number | null;
         };
         /** Stage */
         Stage: {
@@ -1231,6 +1340,51 @@ export interface operations {
             };
             /** @description not finished yet */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_stacks_api_v1_experiments__experiment_id__stacks__configuration__get: {
+        parameters: {
+            query?: {
+                /** @description tree: the flame graph's call tree (JSON); folded: flamegraph.pl / speedscope input */
+                format?: "tree" | "folded";
+                /** @description Leave out tree nodes below this share of the samples. */
+                min_share?: number;
+            };
+            header?: never;
+            path: {
+                experiment_id: string;
+                configuration: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the flame graph tree, or folded stacks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlameGraph"];
+                    "text/plain": unknown;
+                };
+            };
+            /** @description no such experiment or configuration */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

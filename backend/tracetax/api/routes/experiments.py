@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Query, status
-from fastapi.responses import StreamingResponse
+from fastapi.responses import PlainTextResponse, StreamingResponse
 from sqlalchemy import select
 
 from tracetax.api.deps import EngineDep
@@ -22,9 +22,10 @@ from tracetax.api.schemas import (
 )
 from tracetax.db import repository as repo
 from tracetax.db.models import Experiment, LedgerReading
-from tracetax.diagnostics import report
+from tracetax.diagnostics import report, stacks
 from tracetax.diagnostics.ledger import RoundLedger
 from tracetax.diagnostics.report import Diagnostics
+from tracetax.diagnostics.stacks import FlameGraph
 from tracetax.engine.experiment import service_label
 from tracetax.engine.spec import DemoServiceRef, ExperimentSpec, SpecError, validate_against_catalog
 from tracetax.services.catalog import ServiceManifest
@@ -200,6 +201,39 @@ async def get_diagnostics(
             return report.build(session, stored, _manifest(engine, stored), cpu_budget_pct)
 
     return await asyncio.to_thread(compute)
+
+
+@router.get(
+    "/{experiment_id}/stacks/{configuration}",
+    response_model=FlameGraph,
+    responses={
+        200: {"content": {"text/plain": {}}, "description": "the flame graph tree, or folded stacks"},
+        404: {"description": "no such experiment or configuration"},
+    },
+)
+async def get_stacks(
+    experiment_id: str,
+    configuration: str,
+    engine: EngineDep,
+    format: Annotated[
+        Literal["tree", "folded"],
+        Query(description="tree: the flame graph's call tree (JSON); folded: flamegraph.pl / speedscope input"),
+    ] = "tree",
+    min_share: Annotated[
+        float, Query(ge=0, le=0.5, description="Leave out tree nodes below this share of the samples.")
+    ] = 0.001,
+) -> FlameGraph | PlainTextResponse:
+    """The service's stack samples in the configuration's measured phases, all rounds merged."""
+    experiment = _load(engine, experiment_id)
+    names = [c["name"] for c in experiment.spec["configurations"]]
+    if configuration not in names:
+        raise HTTPException(
+            status.HTTP_404_NOT_FOUND,
+            f"experiment {experiment_id} has no configuration {configuration!r}; it has: {', '.join(names)}",
+        )
+    if format == "folded":
+        return PlainTextResponse(stacks.folded_text(experiment.rounds, configuration))
+    return await asyncio.to_thread(stacks.flame_graph, experiment.rounds, configuration, min_share)
 
 
 @router.post(

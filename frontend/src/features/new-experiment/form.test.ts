@@ -45,6 +45,7 @@ describe("the new-experiment form", () => {
       },
       rounds: 1,
       seed: 0,
+      sample_stacks: true,
     });
   });
 

@@ -39,6 +39,7 @@ export interface FormState {
   load: LoadDraft;
   rounds: string;
   seed: string;
+  sampleStacks: boolean;
 }
 
 /** The backend's defaults (tracetax.engine.spec), used when a field is left blank. */
@@ -49,6 +50,7 @@ export const SPEC_DEFAULTS = {
   max_throughput_s: 10,
   rounds: 3,
   seed: 0,
+  sample_stacks: true,
 } as const;
 
 export const PROCESSORS: readonly Processor[] = ["none", "simple", "batch", "agent", "ebpf"];
@@ -141,6 +143,7 @@ export function initialForm(
     },
     rounds: String(SPEC_DEFAULTS.rounds),
     seed: String(SPEC_DEFAULTS.seed),
+    sampleStacks: SPEC_DEFAULTS.sample_stacks,
   };
 }
 
@@ -205,6 +208,7 @@ export function toSpec(form: FormState, presets: readonly Preset[]): ExperimentS
     load,
     rounds: parseNumber(form.rounds) ?? SPEC_DEFAULTS.rounds,
     seed: parseNumber(form.seed) ?? SPEC_DEFAULTS.seed,
+    sample_stacks: form.sampleStacks,
   };
   if (form.name.trim() !== "") spec.name = form.name.trim();
   return spec;

@@ -1,0 +1,82 @@
+"""The samplers' output parsers on output in the tools' own formats."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tracetax.profiling.samplers import NodeCpuProfile, SamplerError, fold_cpuprofile, fold_jfr_text
+
+JFR_TEXT = """jdk.ExecutionSample {
+  startTime = 15:33:52.000
+  sampledThread = "http-worker-1" (javaThreadId = 16)
+  state = "STATE_RUNNABLE"
+  stackTrace = [
+    com.sun.net.httpserver.Headers.normalize(String) line: 98
+    sun.net.httpserver.ServerImpl$Exchange.run() line: 709
+    java.lang.Thread.run() line: 840
+  ]
+}
+
+jdk.ExecutionSample {
+  startTime = 15:33:52.003
+  sampledThread = "okhttp-dispatch-3" (javaThreadId = 23)
+  state = "STATE_RUNNABLE"
+  stackTrace = [
+    okhttp3.Dispatcher.promoteAndExecute(RealCall$AsyncCall, RealCall, RealCall$AsyncCall) line: 218
+    java.lang.Thread.run() line: 840
+  ]
+}
+
+jdk.ExecutionSample {
+  startTime = 15:33:52.004
+  sampledThread = "http-worker-2" (javaThreadId = 17)
+  state = "STATE_RUNNABLE"
+  stackTrace = [
+    com.sun.net.httpserver.Headers.normalize(String) line: 98
+    sun.net.httpserver.ServerImpl$Exchange.run() line: 709
+    java.lang.Thread.run() line: 840
+  ]
+}
+"""
+
+
+def test_jfr_text_folds_root_first_with_numbered_threads_merged() -> None:
+    assert fold_jfr_text(JFR_TEXT) == {
+        "thread http-worker-*;java.lang.Thread.run;sun.net.httpserver.ServerImpl$Exchange.run;"
+        "com.sun.net.httpserver.Headers.normalize": 2,
+        "thread okhttp-dispatch-*;java.lang.Thread.run;okhttp3.Dispatcher.promoteAndExecute": 1,
+    }
+
+
+def profile() -> dict[str, object]:
+    def node(ident: int, name: str, children: list[int], url: str = "") -> dict[str, object]:
+        return {"id": ident, "callFrame": {"functionName": name, "url": url}, "children": children}
+
+    nodes = [
+        node(1, "(root)", [2, 3, 4]),
+        node(2, "parserOnIncoming", [5], "node:_http_server"),
+        node(3, "(idle)", []),
+        node(4, "(garbage collector)", []),
+        node(5, "work", [], "file:///svc/handler.js"),
+    ]
+    # Samples at 1000, 2000, ..., 6000 µs.
+    return {"nodes": nodes, "startTime": 0, "samples": [5, 3, 5, 4, 5, 2], "timeDeltas": [1000] * 6}
+
+
+def test_cpuprofile_is_cut_to_the_window_and_idle_is_left_out() -> None:
+    folded = fold_cpuprofile(profile(), (2000, 5000))
+    assert folded == {
+        "thread main;(garbage collector)": 1,
+        "thread main;parserOnIncoming node:_http_server;work file:///svc/handler.js": 2,
+    }
+
+
+def test_node_sampler_names_a_missing_profile(tmp_path: Path) -> None:
+    sampler = NodeCpuProfile(tmp_path, tmp_path)
+    assert sampler.argv(["node", "main.js"])[:2] == ["node", "--cpu-prof"]
+    sampler.start(1, 1)
+    sampler.end_window()
+    with pytest.raises(SamplerError, match=r"no \.cpuprofile"):
+        sampler.folded()

@@ -1,0 +1,287 @@
+"""Each language's native stack sampler, run against a service for one measured phase.
+
+Lifecycle, driven by the round runner: `environment()` / `argv()` before the service starts,
+`start(pid, seconds)` when the measured phase starts, `end_window()` when it ends,
+`folded()` after the service has stopped, `cancel()` on every path out (idempotent: no
+sampler process outlives the round). A sampler that fails raises SamplerError; the round
+stands without stacks and says why.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import signal
+import subprocess
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tracetax.ports import free_port
+from tracetax.profiling import pprof
+from tracetax.profiling.folded import Folded, parse
+
+SAMPLE_HZ = 100
+
+
+class SamplerError(RuntimeError):
+    """The sampler could not produce stacks; the message names the tool and the reason."""
+
+
+class StackSampler:
+    name = "none"
+
+    def __init__(self, service_dir: Path, workdir: Path) -> None:
+        self.service_dir = service_dir
+        self.workdir = workdir
+
+    def environment(self) -> dict[str, str]:
+        return {}
+
+    def argv(self, argv: list[str]) -> list[str]:
+        return argv
+
+    def start(self, pid: int, seconds: int) -> None:
+        raise NotImplementedError
+
+    def end_window(self) -> None:
+        """The measured phase is over: the sampler stops (or has stopped) taking samples."""
+
+    def folded(self) -> Folded:
+        raise NotImplementedError
+
+    def cancel(self) -> None:
+        """Stop anything still running; safe to call at any time, more than once."""
+
+
+class _ProcessSampler(StackSampler):
+    """A sampler that is a child process of its own (own session, killed as a group)."""
+
+    process: subprocess.Popen[bytes] | None = None
+
+    def _spawn(self, argv: list[str], log: Path) -> None:
+        with log.open("wb") as out:
+            self.process = subprocess.Popen(
+                argv, stdout=out, stderr=subprocess.STDOUT, start_new_session=True, cwd=self.service_dir
+            )
+
+    def _wait(self, timeout_s: float, what: str, log: Path) -> None:
+        if self.process is None:
+            raise SamplerError(f"{self.name}: {what} was never started")
+        try:
+            code = self.process.wait(timeout_s)
+        except subprocess.TimeoutExpired:
+            self.cancel()
+            raise SamplerError(f"{self.name}: {what} did not finish within {timeout_s:.0f}s") from None
+        if code != 0:
+            tail = log.read_text(errors="replace").strip().splitlines()[-3:]
+            raise SamplerError(f"{self.name}: {what} exited with {code}: {' | '.join(tail)}")
+
+    def cancel(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+
+class GoPprof(StackSampler):
+    """net/http/pprof's CPU profile on the service's PPROF_PORT, folded by goroutine label."""
+
+    name = "go-pprof"
+
+    def __init__(self, service_dir: Path, workdir: Path) -> None:
+        super().__init__(service_dir, workdir)
+        self.port = free_port()
+        self._raw: bytes | None = None
+        self._error: str | None = None
+        self._thread: threading.Thread | None = None
+
+    def environment(self) -> dict[str, str]:
+        return {"PPROF_PORT": str(self.port)}
+
+    def start(self, pid: int, seconds: int) -> None:
+        url = f"http://127.0.0.1:{self.port}/debug/pprof/profile?seconds={seconds}"
+        self._thread = threading.Thread(target=self._fetch, args=(url, seconds + 15), daemon=True)
+        self._thread.start()
+
+    def _fetch(self, url: str, timeout_s: float) -> None:
+        try:
+            response = httpx.get(url, timeout=timeout_s)
+            response.raise_for_status()
+            self._raw = response.content
+        except httpx.HTTPError as error:
+            self._error = f"{self.name}: GET {url} failed: {error}"
+
+    def end_window(self) -> None:
+        if self._thread is not None:
+            self._thread.join()
+
+    def folded(self) -> Folded:
+        if self._raw is None:
+            raise SamplerError(self._error or f"{self.name}: no profile was taken")
+        (self.workdir / "cpu.pprof").write_bytes(self._raw)
+        try:
+            return pprof.fold(self._raw, "tracetax.role", _goroutine_root)
+        except pprof.ProfileFormatError as error:
+            raise SamplerError(f"{self.name}: {error}") from error
+
+
+def _goroutine_root(role: str | None) -> str | None:
+    # The profiler's own goroutine (role "pprof") is not the service's work.
+    return None if role == "pprof" else f"goroutine {role or 'unlabelled'}"
+
+
+_PY_SPY_THREAD = re.compile(r"^thread \(\d+\): ")
+
+
+class PySpy(_ProcessSampler):
+    """py-spy record --threads --gil: the first frame names the thread ("thread (tid): name").
+    --gil keeps only the thread holding the GIL, i.e. Python on CPU; without it py-spy counts
+    threads blocked in Condition.wait or a socket read as running."""
+
+    name = "py-spy"
+    binary = ".venv/bin/py-spy"
+
+    def start(self, pid: int, seconds: int) -> None:
+        binary = self.service_dir / self.binary
+        if not binary.exists():
+            raise SamplerError(f"{self.name}: {binary} not found (build the service: make -C {self.service_dir} build)")
+        self.output = self.workdir / "py-spy.folded"
+        self.log = self.workdir / "py-spy.log"
+        self.seconds = seconds
+        argv = [str(binary), "record", "--pid", str(pid), "--threads", "--gil", "--full-filenames"]
+        options = ["--rate", str(SAMPLE_HZ), "--duration", str(seconds), "--format", "raw", "-o", str(self.output)]
+        self._spawn([*argv, *options], self.log)
+
+    def end_window(self) -> None:
+        if self.process is not None:
+            self._wait(self.seconds + 15, "py-spy record", self.log)
+
+    def folded(self) -> Folded:
+        if not getattr(self, "output", None) or not self.output.exists():
+            raise SamplerError(f"{self.name}: no output was written (see {getattr(self, 'log', 'its log')})")
+        stacks: Folded = Counter()
+        for stack, count in parse(self.output.read_text(errors="replace")).items():
+            stacks[_PY_SPY_THREAD.sub("thread ", stack)] += count
+        return stacks
+
+
+class JavaFlightRecorder(_ProcessSampler):
+    """JFR started and stopped on the running JVM with jcmd; execution samples every 10 ms
+    (JFR samples a few running Java threads per period, so the period is set lower)."""
+
+    name = "jfr"
+
+    def start(self, pid: int, seconds: int) -> None:
+        self.pid = pid
+        self.recording = self.workdir / "service.jfr"
+        self.log = self.workdir / "jfr.log"
+        settings = ["settings=profile", "jdk.ExecutionSample#period=1ms"]
+        self._spawn(["jcmd", str(pid), "JFR.start", "name=tracetax", *settings], self.log)
+        self._wait(30, "jcmd JFR.start", self.log)
+
+    def end_window(self) -> None:
+        if getattr(self, "recording", None) is None:
+            return
+        self._spawn(["jcmd", str(self.pid), "JFR.stop", "name=tracetax", f"filename={self.recording}"], self.log)
+        self._wait(60, "jcmd JFR.stop", self.log)
+
+    def folded(self) -> Folded:
+        if not getattr(self, "recording", None) or not self.recording.exists():
+            raise SamplerError(f"{self.name}: no recording was written")
+        printed = subprocess.run(
+            ["jfr", "print", "--stack-depth", "128", "--events", "jdk.ExecutionSample", str(self.recording)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        if printed.returncode != 0:
+            raise SamplerError(f"{self.name}: jfr print failed: {printed.stderr.strip()[-300:]}")
+        return fold_jfr_text(printed.stdout)
+
+
+_JFR_THREAD = re.compile(r'^\s*sampledThread = "(.*)" \(')
+_JFR_FRAME = re.compile(r"^\s{4}(\S+?)\(.*\)\s+line:")
+_THREAD_NUMBER = re.compile(r"-\d+$")
+
+
+def fold_jfr_text(text: str) -> Folded:
+    """Fold `jfr print --events jdk.ExecutionSample` output (frames are printed leaf first)."""
+    stacks: Folded = Counter()
+    thread, current = "", []
+    for line in text.splitlines():
+        if match := _JFR_THREAD.match(line):
+            thread = _THREAD_NUMBER.sub("-*", match.group(1))
+        elif match := _JFR_FRAME.match(line):
+            current.append(match.group(1))
+        elif line.startswith("}"):
+            if thread:
+                stacks[";".join([f"thread {thread}", *reversed(current)])] += 1
+            thread, current = "", []
+    return stacks
+
+
+class NodeCpuProfile(StackSampler):
+    """V8's CPU profiler (node --cpu-prof), which writes its profile when the process exits;
+    the samples are cut to the measured window (V8's timestamps are CLOCK_MONOTONIC µs)."""
+
+    name = "v8-cpu-prof"
+
+    def argv(self, argv: list[str]) -> list[str]:
+        self.profile_dir = self.workdir / "cpuprofile"
+        return [argv[0], "--cpu-prof", f"--cpu-prof-dir={self.profile_dir}", *argv[1:]]
+
+    def start(self, pid: int, seconds: int) -> None:
+        self.window = (time.monotonic() * 1e6, time.monotonic() * 1e6 + seconds * 1e6)
+
+    def end_window(self) -> None:
+        self.window = (self.window[0], min(self.window[1], time.monotonic() * 1e6))
+
+    def folded(self) -> Folded:
+        files = sorted(getattr(self, "profile_dir", self.workdir).glob("*.cpuprofile"))
+        if not files:
+            raise SamplerError(f"{self.name}: the service wrote no .cpuprofile (it must exit on SIGTERM)")
+        return fold_cpuprofile(json.loads(files[-1].read_text()), self.window)
+
+
+def fold_cpuprofile(profile: dict[str, Any], window: tuple[float, float]) -> Folded:
+    """Fold a .cpuprofile's samples taken inside `window` (µs); idle samples are left out."""
+    nodes = {node["id"]: node for node in profile["nodes"]}
+    parent: dict[int, int] = {}
+    for node in nodes.values():
+        for child in node.get("children", []):
+            parent[child] = node["id"]
+    names: dict[int, str] = {}
+
+    def stack(node_id: int) -> str:
+        if node_id not in names:
+            path, cursor = [], node_id
+            while cursor in nodes and cursor in parent:  # the root node "(root)" is left out
+                frame = nodes[cursor]["callFrame"]
+                url = frame.get("url") or ""
+                path.append(f"{frame.get('functionName') or '(anonymous)'} {url}".strip())
+                cursor = parent[cursor]
+            names[node_id] = ";".join(["thread main", *reversed(path)])
+        return names[node_id]
+
+    stacks: Folded = Counter()
+    timestamp = float(profile["startTime"])
+    for node_id, delta in zip(profile["samples"], profile["timeDeltas"], strict=False):
+        timestamp += delta
+        if window[0] <= timestamp <= window[1]:
+            folded = stack(node_id)
+            if not folded.endswith("(idle)"):
+                stacks[folded] += 1
+    return stacks
+
+
+SAMPLERS: dict[str, type[StackSampler]] = {
+    sampler.name: sampler for sampler in (GoPprof, PySpy, JavaFlightRecorder, NodeCpuProfile)
+}
