@@ -37,7 +37,7 @@ def _matches(span: dict[str, Any], run_id: str, name: str | None) -> bool:
     return resource_run == run_id and (name is None or span.get("name") == name)
 
 
-def _quoted(value: str) -> str:
+def quoted(value: str) -> str:
     """A string literal for TraceQL, LogQL and PromQL (all accept Go-style double quotes)."""
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -78,9 +78,9 @@ class RunReadback:
         but only over the metrics-generator's local blocks, and undercounted here compared
         with search (120 against an exact 600).
         """
-        condition = f"resource.{RUN_ID_ATTRIBUTE} = {_quoted(run_id)}"
+        condition = f"resource.{RUN_ID_ATTRIBUTE} = {quoted(run_id)}"
         if name is not None:
-            condition += f" && name = {_quoted(name)}"
+            condition += f" && name = {quoted(name)}"
         query = f"{{ {condition} }}"
         until = until_s or int(time.time()) + 60
         traces = await self.tempo.search(query, since_s, until, limit=SEARCH_LIMIT, spans_per_span_set=1)
@@ -102,8 +102,8 @@ class RunReadback:
     async def log_records(self, service_name: str, run_id: str, window: str = "1h") -> int:
         """Log records stored in Loki for the service and run id within `window` of now."""
         query = (
-            f"sum(count_over_time({{service_name={_quoted(service_name)}}} "
-            f"| {RUN_ID_LABEL}={_quoted(run_id)} [{window}]))"
+            f"sum(count_over_time({{service_name={quoted(service_name)}}} "
+            f"| {RUN_ID_LABEL}={quoted(run_id)} [{window}]))"
         )
         samples = await self.loki.query(query, time.time_ns())
         return int(sum(sample.value for sample in samples))
@@ -116,7 +116,7 @@ class RunReadback:
 
 def with_run_id(selector: str, run_id: str) -> str:
     """Add the run id matcher to a PromQL series selector."""
-    matcher = f"{RUN_ID_LABEL}={_quoted(run_id)}"
+    matcher = f"{RUN_ID_LABEL}={quoted(run_id)}"
     selector = selector.strip()
     if selector.endswith("}"):
         head = selector[:-1].rstrip()

@@ -118,7 +118,13 @@ async def test_simple_batch_ledger_and_tiny_queue(language: str, native_stack: N
         trace = await http.get(f"/api/v1/traces/{trace_id}")
         flame = (await http.get(f"/api/v1/experiments/{diagnostics['experiment_id']}/stacks/simple")).json()
         folded = await http.get(f"/api/v1/experiments/{diagnostics['experiment_id']}/stacks/simple?format=folded")
+        logs = await http.get(f"/api/v1/experiments/{diagnostics['experiment_id']}/logs?configuration=simple&limit=5")
+        unknown = await http.get(f"/api/v1/experiments/{diagnostics['experiment_id']}/logs?configuration=nope")
     assert trace.status_code == 200
+    assert logs.status_code == 200, logs.text
+    records = logs.json()["records"]
+    assert 0 < len(records) <= 10 and {r["configuration"] for r in records} == {"simple"}  # 5 per round
+    assert unknown.status_code == 404 and "nope" in unknown.json()["detail"]
     assert flame["samples"] == simple["samples"] > 0
     assert any(_kinds(flame["root"]) & {"export"}), "the flame graph marks export frames"
     assert sum(int(line.rsplit(" ", 1)[1]) for line in folded.text.splitlines()) == simple["samples"]

@@ -49,7 +49,11 @@ class Settings(BaseSettings):
 
     # The built UI (frontend/dist); served at / when it exists.
     frontend_dist: Path = Path(__file__).resolve().parents[3] / "frontend" / "dist"
+    # Grafana to link to (Explore) from the results, and the names of its data sources there.
     grafana_url: AnyHttpUrl | None = None
+    grafana_tempo_datasource: str = "tempo"
+    grafana_loki_datasource: str = "loki"
+    grafana_metrics_datasource: str = "prometheus"
 
 
 @lru_cache

@@ -302,6 +302,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/experiments/{experiment_id}/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Logs
+         * @description The service's most recent log records of each round (matched by the round's run id),
+         *     newest first.
+         */
+        get: operations["get_logs_api_v1_experiments__experiment_id__logs_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/meta": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Meta */
+        get: operations["get_meta_api_v1_meta_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -567,6 +605,15 @@ export interface components {
             /** Rounds */
             rounds: components["schemas"]["RoundSummary"][];
         };
+        /** ExperimentLogs */
+        ExperimentLogs: {
+            /** Experiment Id */
+            experiment_id: string;
+            /** Queries */
+            queries: string[];
+            /** Records */
+            records: components["schemas"]["LogRecord"][];
+        };
         /** ExperimentResults */
         ExperimentResults: {
             /** Experiment Id */
@@ -694,6 +741,17 @@ export interface components {
              */
             children: components["schemas"]["FlameNode"][];
         };
+        /** GrafanaLinks */
+        GrafanaLinks: {
+            /** Url */
+            url: string;
+            /** Tempo Datasource */
+            tempo_datasource: string;
+            /** Loki Datasource */
+            loki_datasource: string;
+            /** Metrics Datasource */
+            metrics_datasource: string;
+        };
         /** HTTPValidationError */
         HTTPValidationError: {
             /** Detail */
@@ -766,6 +824,27 @@ export interface components {
              * @default 10
              */
             max_throughput_s: number;
+        };
+        /** LogRecord */
+        LogRecord: {
+            /** Timestamp Ns */
+            timestamp_ns: number;
+            /** Line */
+            line: string;
+            /** Configuration */
+            configuration: string;
+            /** Round */
+            round: number;
+            /** Metadata */
+            metadata: {
+                [key: string]: string;
+            };
+        };
+        /** Meta */
+        Meta: {
+            /** Version */
+            version: string;
+            grafana: components["schemas"]["GrafanaLinks"] | null;
         };
         /** ModeInfo */
         ModeInfo: {
@@ -1635,6 +1714,76 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_logs_api_v1_experiments__experiment_id__logs_get: {
+        parameters: {
+            query?: {
+                /** @description Only this configuration's rounds. */
+                configuration?: string | null;
+                /** @description Most recent records per round. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                experiment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExperimentLogs"];
+                };
+            };
+            /** @description no such experiment or configuration */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Loki failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    get_meta_api_v1_meta_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meta"];
                 };
             };
         };

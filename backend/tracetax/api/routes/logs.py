@@ -1,0 +1,91 @@
+"""An experiment's recent log records, from Loki."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Annotated
+
+from fastapi import APIRouter, HTTPException, Query, status
+from pydantic import BaseModel
+
+from tracetax.api.deps import BackendsDep, EngineDep
+from tracetax.clients.base import BackendError
+from tracetax.db import repository as repo
+from tracetax.engine.spec import ExperimentSpec
+from tracetax.readback import RUN_ID_LABEL, quoted
+
+router = APIRouter(prefix="/api/v1/experiments", tags=["logs"])
+
+
+class LogRecord(BaseModel):
+    timestamp_ns: int
+    line: str
+    configuration: str
+    round: int
+    metadata: dict[str, str]
+
+
+class ExperimentLogs(BaseModel):
+    experiment_id: str
+    # The LogQL run for each round, so the reader can repeat it in Grafana or logcli.
+    queries: list[str]
+    records: list[LogRecord]
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment.replace(tzinfo=moment.tzinfo or UTC)
+
+
+@router.get(
+    "/{experiment_id}/logs",
+    response_model=ExperimentLogs,
+    responses={404: {"description": "no such experiment or configuration"}, 502: {"description": "Loki failed"}},
+)
+async def get_logs(
+    experiment_id: str,
+    engine: EngineDep,
+    backends: BackendsDep,
+    configuration: Annotated[str | None, Query(description="Only this configuration's rounds.")] = None,
+    limit: Annotated[int, Query(ge=1, le=500, description="Most recent records per round.")] = 20,
+) -> ExperimentLogs:
+    """The service's most recent log records of each round (matched by the round's run id),
+    newest first."""
+    with engine.sessions() as session:
+        experiment = repo.get_experiment(session, experiment_id)
+    if experiment is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, f"no experiment {experiment_id}")
+    spec = ExperimentSpec.model_validate(experiment.spec)
+    names = [c.name for c in spec.configurations]
+    if configuration is not None and configuration not in names:
+        raise HTTPException(
+            status.HTTP_404_NOT_FOUND,
+            f"configuration {configuration!r} is not in this experiment; it has: {', '.join(names)}",
+        )
+    rounds = [r for r in experiment.rounds if configuration in (None, r.configuration)]
+    queries: list[str] = []
+    records: list[LogRecord] = []
+    for round_ in rounds:
+        if round_.started_at is None:  # never ran
+            continue
+        query = f"{{service_name={quoted(spec.service_name)}}} | {RUN_ID_LABEL}={quoted(round_.run_id)}"
+        queries.append(query)
+        finished = _aware(round_.finished_at or datetime.now(UTC))
+        try:
+            streams = await backends.loki.query_range(
+                query, _aware(round_.started_at) - timedelta(minutes=1), finished + timedelta(minutes=1), limit=limit
+            )
+        except BackendError as error:
+            raise HTTPException(status.HTTP_502_BAD_GATEWAY, str(error)) from None
+        records += [
+            LogRecord(
+                timestamp_ns=entry.timestamp_ns,
+                line=entry.line,
+                configuration=round_.configuration,
+                round=round_.round_index,
+                metadata={**stream.labels, **entry.metadata},
+            )
+            for stream in streams
+            for entry in stream.entries
+        ]
+    records.sort(key=lambda record: -record.timestamp_ns)
+    return ExperimentLogs(experiment_id=experiment_id, queries=queries, records=records)
