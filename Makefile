@@ -25,7 +25,7 @@ TRACETAX := cd backend && $(UV) run --frozen tracetax
 SERVICE_DIRS := $(sort $(dir $(wildcard instrumented-services/*/service.json)))
 
 .PHONY: help up down clean status health toolchain backend-deps frontend-deps frontend stack-build \
-        services tools test test-backend test-frontend test-e2e lint bench-services bench-engine check-packaging
+        services tools test test-backend test-frontend test-e2e lint bench-services bench-engine bench-stacks check-packaging
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -113,3 +113,6 @@ bench-services: backend-deps services tools ## Benchmark: each demo service's ma
 
 bench-engine: backend-deps services tools ## Benchmark: the harness's footprint, highest accurate rate, default experiment's wall time
 	cd backend && $(UV) run --frozen python -m tracetax.bench.engine $(BENCH_ARGS)
+
+bench-stacks: backend-deps services ## Benchmark: where export runs per language and the stack sampler's cost (needs `make up`)
+	cd backend && $(UV) run --frozen python -m tracetax.bench.stacks $(BENCH_ARGS)

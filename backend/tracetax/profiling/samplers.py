@@ -173,8 +173,9 @@ class PySpy(_ProcessSampler):
 
 
 class JavaFlightRecorder(_ProcessSampler):
-    """JFR started and stopped on the running JVM with jcmd; execution samples every 10 ms
-    (JFR samples a few running Java threads per period, so the period is set lower)."""
+    """JFR started and stopped on the running JVM with jcmd: its default settings plus Java
+    execution samples every 2 ms. (settings=profile, or a 1 ms period, tripled the demo
+    service's CPU per request; at 10 ms JFR took too few samples to split.)"""
 
     name = "jfr"
 
@@ -182,7 +183,7 @@ class JavaFlightRecorder(_ProcessSampler):
         self.pid = pid
         self.recording = self.workdir / "service.jfr"
         self.log = self.workdir / "jfr.log"
-        settings = ["settings=profile", "jdk.ExecutionSample#period=1ms"]
+        settings = ["jdk.ExecutionSample#enabled=true", "jdk.ExecutionSample#period=2ms"]
         self._spawn(["jcmd", str(pid), "JFR.start", "name=tracetax", *settings], self.log)
         self._wait(30, "jcmd JFR.start", self.log)
 
@@ -229,14 +230,16 @@ def fold_jfr_text(text: str) -> Folded:
 
 
 class NodeCpuProfile(StackSampler):
-    """V8's CPU profiler (node --cpu-prof), which writes its profile when the process exits;
-    the samples are cut to the measured window (V8's timestamps are CLOCK_MONOTONIC µs)."""
+    """V8's CPU profiler (node --cpu-prof, one sample every 2 ms instead of V8's 1 ms), which
+    writes its profile when the process exits; the samples are cut to the measured window
+    (V8's timestamps are CLOCK_MONOTONIC µs)."""
 
     name = "v8-cpu-prof"
 
     def argv(self, argv: list[str]) -> list[str]:
         self.profile_dir = self.workdir / "cpuprofile"
-        return [argv[0], "--cpu-prof", f"--cpu-prof-dir={self.profile_dir}", *argv[1:]]
+        flags = ["--cpu-prof", "--cpu-prof-interval=2000", f"--cpu-prof-dir={self.profile_dir}"]
+        return [argv[0], *flags, *argv[1:]]
 
     def start(self, pid: int, seconds: int) -> None:
         self.window = (time.monotonic() * 1e6, time.monotonic() * 1e6 + seconds * 1e6)
