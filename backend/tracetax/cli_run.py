@@ -15,6 +15,8 @@ from rich.table import Table
 
 from tracetax.core.config import get_settings
 from tracetax.db import repository as repo
+from tracetax.db.models import Round
+from tracetax.diagnostics.stacks import summarize_configuration
 from tracetax.engine.experiment import service_label
 from tracetax.engine.progress import Progress as ProgressEvent
 from tracetax.engine.runtime import EngineRuntime
@@ -60,6 +62,36 @@ def results_table(configurations: list[dict[str, Any]], baseline: str) -> Table:
     ]
     for label, cell in rows:
         table.add_row(label, *(cell(result) for result in configurations))
+    return table
+
+
+def _share(value: float) -> str:
+    return f"{value * 100:.0f}%"
+
+
+def where_export_table(rounds: list[Round], names: list[str], aggregates: dict[str, dict[str, Any]]) -> Table:
+    """Per configuration, where the service's CPU went (stack samples of the measured phases)."""
+    table = Table(title="Where export runs (share of the service's CPU samples)")
+    for column in ("configuration", "samples", "export: request path", "export: background", "unattributed"):
+        table.add_column(column, justify="left" if column == "configuration" else "right")
+    for column in ("other SDK", "application", "export CPU/req"):
+        table.add_column(column, justify="right")
+    for name in names:
+        summary = summarize_configuration(rounds, name, (aggregates.get(name) or {}).get("cpu_per_request_us"), True)
+        location = summary.location
+        if location is None:
+            table.add_row(name, "-", "; ".join(summary.problems) or "no stacks", "", "", "", "", "")
+            continue
+        table.add_row(
+            name,
+            str(location.samples),
+            _share(location.export_request_path),
+            _share(location.export_background),
+            _share(location.export_unattributed) + ("" if location.distinguishable else " (cannot tell apart)"),
+            _share(location.sdk_other),
+            _share(location.application),
+            _fmt_us(summary.export_cpu_per_request_us),
+        )
     return table
 
 
@@ -131,10 +163,12 @@ def run(spec_path: Path) -> int:
         assert stored is not None  # noqa: S101 - we just created it
         by_name = {r.configuration: r.aggregates for r in stored.results}
         failed_rounds = [r for r in stored.rounds if r.status == "failed"]
+        rounds = list(stored.rounds)
     runtime.dispose()
-    console.print(
-        results_table([by_name[c.name] for c in spec.configurations if c.name in by_name], spec.baseline.name)
-    )
+    names = [c.name for c in spec.configurations if c.name in by_name]
+    console.print(results_table([by_name[name] for name in names], spec.baseline.name))
+    if spec.sample_stacks:
+        console.print(where_export_table(rounds, names, by_name))
     for round_ in failed_rounds:
         console.print(f"[yellow]round {round_.round_index + 1} of {round_.configuration} failed: {round_.error}")
     status = outcome.get("status", "failed")

@@ -14,11 +14,14 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
+from rich.table import Table
+
 from tracetax.bench import stop_cleanly_on_sigterm
+from tracetax.cli_run import where_export_table
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
 from tracetax.db.models import Experiment
-from tracetax.diagnostics.stacks import summarize_configuration
 from tracetax.engine.runtime import EngineRuntime
 from tracetax.engine.spec import ExperimentSpec
 
@@ -57,31 +60,23 @@ def _aggregates(experiment: Experiment) -> dict[str, dict[str, Any]]:
     return {result.configuration: result.aggregates for result in experiment.results}
 
 
-def _pct(value: float | None) -> str:
-    return "-" if value is None else f"{value * 100:.0f}%"
-
-
 def report(language: str, sampled: Experiment, unsampled: Experiment) -> None:
     on, off = _aggregates(sampled), _aggregates(unsampled)
-    print(f"\n{language}")
-    print(
-        f"  {'configuration':<14} {'samples':>7} {'export req':>10} {'export bg':>9} {'unattr':>6} "
-        f"{'SDK':>5} {'app':>5} {'split?':>6}   {'p99 µs on/off':>15} {'CPU/req µs on/off':>19}"
-    )
+    console = Console(width=160)
+    console.print(f"\n[bold]{language}[/bold]")
+    console.print(where_export_table(list(sampled.rounds), list(CONFIGURATIONS), on))
+    cost = Table(title=f"{language}: the stack sampler's cost (sampling on / off)")
+    for column in ("configuration", "p99 µs on", "p99 µs off", "CPU/req µs on", "CPU/req µs off"):
+        cost.add_column(column, justify="left" if column == "configuration" else "right")
     for name in CONFIGURATIONS:
-        summary = summarize_configuration(sampled.rounds, name, on[name].get("cpu_per_request_us"), True)
-        location = summary.location
-        p99 = f"{on[name]['latency_us'].get('p99')}/{off[name]['latency_us'].get('p99')}"
-        cpu = f"{on[name].get('cpu_per_request_us') or 0:.0f}/{off[name].get('cpu_per_request_us') or 0:.0f}"
-        if location is None:
-            print(f"  {name:<14} no stacks: {'; '.join(summary.problems)}")
-            continue
-        print(
-            f"  {name:<14} {location.samples:>7} {_pct(location.export_request_path):>10} "
-            f"{_pct(location.export_background):>9} {_pct(location.export_unattributed):>6} "
-            f"{_pct(location.sdk_other):>5} {_pct(location.application):>5} "
-            f"{'yes' if location.distinguishable else 'no':>6}   {p99:>15} {cpu:>19}"
+        cost.add_row(
+            name,
+            str(on[name]["latency_us"].get("p99")),
+            str(off[name]["latency_us"].get("p99")),
+            f"{on[name].get('cpu_per_request_us') or 0:.0f}",
+            f"{off[name].get('cpu_per_request_us') or 0:.0f}",
         )
+    console.print(cost)
 
 
 def main() -> int:
