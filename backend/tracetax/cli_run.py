@@ -29,7 +29,9 @@ console = Console()
 def _fmt_us(value: Any) -> str:
     if value is None:
         return "-"
-    return f"{value / 1000:.2f} ms" if value >= 1000 else f"{value} µs"
+    if value >= 1000:
+        return f"{value / 1000:.2f} ms"
+    return f"{value} µs" if isinstance(value, int) else f"{value:.1f} µs"
 
 
 def _fmt(value: Any, unit: str = "", digits: int = 1) -> str:

@@ -234,6 +234,7 @@ def run_round(ctx: RoundContext) -> RoundOutcome:
         ctx.report("starting", None, {})
         service.start()
         service.wait_healthy(SERVICE_START_TIMEOUT_S)
+        sampler = _sampler_step(sampler, outcome, lambda stacks: stacks.prepare(service.pid))
         url = f"{service.base_url}{load.url_path()}"
         outcome.requests_total += _warm_up(ctx, service, url)
 
@@ -242,12 +243,15 @@ def run_round(ctx: RoundContext) -> RoundOutcome:
         )
         resources = Sampler(service.pid, running.pid)
         resources.start()
-        sampler = _start_stacks(sampler, service, load.duration_s, outcome)
+        seconds = _sampled_seconds(load.duration_s)
+        if sampler is not None:
+            outcome.stack_profile = {"sampler": sampler.name, "seconds": seconds}
+        sampler = _sampler_step(sampler, outcome, lambda stacks: stacks.start(service.pid, seconds))
         try:
             _await_load(ctx, running, load.duration_s, "measuring", service, resources)
         finally:
             outcome.samples = resources.stop()
-        sampler = _end_stacks(sampler, outcome)
+        sampler = _sampler_step(sampler, outcome, lambda stacks: stacks.end_window())
         open_result = ctx.driver.open_result(running)
         outcome.requests_total += open_result.requests
         outcome.histogram = open_result.histogram
@@ -295,31 +299,18 @@ def run_round(ctx: RoundContext) -> RoundOutcome:
     return outcome
 
 
-def _start_stacks(
-    sampler: StackSampler | None, service: ServiceProcess, duration_s: float, outcome: RoundOutcome
+def _sampler_step(
+    sampler: StackSampler | None, outcome: RoundOutcome, step: Callable[[StackSampler], None]
 ) -> StackSampler | None:
-    """Start sampling stacks; a sampler that cannot start is recorded and the round goes on."""
-    if sampler is None:
-        return None
-    seconds = _sampled_seconds(duration_s)
-    outcome.stack_profile = {"sampler": sampler.name, "seconds": seconds}
-    try:
-        sampler.start(service.pid, seconds)
-    except (SamplerError, OSError) as error:
-        sampler.cancel()
-        outcome.stack_profile["error"] = str(error)
-        return None
-    return sampler
-
-
-def _end_stacks(sampler: StackSampler | None, outcome: RoundOutcome) -> StackSampler | None:
+    """Run one step of the stack sampler. A sampler that fails is recorded in the outcome and
+    dropped; the round goes on without stacks."""
     if sampler is None:
         return None
     try:
-        sampler.end_window()
+        step(sampler)
     except (SamplerError, OSError) as error:
         sampler.cancel()
-        outcome.stack_profile = {**(outcome.stack_profile or {}), "error": str(error)}
+        outcome.stack_profile = {**(outcome.stack_profile or {"sampler": sampler.name}), "error": str(error)}
         return None
     return sampler
 

@@ -1,7 +1,8 @@
 """Each language's native stack sampler, run against a service for one measured phase.
 
 Lifecycle, driven by the round runner: `environment()` / `argv()` before the service starts,
-`start(pid, seconds)` when the measured phase starts, `end_window()` when it ends,
+`prepare(pid)` once it is healthy (before the warm-up), `start(pid, seconds)` when the
+measured phase starts, `end_window()` when it ends,
 `folded()` after the service has stopped, `cancel()` on every path out (idempotent: no
 sampler process outlives the round). A sampler that fails raises SamplerError; the round
 stands without stacks and says why.
@@ -46,6 +47,9 @@ class StackSampler:
 
     def argv(self, argv: list[str]) -> list[str]:
         return argv
+
+    def prepare(self, pid: int) -> None:
+        """One-time set-up costs go here, so they land in the warm-up, not the measured phase."""
 
     def start(self, pid: int, seconds: int) -> None:
         raise NotImplementedError
@@ -178,13 +182,22 @@ class JavaFlightRecorder(_ProcessSampler):
     service's CPU per request; at 10 ms JFR took too few samples to split.)"""
 
     name = "jfr"
+    settings = ("jdk.ExecutionSample#enabled=true", "jdk.ExecutionSample#period=2ms")
+
+    def prepare(self, pid: int) -> None:
+        # The JVM loads and compiles JFR on its first recording: a throwaway one, started and
+        # stopped now, moves that cost (it doubled CPU per request) out of the measured phase.
+        self.log = self.workdir / "jfr.log"
+        self._spawn(["jcmd", str(pid), "JFR.start", "name=tracetax-warmup", *self.settings], self.log)
+        self._wait(30, "jcmd JFR.start (warm-up recording)", self.log)
+        self._spawn(["jcmd", str(pid), "JFR.stop", "name=tracetax-warmup"], self.log)
+        self._wait(30, "jcmd JFR.stop (warm-up recording)", self.log)
 
     def start(self, pid: int, seconds: int) -> None:
         self.pid = pid
         self.recording = self.workdir / "service.jfr"
         self.log = self.workdir / "jfr.log"
-        settings = ["jdk.ExecutionSample#enabled=true", "jdk.ExecutionSample#period=2ms"]
-        self._spawn(["jcmd", str(pid), "JFR.start", "name=tracetax", *settings], self.log)
+        self._spawn(["jcmd", str(pid), "JFR.start", "name=tracetax", *self.settings], self.log)
         self._wait(30, "jcmd JFR.start", self.log)
 
     def end_window(self) -> None:
