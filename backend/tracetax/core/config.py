@@ -39,6 +39,11 @@ class Settings(BaseSettings):
 
     # Timeouts for calls to the backends, in seconds.
     backend_timeout_s: float = Field(default=10.0, gt=0)
+    # The span ledger reads Tempo this long after a run's last round ended at the earliest:
+    # Tempo's search finds a trace only once the ingester has cut it from its live traces
+    # (trace_idle_period, 5 s in stack/tempo.yaml, plus its flush check). Read sooner, a
+    # closed-loop phase's last seconds were missing (7,680 of 75,460 spans found).
+    ledger_settle_s: float = Field(default=10.0, ge=0)
     health_probe_timeout_s: float = Field(default=1.5, gt=0)
 
     # Experiments, rounds and results. Default: SQLite in the state directory; any SQLAlchemy

@@ -151,6 +151,20 @@ async def span_ledger(readback: RunReadback, facts: RoundFacts) -> SignalLedger:
         signal="spans",
         stages=stages,
         balanced=_balanced(stages, ["sdk_dropped", "collector_refused", "exporter_failed"]),
+        note=_lost_in_store(stages, "Tempo", "tempo_discarded_spans_total"),
+    )
+
+
+def _lost_in_store(stages: list[Stage], store: str, counter: str) -> str | None:
+    """Say where the gap is when the exporter sent more than the store holds."""
+    values = {s.stage: s.value for s in stages}
+    sent, stored = values.get("exporter_sent"), values.get("stored")
+    if sent is None or stored is None or stored >= sent:
+        return None
+    return (
+        f"{sent - stored:,.0f} sent by the Collector but not found in {store}: the store discarded them "
+        f"(its {counter} says why, e.g. a live-traces or rate limit) or had not made them searchable yet "
+        "(collect the ledger again)"
     )
 
 

@@ -3,6 +3,7 @@ sample traces and the recommendation. Knows nothing of HTTP; the API and CLI cal
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 from typing import Any
 
@@ -76,10 +77,27 @@ def round_facts(spec: ExperimentSpec, round_: Round, manifest: ServiceManifest |
     )
 
 
+async def settle(experiment: Experiment, settle_s: float) -> None:
+    """Wait until `settle_s` after the experiment's last round ended (see Settings.ledger_settle_s)."""
+    ended = [r.finished_at for r in experiment.rounds if r.finished_at is not None]
+    if not ended:
+        return
+    last = max(moment.replace(tzinfo=moment.tzinfo or UTC) for moment in ended)
+    remaining = settle_s - (datetime.now(UTC) - last).total_seconds()
+    if remaining > 0:
+        await asyncio.sleep(remaining)
+
+
 async def collect_ledger(
-    session: Session, experiment: Experiment, readback: RunReadback, manifest: ServiceManifest | None
+    session: Session,
+    experiment: Experiment,
+    readback: RunReadback,
+    manifest: ServiceManifest | None,
+    settle_s: float = 0.0,
 ) -> None:
-    """Read (or read again) every completed round's ledger and a few sample trace ids."""
+    """Read (or read again) every completed round's ledger and a few sample trace ids, no
+    sooner than `settle_s` after the last round ended."""
+    await settle(experiment, settle_s)
     spec = ExperimentSpec.model_validate(experiment.spec)
     session.execute(delete(LedgerReading).where(LedgerReading.experiment_id == experiment.id))
     for round_ in experiment.rounds:

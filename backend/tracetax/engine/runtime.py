@@ -38,7 +38,9 @@ class EngineRuntime:
                 if experiment is None:
                     return
                 spec = ExperimentSpec.model_validate(experiment.spec)
-                await collect_ledger(session, experiment, readback, self.engine.manifest_for(spec))
+                await collect_ledger(
+                    session, experiment, readback, self.engine.manifest_for(spec), self.settings.ledger_settle_s
+                )
         finally:
             await readback.aclose()
 
