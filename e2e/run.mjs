@@ -1,9 +1,13 @@
 // End-to-end: the UI in Debian's Chromium against the stack `make up` runs (TRACETAX_URL,
 // default http://127.0.0.1:8000). Creates one short experiment (Go, none vs batch-default,
-// about 22 s of measuring), watches it, and checks the results page with the real data.
+// about 22 s of measuring), watches it, and checks the results page with the real data:
+// the table with the diagnostics' intervals, the charts, where export runs and the flame graph,
+// the span ledger, the recommendation, a sample trace and the logs. Then runs a short CI check
+// from the UI (about 18 s) and downloads its JUnit XML.
 // Screenshots go to e2e/artifacts/. Last line: "N passed, M failed".
 
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { launch } from "./lib/browser.mjs";
@@ -29,6 +33,15 @@ let browser;
 let page;
 const pageErrors = [];
 let experimentId;
+let diagnostics;
+let checkId;
+
+/** The UI's signed percentage (lib/format.ts formatPercent) without its sign. */
+function percentText(value) {
+  const abs = Math.abs(value);
+  const decimals = abs < 10 ? 1 : 0;
+  return `${abs.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals })} %`;
+}
 
 async function gotoInApp(linkName) {
   await page
@@ -225,9 +238,31 @@ test(
       "Context switches / request",
       "Dropped spans",
     ]);
+    // The overhead and its interval come with the diagnostics (computed by the backend).
+    await table.locator('td[data-testid="noise-floor"]').first().waitFor({ timeout: 60_000 });
+    const answer = await fetch(`${BASE}/api/v1/experiments/${experimentId}/diagnostics`);
+    assert.equal(answer.status, 200, await answer.clone().text());
+    diagnostics = await answer.json();
     const p99 = await table.locator('tr[data-metric="p99"] td').allInnerTexts();
     assert.match(p99[0], /^\d[\d.,]* (µs|ms|s)$/, `baseline p99: ${p99[0]}`);
     assert.match(p99[1], /\d (µs|ms|s)\n[+−]?[\d.,]+ %/, `batch-default p99: ${p99[1]}`);
+    const p99Overhead = diagnostics.overhead["batch-default"].p99;
+    assert.ok(
+      p99[1].includes(percentText(p99Overhead.estimate)),
+      `${p99[1]} vs ${p99Overhead.estimate}`,
+    );
+    // One round: the backend gives no interval and says why; the UI shows that, not a made-up one.
+    assert.ok(p99[1].includes(p99Overhead.note ?? "["), p99[1]);
+    const noise = await table
+      .locator('tr[data-metric="p50"] td[data-testid="noise-floor"]')
+      .innerText();
+    assert.ok(noise.length > 0, "noise floor shown");
+    const dropped = await table.locator('tr[data-metric="dropped_spans"] td').allInnerTexts();
+    const droppedApi = diagnostics.dropped_spans["batch-default"];
+    assert.equal(
+      dropped[1].split("\n")[0],
+      droppedApi == null ? "unknown" : droppedApi.toLocaleString("en-US"),
+    );
     const throughput = await table.locator('tr[data-metric="max_throughput"] td').allInnerTexts();
     assert.match(throughput[0], /req\/s/);
     await page.getByRole("heading", { name: "Rounds", exact: true }).waitFor();
@@ -269,6 +304,129 @@ test(
     const cpu = page.getByTestId("cpu-chart");
     assert.ok(Number(await cpu.getAttribute("data-points")) > 0, "CPU samples");
     await cpu.screenshot({ path: shot("07-cpu-chart.png") });
+  },
+  { needs: ["the results table shows the measured numbers"] },
+);
+
+test(
+  "where export runs: the stacked bar and the flame graph",
+  async () => {
+    const section = page.locator("section", {
+      has: page.getByRole("heading", { name: "Where export runs", exact: true }),
+    });
+    await section.scrollIntoViewIfNeeded();
+    const runs = diagnostics.where_export_runs;
+    const sampled = Object.values(runs).filter((r) => r.location && r.location.samples > 0);
+    assert.ok(sampled.length > 0, `no stack samples: ${JSON.stringify(runs)}`);
+    // ECharts draws the bars as SVG paths, one bar per configuration with samples.
+    const bars = section.getByTestId("export-bars");
+    await bars.waitFor({ timeout: 20_000 });
+    assert.equal(await bars.getAttribute("data-bars"), String(sampled.length));
+    // Bar segments: paths filled with a category's colour.
+    const colours = ["#d55e00", "#0072b2", "#cc79a7", "#e69f00", "#8f9baa"];
+    const segments = bars.locator(colours.map((c) => `svg path[fill="${c}"]`).join(", "));
+    await segments.first().waitFor({ state: "attached" });
+    assert.ok((await segments.count()) >= sampled.length, "bar segments drawn");
+    const tableRows = await section.locator("table.export-table tbody tr").count();
+    assert.equal(tableRows, sampled.length);
+    // d3-flame-graph: an SVG with a frame per call-tree node, from the stacks API.
+    const flame = section.getByTestId("flame-graph");
+    await flame.waitFor({ timeout: 20_000 });
+    const configuration = await flame.getAttribute("data-configuration");
+    const frames = flame.locator("svg.d3-flame-graph g.frame");
+    await frames.first().waitFor({ timeout: 20_000 });
+    const count = await frames.count();
+    assert.ok(count > 5, `flame graph frames: ${count}`);
+    const tree = await (
+      await fetch(`${BASE}/api/v1/experiments/${experimentId}/stacks/${configuration}`)
+    ).json();
+    const rootName = await frames.first().getAttribute("name");
+    assert.equal(rootName, tree.root.name);
+    // Frames are coloured by kind: more than one fill.
+    await page.waitForTimeout(800);
+    const fills = new Set(
+      await flame
+        .locator("svg g.frame rect")
+        .evaluateAll((rects) => rects.map((r) => r.getAttribute("fill"))),
+    );
+    assert.ok(fills.size > 1, `fills: ${[...fills]}`);
+    const folded = section.getByRole("link", { name: "Download folded stacks" });
+    const href = await folded.getAttribute("href");
+    assert.match(href, new RegExp(`/stacks/${configuration}\\?format=folded$`));
+    const text = await (await fetch(`${BASE}${href}`)).text();
+    assert.match(text.split("\n")[0], / \d+$/, "folded stacks: frames;… count");
+    await section.screenshot({ path: shot("10-where-export-runs.png") });
+  },
+  { needs: ["the results table shows the measured numbers"] },
+);
+
+test(
+  "the span ledger, the recommendation, a sample trace and the logs",
+  async () => {
+    const ledger = page.locator('section.ledger-row[data-configuration="batch-default"]');
+    await ledger.scrollIntoViewIfNeeded();
+    const apiRound = diagnostics.ledger.find((r) => r.configuration === "batch-default");
+    const spans = apiRound.signals.find((s) => s.signal === "spans");
+    const expected = spans.stages.find((s) => s.stage === "expected");
+    const shown = await ledger.locator('[data-stage="expected"] .flow-value').innerText();
+    assert.equal(
+      shown,
+      expected.value == null ? "unknown" : expected.value.toLocaleString("en-US"),
+    );
+    for (const stage of spans.stages) {
+      const text = await ledger.locator(`[data-stage="${stage.stage}"]`).innerText();
+      if (stage.value == null) {
+        assert.match(text, /unknown/, `${stage.stage}: ${text}`);
+        assert.ok(text.includes(stage.unknown_reason), `${stage.stage}: reason shown`);
+      } else {
+        assert.ok(text.includes(stage.value.toLocaleString("en-US")), `${stage.stage}: ${text}`);
+      }
+    }
+    await page.getByRole("button", { name: "Collect the ledger again" }).waitFor();
+    await ledger.locator("xpath=ancestor::section[contains(@class,'panel')]").screenshot({
+      path: shot("11-span-ledger.png"),
+    });
+
+    const recommendation = page.getByTestId("recommendation");
+    await recommendation.scrollIntoViewIfNeeded();
+    assert.ok(
+      (await recommendation.innerText()).includes(diagnostics.recommendation.summary),
+      "recommendation summary",
+    );
+    assert.equal(
+      await recommendation.locator("ol.rules > li").count(),
+      diagnostics.recommendation.rules.length,
+    );
+    await recommendation.screenshot({ path: shot("12-recommendation.png") });
+
+    const traces = Object.values(diagnostics.sample_traces).flat();
+    const traceSection = page.locator("#sample-trace");
+    await traceSection.scrollIntoViewIfNeeded();
+    if (traces.length > 0) {
+      const waterfall = traceSection.getByTestId("waterfall");
+      await waterfall.waitFor({ timeout: 20_000 });
+      assert.ok(Number(await waterfall.getAttribute("data-spans")) >= 2, "spans in the trace");
+      assert.ok((await waterfall.locator(".waterfall-bar").count()) >= 2);
+    } else {
+      await traceSection.getByText(/No sample traces/).waitFor();
+    }
+    await traceSection.screenshot({ path: shot("13-sample-trace.png") });
+    const logs = page.locator("#logs");
+    await logs.scrollIntoViewIfNeeded();
+    await logs
+      .locator('[data-testid="logs"], .state-empty, .state-error')
+      .first()
+      .waitFor({ timeout: 20_000 });
+    const apiLogs = await (
+      await fetch(`${BASE}/api/v1/experiments/${experimentId}/logs?limit=10`)
+    ).json();
+    if (apiLogs.records?.length > 0) {
+      assert.equal(
+        await logs.getByTestId("logs").getAttribute("data-records"),
+        String(apiLogs.records.length),
+      );
+    }
+    await logs.screenshot({ path: shot("14-logs.png") });
   },
   { needs: ["the results table shows the measured numbers"] },
 );
@@ -322,6 +480,94 @@ test(
     await page.screenshot({ path: shot("09-experiments-filtered.png"), fullPage: true });
   },
   { needs: ["a short two-configuration experiment is created"] },
+);
+
+test(
+  "a CI check runs from the UI and its JUnit XML downloads",
+  async () => {
+    await gotoInApp("CI checks");
+    await page.getByRole("heading", { level: 1, name: "CI checks" }).waitFor();
+    await page.getByRole("link", { name: "New check" }).click();
+    await page.getByLabel("Rate (req/s)").waitFor();
+    await page.getByLabel("Service").selectOption("go");
+    await page.getByLabel("Baseline", { exact: true }).selectOption("none");
+    await page.getByLabel("Candidate", { exact: true }).selectOption("batch-default");
+    await page.getByLabel("Rate (req/s)").fill("100");
+    await page.getByLabel("Duration (s)").fill("2");
+    await page.getByLabel("Rounds", { exact: true }).fill("1");
+    await page.getByLabel("Max p99 overhead (%)").fill("1000");
+    await page.getByLabel("Max CPU per request overhead (%)").fill("");
+    await page.getByLabel("Max dropped spans").fill("0");
+    // One round has no interval: judge the estimate.
+    await page.getByLabel(/Strict/).check();
+    const answered = page.waitForResponse(
+      (r) => r.url().endsWith("/api/v1/checks") && r.request().method() === "POST",
+    );
+    await page.getByRole("button", { name: "Run check" }).click();
+    const response = await answered;
+    assert.equal(response.status(), 202, await response.text());
+    checkId = (await response.json()).id;
+    await page.waitForURL(`**/checks/${checkId}`);
+    console.log(`    check ${checkId}`);
+    const junit = page.getByRole("link", { name: "Download JUnit XML" });
+    await junit.waitFor({ timeout: RESULTS_TIMEOUT_MS });
+    const status = await (await fetch(`${BASE}/api/v1/checks/${checkId}`)).json();
+    assert.ok(status.verdict, "the check has a verdict");
+    const rows = page.locator("table.budget-lines tbody tr");
+    assert.equal(await rows.count(), status.verdict.lines.length);
+    for (const line of status.verdict.lines) {
+      const row = page.locator(`table.budget-lines tr[data-line="${line.name}"]`);
+      const text = await row.innerText();
+      assert.ok(text.includes(line.verdict), `${line.name}: ${text}`);
+      assert.ok(text.includes(line.reason), `${line.name}: reason`);
+    }
+    const cli = await page.getByTestId("cli-command").innerText();
+    assert.match(cli, /--service go --baseline none --candidate batch-default/);
+    assert.match(cli, /--p99-overhead-pct 1000 --max-dropped-spans 0/);
+    assert.match(cli, /--strict --junit tracetax-junit\.xml/);
+    assert.match(await page.getByTestId("curl-command").innerText(), /\/api\/v1\/checks/);
+    await page.screenshot({ path: shot("15-check.png"), fullPage: true });
+
+    const [download] = await Promise.all([page.waitForEvent("download"), junit.click()]);
+    const file = shot("check-junit.xml");
+    await download.saveAs(file);
+    const xml = await readFile(file, "utf8");
+    // Well-formed XML whose root is a testsuite with a test case per budget line.
+    const parsed = await page.evaluate((text) => {
+      const doc = new DOMParser().parseFromString(text, "application/xml");
+      return {
+        error: doc.querySelector("parsererror")?.textContent ?? null,
+        root: doc.documentElement.nodeName,
+        tests: doc.documentElement.getAttribute("tests"),
+        cases: doc.querySelectorAll("testcase").length,
+      };
+    }, xml);
+    assert.equal(parsed.error, null, "valid XML");
+    assert.equal(parsed.root, "testsuite");
+    assert.equal(Number(parsed.tests), status.verdict.lines.length);
+    assert.ok(parsed.cases >= status.verdict.lines.length);
+  },
+  { needs: ["the experiments list renders"], timeoutMs: RESULTS_TIMEOUT_MS + 60_000 },
+);
+
+test(
+  "the checks list shows the new check, and an unknown check shows the API's error",
+  async () => {
+    await gotoInApp("CI checks");
+    const link = page.locator(`table.checks a[href="/checks/${checkId}"]`);
+    await link.waitFor();
+    assert.match(await link.locator("xpath=ancestor::tr").innerText(), /pass|fail|error/);
+    await page.screenshot({ path: shot("16-checks.png"), fullPage: true });
+    const missing = "00000000-0000-0000-0000-000000000000";
+    await page.evaluate((to) => {
+      window.history.pushState({}, "", to);
+      window.dispatchEvent(new PopStateEvent("popstate"));
+    }, `/checks/${missing}`);
+    const alert = page.getByRole("alert");
+    await alert.waitFor();
+    assert.match(await alert.innerText(), new RegExp(`no check ${missing}`));
+  },
+  { needs: ["a CI check runs from the UI and its JUnit XML downloads"] },
 );
 
 test(

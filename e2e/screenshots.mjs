@@ -12,6 +12,8 @@ const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), "artifacts",
 
 const experiments = await (await fetch(`${BASE}/api/v1/experiments`)).json();
 const id = process.argv[2] ?? experiments.find((e) => e.status === "completed")?.id;
+const checks = await (await fetch(`${BASE}/api/v1/checks?limit=1`)).json();
+const checkId = checks[0]?.id;
 await mkdir(OUT, { recursive: true });
 
 for (const [label, width, height] of [
@@ -40,8 +42,28 @@ for (const [label, width, height] of [
         .locator("table.comparison, .live-run, .state-error, .state-empty")
         .first()
         .waitFor();
-      await page.waitForTimeout(500);
+      // The diagnostics (intervals, ledger, flame graph) take the backend a few seconds.
+      await page
+        .locator('[data-testid="flame-graph"], .state-error')
+        .first()
+        .waitFor({ timeout: 30_000 })
+        .catch(() => {});
+      await page.waitForTimeout(1000);
       await page.screenshot({ path: path.join(OUT, `${label}-experiment.png`), fullPage: true });
+    }
+    await open("/checks");
+    await page
+      .locator("table.checks, .state-empty, .state-error")
+      .first()
+      .waitFor({ timeout: 60_000 });
+    await page.screenshot({ path: path.join(OUT, `${label}-checks.png`), fullPage: true });
+    if (checkId) {
+      await open(`/checks/${checkId}`);
+      await page
+        .locator('[data-testid="cli-command"], .state-error')
+        .first()
+        .waitFor({ timeout: 30_000 });
+      await page.screenshot({ path: path.join(OUT, `${label}-check.png`), fullPage: true });
     }
     await open("/stack");
     await page.locator("#health-title ~ * caption, .state-error").first().waitFor();

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from tracetax.clients.base import BackendError
 from tracetax.db.models import Experiment, LedgerReading, Round
+from tracetax.db.repository import FINAL_EXPERIMENT_STATES
 from tracetax.diagnostics.ledger import RoundFacts, RoundLedger, round_ledger
 from tracetax.diagnostics.overhead import Interval, RoundSample, noise_floor, overhead
 from tracetax.diagnostics.recommend import ConfigurationFacts, Recommendation, recommend
@@ -126,17 +127,46 @@ async def collect_ledger(
     session.commit()
 
 
+# Diagnostics of finished experiments, by what they are computed from: the bootstrap takes
+# about a second per experiment, and the checks list asks for many at once.
+_CACHE: dict[tuple[Any, ...], Diagnostics] = {}
+_CACHE_SIZE = 128
+
+
 def build(
     session: Session, experiment: Experiment, manifest: ServiceManifest | None, cpu_budget_pct: float = 10.0
+) -> Diagnostics:
+    readings = {
+        reading.run_id: reading
+        for reading in session.scalars(select(LedgerReading).where(LedgerReading.experiment_id == experiment.id))
+    }
+    # A finished experiment's rounds never change; its ledger can be collected again.
+    key = (
+        experiment.id,
+        experiment.status,
+        cpu_budget_pct,
+        tuple(sorted((r, v.collected_at) for r, v in readings.items())),
+    )
+    cached = _CACHE.get(key)
+    if cached is None:
+        cached = _build(experiment, manifest, cpu_budget_pct, readings)
+        if experiment.status in FINAL_EXPERIMENT_STATES:
+            if len(_CACHE) >= _CACHE_SIZE:
+                _CACHE.pop(next(iter(_CACHE)))
+            _CACHE[key] = cached
+    return cached
+
+
+def _build(
+    experiment: Experiment,
+    manifest: ServiceManifest | None,
+    cpu_budget_pct: float,
+    readings: dict[str, LedgerReading],
 ) -> Diagnostics:
     spec = ExperimentSpec.model_validate(experiment.spec)
     baseline = spec.baseline.name
     completed = [r for r in experiment.rounds if r.status == "completed"]
     by_config = {c.name: [_sample(r) for r in completed if r.configuration == c.name] for c in spec.configurations}
-    readings = {
-        reading.run_id: reading
-        for reading in session.scalars(select(LedgerReading).where(LedgerReading.experiment_id == experiment.id))
-    }
     ledgers = [RoundLedger.model_validate(readings[r.run_id].ledger) for r in completed if r.run_id in readings]
     overheads = {
         name: overhead(by_config[baseline], samples, seed=spec.seed)

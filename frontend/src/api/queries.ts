@@ -10,6 +10,16 @@ export const queryKeys = {
   list: (service: string | null) => ["experiments", "list", service] as const,
   detail: (id: string) => ["experiments", "detail", id] as const,
   results: (id: string) => ["experiments", "results", id] as const,
+  diagnostics: (id: string) => ["experiments", "diagnostics", id] as const,
+  stacks: (id: string, configuration: string) =>
+    ["experiments", "stacks", id, configuration] as const,
+  logs: (id: string, configuration: string | null) =>
+    ["experiments", "logs", id, configuration] as const,
+  trace: (traceId: string) => ["traces", traceId] as const,
+  checks: ["checks"] as const,
+  checkList: (limit: number) => ["checks", "list", limit] as const,
+  check: (id: string) => ["checks", "detail", id] as const,
+  meta: ["meta"] as const,
   services: ["services"] as const,
   presets: ["presets"] as const,
   health: ["health"] as const,
@@ -36,9 +46,10 @@ export function useExperiments(service: string | null) {
   });
 }
 
-export function useExperiment(id: string) {
+export function useExperiment(id: string, enabled = true) {
   return useQuery({
     queryKey: queryKeys.detail(id),
+    enabled: enabled && id !== "",
     queryFn: ({ signal }) =>
       unwrap(
         api.GET("/api/v1/experiments/{experiment_id}", {
@@ -71,6 +82,15 @@ export function useServices() {
   return useQuery({
     queryKey: queryKeys.services,
     queryFn: ({ signal }) => unwrap(api.GET("/api/v1/services", { signal })),
+    staleTime: CATALOG_STALE_MS,
+  });
+}
+
+/** The version and, when configured, the Grafana to link to (Explore). */
+export function useMeta() {
+  return useQuery({
+    queryKey: queryKeys.meta,
+    queryFn: ({ signal }) => unwrap(api.GET("/api/v1/meta", { signal })),
     staleTime: CATALOG_STALE_MS,
   });
 }

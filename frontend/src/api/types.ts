@@ -20,6 +20,33 @@ export type HealthReport = Schemas["HealthReport"];
 export type ComponentHealth = Schemas["ComponentHealth"];
 export type Processor = ConfigurationSpec["processor"];
 
+// Diagnostics of a finished experiment (tracetax.diagnostics.report).
+export type Diagnostics = Schemas["Diagnostics"];
+/** Overhead in percent of the baseline: positive means worse than the baseline. */
+export type Interval = Schemas["Interval"];
+export type RoundLedger = Schemas["RoundLedger"];
+export type SignalLedger = Schemas["SignalLedger"];
+export type LedgerStage = Schemas["Stage"];
+export type StackSummary = Schemas["StackSummary"];
+export type ExportLocation = Schemas["ExportLocation"];
+export type FlameGraph = Schemas["FlameGraph"];
+export type FlameNode = Schemas["FlameNode"];
+export type Recommendation = Schemas["Recommendation"];
+export type RuleFiring = Schemas["RuleFiring"];
+export type ExperimentLogs = Schemas["ExperimentLogs"];
+export type LogRecord = Schemas["LogRecord"];
+export type Meta = Schemas["Meta"];
+export type GrafanaLinks = Schemas["GrafanaLinks"];
+
+// CI overhead checks (tracetax.api.routes.checks).
+export type CheckRequest = Schemas["CheckRequest"];
+export type CheckCreated = Schemas["CheckCreated"];
+export type CheckStatus = Schemas["CheckStatus"];
+export type Budget = Schemas["Budget"];
+export type BudgetLine = Schemas["BudgetLine"];
+export type Verdict = Schemas["Verdict"];
+export type ServiceRef = CheckRequest["service"];
+
 /** Experiment states after which nothing changes (tracetax.db.repository.FINAL_EXPERIMENT_STATES). */
 export const FINAL_STATES = ["completed", "failed", "cancelled", "interrupted"] as const;
 
@@ -88,6 +115,36 @@ export interface ResourceSample {
 export type ExperimentResults = Omit<Schemas["ExperimentResults"], "configurations"> & {
   configurations: ConfigurationAggregates[];
 };
+
+/** A span of a trace as Tempo returns it in OTLP JSON (ids base64 or hex, times in ns as text). */
+export interface OtlpSpan {
+  traceId?: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind?: string | number;
+  startTimeUnixNano: string | number;
+  endTimeUnixNano: string | number;
+  status?: { code?: string | number; message?: string };
+  attributes?: OtlpAttribute[];
+}
+
+export interface OtlpAttribute {
+  key: string;
+  value: Record<string, unknown>;
+}
+
+/** GET /api/v1/traces/{id}: Tempo's OTLP JSON (`batches` in Tempo 1.x/2.x, or `resourceSpans`). */
+export interface OtlpTrace {
+  batches?: OtlpResourceSpans[];
+  resourceSpans?: OtlpResourceSpans[];
+}
+
+export interface OtlpResourceSpans {
+  resource?: { attributes?: OtlpAttribute[] };
+  scopeSpans?: { scope?: { name?: string }; spans?: OtlpSpan[] }[];
+  instrumentationLibrarySpans?: { spans?: OtlpSpan[] }[];
+}
 
 export type Phase =
   | "queued"

@@ -33,6 +33,7 @@ export function AppLayout() {
             Experiments
           </NavLink>
           <NavLink to="/experiments/new">New experiment</NavLink>
+          <NavLink to="/checks">CI checks</NavLink>
           <NavLink to="/stack">Stack</NavLink>
         </nav>
       </header>

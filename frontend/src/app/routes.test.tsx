@@ -1,5 +1,5 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render, screen } from "@testing-library/react";
+import { cleanup, render, screen, within } from "@testing-library/react";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../api/client";
@@ -30,6 +30,16 @@ describe("routes", () => {
     expect(await screen.findByRole("heading", { level: 1, name: "Experiments" })).toBeTruthy();
     expect(screen.getByRole("navigation", { name: "Main" })).toBeTruthy();
     expect(document.title).toBe("Experiments · TraceTax");
+  });
+
+  it("has the CI checks in the navigation", async () => {
+    stubApi({ "GET /api/v1/checks": [], "GET /api/v1/experiments": [] });
+    renderRoute("/checks");
+    expect(await screen.findByRole("heading", { level: 1, name: "CI checks" })).toBeTruthy();
+    const nav = screen.getByRole("navigation", { name: "Main" });
+    expect(within(nav).getByRole("link", { name: "CI checks" }).getAttribute("aria-current")).toBe(
+      "page",
+    );
   });
 
   it("answers an unknown URL with a not-found page", async () => {

@@ -1,4 +1,7 @@
 import type { RouteObject } from "react-router";
+import { CheckPage } from "../features/checks/CheckPage";
+import { ChecksPage } from "../features/checks/ChecksPage";
+import { NewCheckPage } from "../features/checks/NewCheckPage";
 import { ExperimentPage } from "../features/experiment/ExperimentPage";
 import { ExperimentsPage } from "../features/experiments/ExperimentsPage";
 import { StackPage } from "../features/health/StackPage";
@@ -17,6 +20,9 @@ export const routes: RouteObject[] = [
       { index: true, element: <ExperimentsPage /> },
       { path: "experiments/new", element: <NewExperimentPage /> },
       { path: "experiments/:id", element: <ExperimentPage /> },
+      { path: "checks", element: <ChecksPage /> },
+      { path: "checks/new", element: <NewCheckPage /> },
+      { path: "checks/:id", element: <CheckPage /> },
       { path: "stack", element: <StackPage /> },
       { path: "*", element: <NotFoundPage /> },
     ],

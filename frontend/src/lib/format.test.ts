@@ -10,7 +10,6 @@ import {
   formatRate,
   formatUtilization,
   parseApiDate,
-  percentDiff,
   significant,
 } from "./format";
 
@@ -46,14 +45,7 @@ describe("latency and numbers", () => {
   });
 });
 
-describe("differences and intervals", () => {
-  it("computes the percent difference against the baseline", () => {
-    expect(percentDiff(150, 100)).toBe(50);
-    expect(percentDiff(75, 100)).toBe(-25);
-    expect(percentDiff(1, 0)).toBeNull();
-    expect(percentDiff(null, 100)).toBeNull();
-  });
-
+describe("percentages and intervals", () => {
   it("signs percentages with a real minus and fewer decimals for large ones", () => {
     expect(formatPercent(12.345)).toBe("+12 %");
     expect(formatPercent(4.04)).toBe("+4.0 %");

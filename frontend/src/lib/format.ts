@@ -72,15 +72,6 @@ export function formatPercent(percent: number | null | undefined): string {
   return `${percent > 0 ? "+" : MINUS}${body} %`;
 }
 
-/** Percent difference of `value` against `baseline`; null when either is missing or baseline is 0. */
-export function percentDiff(
-  value: number | null | undefined,
-  baseline: number | null | undefined,
-): number | null {
-  if (!isNumber(value) || !isNumber(baseline) || baseline === 0) return null;
-  return ((value - baseline) / baseline) * 100;
-}
-
 /** A confidence interval of a percent difference: [+1.2 %, +5.0 %]. */
 export function formatInterval(
   interval: readonly [number, number] | null | undefined,

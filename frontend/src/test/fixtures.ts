@@ -1,13 +1,23 @@
 // Small, realistic API payloads (shapes as the backend returns them).
 
 import type {
+  CheckStatus,
   ConfigurationAggregates,
+  Diagnostics,
   ExperimentDetail,
+  ExperimentLogs,
   ExperimentResults,
+  FlameGraph,
+  Interval,
+  Meta,
+  OtlpTrace,
   Preset,
   ResourceSample,
+  RoundLedger,
   RoundRaw,
   ServiceInfo,
+  SignalLedger,
+  StackSummary,
 } from "../api/types";
 
 export const services: ServiceInfo[] = [
@@ -222,4 +232,397 @@ export function results(extra: Partial<ExperimentResults> = {}): ExperimentResul
     rounds: [round("none", 0), round("batch-default", 0, { order_index: 1 })],
     ...extra,
   };
+}
+
+// Diagnostics ---------------------------------------------------------------------------------
+
+export function interval(
+  estimate: number | null,
+  low: number | null = null,
+  high: number | null = null,
+  extra: Partial<Interval> = {},
+): Interval {
+  const significant = low != null && high != null && (low > 0 || high < 0);
+  return { estimate, low, high, significant, note: null, ...extra };
+}
+
+/** One signal's ledger; `values` in stage order, null for an unknown stage. */
+export function signal(
+  name: SignalLedger["signal"],
+  stages: [string, number | null, string?][],
+  balanced: boolean | null = true,
+): SignalLedger {
+  return {
+    signal: name,
+    stages: stages.map(([stage, value, reason]) => ({
+      stage,
+      value,
+      unknown_reason: value == null ? (reason ?? "Tempo: connection refused") : null,
+    })),
+    balanced,
+    note: null,
+  };
+}
+
+export function spansLedger(
+  expected: number,
+  dropped: number | null,
+  accepted: number,
+  stored: number | null,
+): SignalLedger {
+  const known = [expected, dropped, accepted, stored].every((v) => v != null);
+  return signal(
+    "spans",
+    [
+      ["expected", expected],
+      ["sdk_dropped", dropped, "this SDK exposes no dropped-span counter"],
+      ["collector_accepted", accepted],
+      ["collector_refused", 0],
+      ["exporter_sent", accepted],
+      ["exporter_failed", 0],
+      ["stored", stored, "Tempo: HTTP 503"],
+    ],
+    known ? expected === (stored ?? 0) + (dropped ?? 0) : null,
+  );
+}
+
+export function roundLedger(
+  configuration: string,
+  round_index: number,
+  signals: SignalLedger[],
+): RoundLedger {
+  return {
+    configuration,
+    round_index,
+    run_id: `${configuration}-${round_index}`,
+    window: ["2026-11-21T13:36:38Z", "2026-11-21T13:36:49Z"],
+    signals,
+  };
+}
+
+export function stackSummary(
+  configuration: string,
+  shares: Partial<Record<string, number>> | null,
+  extra: Partial<StackSummary> = {},
+): StackSummary {
+  return {
+    configuration,
+    sampler: shares ? "go-pprof" : null,
+    rounds_sampled: shares ? 1 : 0,
+    problems: shares ? [] : ["stack sampling was off for this experiment (sample_stacks: false)"],
+    location: shares
+      ? {
+          sampler: "go-pprof",
+          samples: 100,
+          cells: {},
+          export_request_path: shares.export_request_path ?? 0,
+          export_background: shares.export_background ?? 0,
+          export_unattributed: shares.export_unattributed ?? 0,
+          sdk_other: shares.sdk_other ?? 0,
+          application: shares.application ?? 0,
+          export_share:
+            (shares.export_request_path ?? 0) +
+            (shares.export_background ?? 0) +
+            (shares.export_unattributed ?? 0),
+          export_on_request_path_of_export: null,
+          distinguishable: true,
+          note: "goroutine labels tell request goroutines from the SDK's",
+        }
+      : null,
+    export_cpu_per_request_us: shares ? 120 : null,
+    ...extra,
+  };
+}
+
+export const TRACE_ID = "4f71fa22351c1e0f1f038a18eeb74101";
+
+export function diagnostics(extra: Partial<Diagnostics> = {}): Diagnostics {
+  return {
+    experiment_id: experiment().id,
+    baseline: "none",
+    overhead: {
+      "batch-default": {
+        p50: interval(50, 41.5, 58.25),
+        p90: interval(40, -28.8, 110.3),
+        p99: interval(50, -100, 435.6),
+        "p99.9": interval(-21.7, -100, 203.9),
+        max_throughput_rps: interval(33.3, 30, 36.7),
+        cpu_per_request_us: interval(50, null, null, {
+          note: "an interval needs at least 2 rounds",
+        }),
+        rss_max_bytes: interval(-12, -14, -10),
+      },
+    },
+    noise_floor: {
+      p50: interval(0, -6.4, 6.4),
+      p90: interval(0, -54.5, 54.5),
+      p99: interval(0, -100, 387.5),
+      "p99.9": interval(0, -100, 283.4),
+      max_throughput_rps: interval(0, null, null, { note: "an interval needs at least 2 rounds" }),
+      cpu_per_request_us: interval(0, -31, 31),
+      rss_max_bytes: interval(0, -0.9, 0.9),
+    },
+    ledger: [
+      roundLedger("none", 0, [
+        spansLedger(0, 0, 0, 0),
+        signal("request_counter", [
+          ["expected", 0],
+          ["stored", 0],
+        ]),
+      ]),
+      roundLedger("batch-default", 0, [
+        spansLedger(1500, 0, 1500, null),
+        signal("log_records", [
+          ["expected", 300],
+          ["collector_accepted", 300],
+          ["collector_refused", 0],
+          ["exporter_sent", 300],
+          ["exporter_failed", 0],
+          ["stored", 300],
+        ]),
+        signal("request_counter", [
+          ["expected", 300],
+          ["stored", 300],
+        ]),
+      ]),
+    ],
+    dropped_spans: { none: 0, "batch-default": null },
+    sample_traces: { none: [], "batch-default": [TRACE_ID] },
+    where_export_runs: {
+      none: stackSummary("none", { application: 1 }),
+      "batch-default": stackSummary("batch-default", {
+        export_background: 0.25,
+        sdk_other: 0.25,
+        application: 0.5,
+      }),
+    },
+    recommendation: {
+      start_from: "batch-default",
+      processor: "batch",
+      env: { OTEL_BSP_MAX_QUEUE_SIZE: "8192" },
+      summary: "Start from batch-default and apply: queue-too-small.",
+      rules: [
+        {
+          rule: "queue-too-small",
+          configuration: "batch-default",
+          message: "4,004 spans were dropped because the queue was full.",
+          evidence: {
+            dropped_spans: 4004,
+            span_rate_per_s: 1000,
+            schedule_delay_s: 5,
+            export_on_request_path_share: 0.6514,
+            cpu_overhead_pct: interval(86.84, 41.86, 131.82),
+            export_duration_s: null,
+          },
+          setting: { OTEL_BSP_MAX_QUEUE_SIZE: "8192" },
+        },
+      ],
+    },
+    ...extra,
+  };
+}
+
+export function flameGraph(configuration = "batch-default"): FlameGraph {
+  const leaf = (name: string, value: number, kind: string) => ({
+    name,
+    value,
+    kind,
+    children: [],
+  });
+  return {
+    configuration,
+    sampler: "go-pprof",
+    samples: 100,
+    problems: [],
+    root: {
+      name: configuration,
+      value: 100,
+      kind: null,
+      children: [
+        {
+          name: "goroutine request",
+          value: 60,
+          kind: "request",
+          children: [
+            {
+              name: "net/http.(*conn).serve",
+              value: 50,
+              kind: "application",
+              children: [leaf("otlptrace.(*client).UploadTraces", 20, "export")],
+            },
+            leaf("sdk/trace.(*recordingSpan).End", 10, "sdk"),
+          ],
+        },
+        {
+          name: "goroutine otel-sdk",
+          value: 30,
+          kind: "background",
+          children: [leaf("otlptrace.(*client).UploadTraces", 30, "export")],
+        },
+        { name: "goroutine unlabelled", value: 10, kind: "unattributed", children: [] },
+      ],
+    },
+  };
+}
+
+/** Tempo's answer: base64 ids, nanosecond times as text, a child that starts first among two. */
+export function otlpTrace(): OtlpTrace {
+  const base = 1795275445457000000n;
+  const at = (offsetUs: number) => String(base + BigInt(offsetUs * 1000));
+  return {
+    batches: [
+      {
+        resource: {
+          attributes: [{ key: "service.name", value: { stringValue: "tracetax-demo-go" } }],
+        },
+        scopeSpans: [
+          {
+            scope: { name: "otelhttp" },
+            spans: [
+              {
+                traceId: "AE9x+iI1HB4PHwOKGO63QQ==",
+                spanId: "DPjWCsPeN9c=",
+                name: "GET /work",
+                kind: "SPAN_KIND_SERVER",
+                startTimeUnixNano: at(0),
+                endTimeUnixNano: at(1000),
+              },
+            ],
+          },
+          {
+            scope: { name: "tracetax/demo-go" },
+            spans: [
+              {
+                spanId: "7fwy/xE9mo4=",
+                parentSpanId: "DPjWCsPeN9c=",
+                name: "work.fetch",
+                kind: "SPAN_KIND_CLIENT",
+                startTimeUnixNano: at(500),
+                endTimeUnixNano: at(750),
+                status: { code: "STATUS_CODE_ERROR" },
+              },
+              {
+                spanId: "PVRphhf85QU=",
+                parentSpanId: "DPjWCsPeN9c=",
+                name: "work.compute",
+                kind: "SPAN_KIND_INTERNAL",
+                startTimeUnixNano: at(100),
+                endTimeUnixNano: at(300),
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  };
+}
+
+export function experimentLogs(extra: Partial<ExperimentLogs> = {}): ExperimentLogs {
+  return {
+    experiment_id: experiment().id,
+    queries: ['{service_name="tracetax-demo-go"} | tracetax_run_id="batch-default-0"'],
+    records: [
+      {
+        timestamp_ns: 1795275490612712713,
+        line: "work done",
+        configuration: "batch-default",
+        round: 0,
+        metadata: { severity_text: "INFO", trace_id: TRACE_ID, span_id: "5507fdd078e9ccab" },
+      },
+    ],
+    ...extra,
+  };
+}
+
+export const metaWithGrafana: Meta = {
+  version: "0.1.0",
+  grafana: {
+    url: "http://grafana.test:3000/",
+    tempo_datasource: "tempo",
+    loki_datasource: "loki",
+    metrics_datasource: "prometheus",
+  },
+};
+
+export const metaWithoutGrafana: Meta = { version: "0.1.0", grafana: null };
+
+// CI checks ----------------------------------------------------------------------------------
+
+export const CHECK_ID = "12cd2d8a-894e-41d1-8f58-bf6e56014fc4";
+
+export function checkStatus(extra: Partial<CheckStatus> = {}): CheckStatus {
+  return {
+    id: CHECK_ID,
+    experiment_id: "9adba8b4-17f6-4830-ba20-1ba5fcc00370",
+    status: "completed",
+    created_at: "2026-11-21T15:25:06.615213Z",
+    budget: { p99_overhead_pct: 15, cpu_overhead_pct: null, max_dropped_spans: 0 },
+    strict: false,
+    verdict: {
+      verdict: "fail",
+      strict: false,
+      lines: [
+        {
+          name: "p99_overhead_pct",
+          budget: 15,
+          measured: interval(42.41, -100, 350.72),
+          verdict: "pass",
+          reason: "interval lower bound -100.00% <= budget 15%",
+        },
+        {
+          name: "max_dropped_spans",
+          budget: 0,
+          measured: interval(3000),
+          verdict: "fail",
+          reason: "3,000 dropped > budget 0",
+        },
+      ],
+    },
+    error: null,
+    ...extra,
+  };
+}
+
+/** The experiment a check made (names fixed to baseline / candidate), as the API stores it. */
+export function checkExperiment(
+  candidate: Record<string, unknown> = {},
+  load: Record<string, unknown> = {},
+): ExperimentDetail {
+  return experiment({
+    id: "9adba8b4-17f6-4830-ba20-1ba5fcc00370",
+    name: "check: batch-tuned vs none",
+    configurations: ["baseline", "candidate"],
+    baseline: "baseline",
+    spec: {
+      name: "check: batch-tuned vs none",
+      service: { kind: "demo", language: "go" },
+      configurations: [
+        { name: "baseline", processor: "none", env: {}, baseline: true, preset: "none" },
+        {
+          name: "candidate",
+          processor: "batch",
+          env: {
+            OTEL_BSP_MAX_QUEUE_SIZE: "8192",
+            OTEL_BSP_SCHEDULE_DELAY: "1000",
+            OTEL_EXPORTER_OTLP_TIMEOUT: "500",
+          },
+          baseline: false,
+          preset: "batch-tuned",
+          ...candidate,
+        },
+      ],
+      load: {
+        rate: 100,
+        warmup_s: 2,
+        duration_s: 3,
+        connections: 16,
+        path: "/work",
+        query: { iters: 1000, spans: 5 },
+        max_throughput_s: 0,
+        ...load,
+      },
+      rounds: 3,
+      seed: 0,
+    },
+  });
 }

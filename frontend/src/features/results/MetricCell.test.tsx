@@ -1,5 +1,6 @@
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
+import { interval } from "../../test/fixtures";
 import type { CellData } from "./comparison";
 import { MetricCell } from "./MetricCell";
 
@@ -10,7 +11,8 @@ const cell: CellData = {
   value: 6000,
   text: "6.00 ms",
   isBaseline: false,
-  diffPercent: 50,
+  overhead: interval(50, -100, 435.6),
+  significant: false,
   worse: true,
 };
 
@@ -28,21 +30,33 @@ function renderCell(data: CellData) {
 }
 
 describe("MetricCell", () => {
-  it("shows the value and its difference against the baseline", () => {
+  it("shows the value, the diagnostics' overhead and its interval", () => {
     const td = renderCell(cell);
     expect(td.textContent).toContain("6.00 ms");
     expect(td.textContent).toContain("+50 %");
+    expect(td.textContent).toContain("[\u2212100 %, +436 %]");
+    expect(td.textContent).toContain("(worse than the baseline)");
     expect(td.className).not.toContain("is-significant");
   });
 
-  it("shows no difference for the baseline itself", () => {
-    const td = renderCell({ ...cell, isBaseline: true, diffPercent: null, worse: null });
+  it("shows no overhead for the baseline itself", () => {
+    const td = renderCell({ ...cell, isBaseline: true, overhead: null, worse: null });
     expect(td.textContent).toBe("6.00 ms");
   });
 
-  it("renders an interval and highlights a significant difference when given", () => {
-    const td = renderCell({ ...cell, interval: [41.5, 58.25], significant: true });
+  it("highlights a significant overhead, in words too", () => {
+    const td = renderCell({ ...cell, overhead: interval(50, 41.5, 58.25), significant: true });
     expect(td.textContent).toContain("[+42 %, +58 %]");
     expect(td.className).toContain("is-significant");
+    expect(td.textContent).toContain("significant");
+  });
+
+  it("says why an overhead has no interval", () => {
+    const td = renderCell({
+      ...cell,
+      overhead: interval(12, null, null, { note: "an interval needs at least 2 rounds" }),
+    });
+    expect(td.textContent).toContain("+12 %");
+    expect(td.textContent).toContain("an interval needs at least 2 rounds");
   });
 });

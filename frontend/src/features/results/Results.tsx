@@ -1,14 +1,38 @@
+import type { ReactNode } from "react";
 import { useResults } from "../../api/queries";
-import type { ExperimentDetail } from "../../api/types";
+import type { Diagnostics, ExperimentDetail } from "../../api/types";
 import { Empty, ErrorState, Loading } from "../../components/States";
+import { parseApiDate } from "../../lib/format";
+import { runRange } from "../../lib/grafana";
 import { ComparisonTable } from "./ComparisonTable";
 import { CpuChart } from "./CpuChart";
 import { PercentilePlot } from "./PercentilePlot";
+import { RecommendationPanel } from "./RecommendationPanel";
 import { RoundsTable } from "./RoundsTable";
+import { SpanLedger } from "./SpanLedger";
+import { Telemetry } from "./Telemetry";
+import { useDiagnostics } from "./useDiagnostics";
+import { WhereExportRuns } from "./WhereExportRuns";
 
-/** The results of a finished experiment: comparison, percentile plot, CPU, rounds. */
+const SECTIONS = [
+  ["comparison-title", "Side by side"],
+  ["recommendation-title", "Recommendation"],
+  ["percentiles-title", "Latency"],
+  ["where-export-title", "Where export runs"],
+  ["ledger-title", "Span ledger"],
+  ["trace-title", "Sample trace"],
+  ["logs-title", "Logs"],
+  ["rounds-title", "Rounds"],
+] as const;
+
+/**
+ * The results of a finished experiment: the side-by-side table with the diagnostics'
+ * overhead intervals, the recommendation, latency and CPU charts, where export runs, the span
+ * ledger, a sample trace and the logs, and every round.
+ */
 export function Results({ experiment }: { experiment: ExperimentDetail }) {
   const results = useResults(experiment.id, true);
+  const diagnostics = useDiagnostics(experiment.id);
   const order = experiment.configurations;
 
   if (results.isPending) return <Loading>Loading the results…</Loading>;
@@ -23,11 +47,39 @@ export function Results({ experiment }: { experiment: ExperimentDetail }) {
   }
   const { configurations, rounds, baseline } = results.data;
   const measured = configurations.filter((c) => c.rounds_completed > 0);
+  const range = runRange(parseApiDate(experiment.started_at), parseApiDate(experiment.finished_at));
+
+  /** A panel's content that needs the diagnostics; their error is shown once, in the table's panel. */
+  const withDiagnostics = (render: (d: Diagnostics) => ReactNode) => {
+    if (diagnostics.data) return render(diagnostics.data);
+    if (diagnostics.isError)
+      return (
+        <p className="muted">Not available: the diagnostics could not be computed (see above).</p>
+      );
+    return <Loading>Computing the diagnostics…</Loading>;
+  };
 
   return (
     <>
+      <nav className="page-sections" aria-label="On this page">
+        {SECTIONS.map(([id, label]) => (
+          <a key={id} href={`#${id}`}>
+            {label}
+          </a>
+        ))}
+      </nav>
       <section className="panel" aria-labelledby="comparison-title">
         <h2 id="comparison-title">Side by side</h2>
+        {diagnostics.isPending && (
+          <Loading>Computing the overhead intervals and the noise floor…</Loading>
+        )}
+        {diagnostics.isError && (
+          <ErrorState
+            title="Could not compute the diagnostics (overhead intervals, ledger, recommendation)"
+            error={diagnostics.error}
+            onRetry={() => diagnostics.refetch()}
+          />
+        )}
         {measured.length === 0 ? (
           <Empty>
             <p>
@@ -36,8 +88,19 @@ export function Results({ experiment }: { experiment: ExperimentDetail }) {
             </p>
           </Empty>
         ) : (
-          <ComparisonTable configurations={measured} baseline={baseline} order={order} />
+          <ComparisonTable
+            configurations={measured}
+            baseline={baseline}
+            order={order}
+            diagnostics={diagnostics.data}
+          />
         )}
+      </section>
+      <section className="panel" aria-labelledby="recommendation-title">
+        <h2 id="recommendation-title">Recommendation</h2>
+        {withDiagnostics((d) => (
+          <RecommendationPanel recommendation={d.recommendation} />
+        ))}
       </section>
       {measured.length > 0 && (
         <div className="chart-grid">
@@ -51,6 +114,34 @@ export function Results({ experiment }: { experiment: ExperimentDetail }) {
           </section>
         </div>
       )}
+      <section className="panel" aria-labelledby="where-export-title">
+        <h2 id="where-export-title">Where export runs</h2>
+        {withDiagnostics((d) => (
+          <WhereExportRuns
+            experimentId={experiment.id}
+            whereExportRuns={d.where_export_runs}
+            order={order}
+          />
+        ))}
+      </section>
+      <section className="panel" aria-labelledby="ledger-title">
+        <h2 id="ledger-title">Span ledger</h2>
+        <p className="muted small">
+          Where every span, log record and counter increment of each configuration went: expected
+          from the requests answered, then through the SDK, the Collector and into the store. Losses
+          are marked where they happened; a stage that could not be read is unknown, never zero.
+        </p>
+        {withDiagnostics((d) => (
+          <SpanLedger experimentId={experiment.id} ledger={d.ledger} order={order} />
+        ))}
+      </section>
+      <Telemetry
+        experimentId={experiment.id}
+        sampleTraces={diagnostics.data?.sample_traces ?? null}
+        tracesPending={diagnostics.isPending}
+        order={order}
+        range={range}
+      />
       <section className="panel" aria-labelledby="rounds-title">
         <h2 id="rounds-title">Rounds</h2>
         <RoundsTable rounds={rounds} />

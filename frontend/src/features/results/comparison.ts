@@ -1,9 +1,10 @@
-// The side-by-side table's rows: one metric per row, one cell per configuration, each cell
-// with its percent difference against the baseline. The diagnostics will add an interval and a
-// significance flag per cell (CellData.interval / .significant); the table renders them when set.
+// The side-by-side table's rows: one metric per row, one cell per configuration. A cell's
+// overhead against the baseline (estimate, 95% interval, significance) comes from the
+// diagnostics API as it is: the UI never recomputes it. Until the diagnostics arrive, the
+// cells show the measured values alone.
 
-import type { ConfigurationAggregates } from "../../api/types";
-import { formatBytes, formatMicros, formatNumber, formatRate, percentDiff } from "../../lib/format";
+import type { ConfigurationAggregates, Diagnostics, Interval } from "../../api/types";
+import { formatBytes, formatMicros, formatNumber, formatRate } from "../../lib/format";
 
 export interface MetricDef {
   key: string;
@@ -12,10 +13,8 @@ export interface MetricDef {
   description: string;
   value: (aggregates: ConfigurationAggregates) => number | null;
   format: (value: number | null) => string;
-  /** Which direction is an improvement; null for rows without a comparison. */
-  better: "lower" | "higher" | null;
-  /** Text for a value the backend does not measure yet. */
-  unknownText?: string;
+  /** The metric's key in Diagnostics.overhead and .noise_floor; null when it has no interval. */
+  overheadKey: string | null;
 }
 
 const latency = (key: "p50" | "p90" | "p99" | "p99.9"): MetricDef => ({
@@ -24,7 +23,7 @@ const latency = (key: "p50" | "p90" | "p99" | "p99.9"): MetricDef => ({
   description: `${key.slice(1)}th percentile latency, from the merged histogram of every round (coordinated omission corrected)`,
   value: (a) => a.latency_us?.[key] ?? null,
   format: formatMicros,
-  better: "lower",
+  overheadKey: key,
 });
 
 export const METRICS: MetricDef[] = [
@@ -38,7 +37,7 @@ export const METRICS: MetricDef[] = [
     description: "Slowest request measured",
     value: (a) => a.latency_us?.max ?? null,
     format: formatMicros,
-    better: "lower",
+    overheadKey: null,
   },
   {
     key: "max_throughput",
@@ -46,7 +45,7 @@ export const METRICS: MetricDef[] = [
     description: "Closed-loop requests per second, median over rounds",
     value: (a) => a.max_throughput_rps,
     format: formatRate,
-    better: "higher",
+    overheadKey: "max_throughput_rps",
   },
   {
     key: "cpu_per_request",
@@ -55,7 +54,7 @@ export const METRICS: MetricDef[] = [
       "Service CPU time (user + system) per request in the measured phase, median over rounds",
     value: (a) => a.cpu_per_request_us,
     format: formatMicros,
-    better: "lower",
+    overheadKey: "cpu_per_request_us",
   },
   {
     key: "rss",
@@ -63,7 +62,7 @@ export const METRICS: MetricDef[] = [
     description: "Peak resident memory of the service, median over rounds",
     value: (a) => a.rss_max_bytes,
     format: formatBytes,
-    better: "lower",
+    overheadKey: "rss_max_bytes",
   },
   {
     key: "ctx_per_request",
@@ -71,63 +70,74 @@ export const METRICS: MetricDef[] = [
     description: "Voluntary and involuntary, over all threads, median over rounds",
     value: (a) => a.ctx_per_request,
     format: (v) => formatNumber(v, 2),
-    better: "lower",
+    overheadKey: null,
   },
   {
     key: "dropped_spans",
     label: "Dropped spans",
-    description: "Spans the SDK dropped, from the span ledger",
+    description:
+      "Spans the SDK dropped (its own queue-full counter, summed over rounds), from the diagnostics",
+    // Filled in from Diagnostics.dropped_spans by comparisonRows.
     value: () => null,
-    format: () => "unknown",
-    better: "lower",
-    unknownText: "unknown",
+    format: (v) => (v == null ? "unknown" : formatNumber(v, 0)),
+    overheadKey: null,
   },
 ];
+
+export const DROPPED_SPANS = "dropped_spans";
 
 export interface CellData {
   configuration: string;
   value: number | null;
   text: string;
   isBaseline: boolean;
-  /** Percent difference against the baseline; null for the baseline or a missing value. */
-  diffPercent: number | null;
-  /** Confidence interval of diffPercent, when the diagnostics provide one. */
-  interval?: readonly [number, number];
-  /** The difference is statistically significant (diagnostics). */
-  significant?: boolean;
-  /** Worse than the baseline in this metric's direction (null: no difference or no direction). */
+  /** Overhead against the baseline, from the diagnostics; null for the baseline, a metric
+   *  without an interval, or while the diagnostics are not there. */
+  overhead: Interval | null;
+  /** The overhead's interval excludes zero (diagnostics). */
+  significant: boolean;
+  /** The estimate is worse than the baseline (positive overhead); null without an estimate. */
   worse: boolean | null;
 }
 
 export interface RowData {
   metric: MetricDef;
   cells: CellData[];
+  /** The baseline against itself: the smallest overhead this experiment can tell from noise. */
+  noiseFloor: Interval | null;
 }
+
+type DiagnosticsPart = Pick<Diagnostics, "overhead" | "noise_floor" | "dropped_spans">;
 
 export function comparisonRows(
   configurations: readonly ConfigurationAggregates[],
   baseline: string,
+  diagnostics: DiagnosticsPart | null | undefined,
   metrics: readonly MetricDef[] = METRICS,
 ): RowData[] {
-  const base = configurations.find((c) => c.configuration === baseline);
   return metrics.map((metric) => ({
     metric,
+    noiseFloor: (metric.overheadKey && diagnostics?.noise_floor[metric.overheadKey]) || null,
     cells: configurations.map((aggregates) => {
-      const value = metric.value(aggregates);
-      const isBaseline = aggregates.configuration === baseline;
-      const diff = isBaseline || !base ? null : percentDiff(value, metric.value(base));
+      const name = aggregates.configuration;
+      const isBaseline = name === baseline;
+      const value =
+        metric.key === DROPPED_SPANS
+          ? (diagnostics?.dropped_spans[name] ?? null)
+          : metric.value(aggregates);
+      const overhead =
+        isBaseline || !metric.overheadKey
+          ? null
+          : (diagnostics?.overhead[name]?.[metric.overheadKey] ?? null);
+      const estimate = overhead?.estimate;
       return {
-        configuration: aggregates.configuration,
+        configuration: name,
         value,
-        text: metric.unknownText ?? metric.format(value),
+        text: metric.format(value),
         isBaseline,
-        diffPercent: diff,
-        worse:
-          diff == null || diff === 0 || metric.better == null
-            ? null
-            : metric.better === "lower"
-              ? diff > 0
-              : diff < 0,
+        overhead,
+        significant: overhead?.significant ?? false,
+        worse: estimate == null || estimate === 0 ? null : estimate > 0,
       };
     }),
   }));

@@ -1,0 +1,300 @@
+import { useState } from "react";
+import { Link, useParams } from "react-router";
+import { useExperiment, usePresets } from "../../api/queries";
+import {
+  type BudgetLine,
+  type CheckStatus,
+  type ExperimentSpec,
+  isFinal,
+  type Preset,
+} from "../../api/types";
+import { ErrorState, Loading } from "../../components/States";
+import {
+  formatDateTime,
+  formatInterval,
+  formatNumber,
+  formatPercent,
+  MISSING,
+} from "../../lib/format";
+import { useDocumentTitle } from "../../lib/useDocumentTitle";
+import {
+  BUDGET_LINES,
+  budgetLabel,
+  budgetLimit,
+  checkRequest,
+  cliCommand,
+  curlCommands,
+  junitUrl,
+} from "./commands";
+import { useCheck } from "./useChecks";
+import { VerdictBadge } from "./VerdictBadge";
+
+/** `/checks/:id`: a check's verdict line by line, its JUnit XML, and how to run it from CI. */
+export function CheckPage() {
+  const { id = "" } = useParams();
+  const check = useCheck(id);
+  const experiment = useExperiment(check.data?.experiment_id ?? "", check.data != null);
+  useDocumentTitle(`Check ${id.slice(0, 8)}`);
+
+  if (check.isPending) return <Loading>Loading the check…</Loading>;
+  if (check.isError) {
+    return (
+      <>
+        <div className="page-head">
+          <h1>Check {id.slice(0, 8)}</h1>
+          <Link to="/checks">Back to the checks</Link>
+        </div>
+        <ErrorState
+          title="Could not load the check"
+          error={check.error}
+          onRetry={() => check.refetch()}
+        />
+      </>
+    );
+  }
+  const data = check.data;
+  const verdict = data.verdict ?? null;
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>
+            Check {data.id.slice(0, 8)}{" "}
+            <VerdictBadge verdict={verdict?.verdict} status={data.status} />
+          </h1>
+          <p className="muted small mono">{data.id}</p>
+        </div>
+        <Link to="/checks">Back to the checks</Link>
+      </div>
+      {data.error && (
+        <p className="banner banner-error" role="status">
+          {data.error}
+        </p>
+      )}
+      <dl className="spec-summary">
+        <div>
+          <dt>Compares</dt>
+          <dd>
+            {experiment.data
+              ? `${experiment.data.name?.replace(/^check: /, "") ?? "candidate vs baseline"} on ${experiment.data.service}`
+              : MISSING}
+          </dd>
+        </div>
+        <div>
+          <dt>Experiment</dt>
+          <dd>
+            <Link to={`/experiments/${data.experiment_id}`}>{data.experiment_id.slice(0, 8)}</Link>{" "}
+            ({data.status})
+          </dd>
+        </div>
+        <div>
+          <dt>Judged on</dt>
+          <dd>{data.strict ? "the point estimate (strict)" : "the 95% interval's lower bound"}</dd>
+        </div>
+        <div>
+          <dt>Created</dt>
+          <dd>{formatDateTime(data.created_at)}</dd>
+        </div>
+      </dl>
+
+      <section className="panel" aria-labelledby="lines-title">
+        <div className="section-head">
+          <h2 id="lines-title">Budget lines</h2>
+          {verdict && (
+            <a
+              className="button button-small"
+              href={junitUrl(data.id)}
+              download={`tracetax-check-${data.id.slice(0, 8)}-junit.xml`}
+            >
+              Download JUnit XML
+            </a>
+          )}
+        </div>
+        {!isFinal(data.status) ? (
+          <p role="status" className="state state-loading">
+            <span className="spinner" aria-hidden="true" />
+            The check's experiment is {data.status}; the verdict comes when it finishes.{" "}
+            <Link to={`/experiments/${data.experiment_id}`}>Watch its progress</Link>
+          </p>
+        ) : (
+          <BudgetLines check={data} />
+        )}
+      </section>
+
+      <CiCommands check={data} />
+    </>
+  );
+}
+
+function measuredText(line: BudgetLine): { estimate: string; interval: string } {
+  const measured = line.measured;
+  if (!measured || measured.estimate == null) return { estimate: MISSING, interval: MISSING };
+  if (line.name === "max_dropped_spans") {
+    return { estimate: `${formatNumber(measured.estimate, 0)} spans`, interval: "counted" };
+  }
+  return {
+    estimate: formatPercent(measured.estimate),
+    interval:
+      measured.low != null && measured.high != null
+        ? formatInterval([measured.low, measured.high])
+        : (measured.note ?? "no interval"),
+  };
+}
+
+function BudgetLines({ check }: { check: CheckStatus }) {
+  const lines = check.verdict?.lines ?? [];
+  if (lines.length === 0) {
+    return (
+      <p className="muted">
+        No budget line was judged
+        {BUDGET_LINES.every((line) => check.budget[line.key] == null)
+          ? ": the budget sets none."
+          : "."}
+      </p>
+    );
+  }
+  return (
+    <div className="table-scroll">
+      <table className="budget-lines">
+        <caption>
+          A line fails only when its {check.strict ? "estimate" : "interval's lower bound"} is over
+          budget; a line that could not be measured makes the check an error.
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Line</th>
+            <th scope="col">Budget</th>
+            <th scope="col">Measured</th>
+            <th scope="col">95% interval</th>
+            <th scope="col">Verdict</th>
+            <th scope="col">Why</th>
+          </tr>
+        </thead>
+        <tbody>
+          {lines.map((line) => {
+            const measured = measuredText(line);
+            return (
+              <tr key={line.name} data-line={line.name} className={`line-${line.verdict}`}>
+                <th scope="row">
+                  {budgetLabel(line.name)}
+                  <div className="muted small mono">{line.name}</div>
+                </th>
+                <td>{budgetLimit(line.name, line.budget)}</td>
+                <td className="number">{measured.estimate}</td>
+                <td className="number">{measured.interval}</td>
+                <td>
+                  <VerdictBadge verdict={line.verdict} />
+                </td>
+                <td className="small">{line.reason}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function CopyButton({ text, what }: { text: string; what: string }) {
+  const [copied, setCopied] = useState<"yes" | "no" | null>(null);
+  return (
+    <>
+      <button
+        type="button"
+        className="button-small"
+        onClick={() =>
+          navigator.clipboard?.writeText(text).then(
+            () => setCopied("yes"),
+            () => setCopied("no"),
+          ) ?? setCopied("no")
+        }
+      >
+        Copy {what}
+      </button>
+      <span className="small muted" aria-live="polite">
+        {copied === "yes" ? "Copied." : copied === "no" ? "Copying is not allowed here." : ""}
+      </span>
+    </>
+  );
+}
+
+/** The same check from a pipeline: curl against the API, and the `tracetax check` CLI. */
+function CiCommands({ check }: { check: CheckStatus }) {
+  const experiment = useExperiment(check.experiment_id);
+  const presets = usePresets();
+  const base = globalThis.location?.origin ?? "http://127.0.0.1:8000";
+  return (
+    <section className="panel" aria-labelledby="commands-title">
+      <h2 id="commands-title">Run it from CI</h2>
+      {(experiment.isPending || presets.isPending) && (
+        <Loading>Loading the check's request…</Loading>
+      )}
+      {experiment.isError && (
+        <ErrorState
+          title="Could not load the check's experiment"
+          error={experiment.error}
+          onRetry={() => experiment.refetch()}
+        />
+      )}
+      {presets.isError && (
+        <ErrorState
+          title="Could not load the presets"
+          error={presets.error}
+          onRetry={() => presets.refetch()}
+        />
+      )}
+      {experiment.data && presets.data && (
+        <Commands
+          base={base}
+          check={check}
+          spec={experiment.data.spec as unknown as ExperimentSpec}
+          presets={presets.data}
+        />
+      )}
+    </section>
+  );
+}
+
+function Commands({
+  base,
+  check,
+  spec,
+  presets,
+}: {
+  base: string;
+  check: CheckStatus;
+  spec: ExperimentSpec;
+  presets: Preset[];
+}) {
+  const cli = cliCommand(base, check, spec, presets);
+  const curl = curlCommands(base, checkRequest(check, spec, presets));
+  return (
+    <>
+      <h3>
+        <code>tracetax check</code>
+      </h3>
+      <p className="muted small">
+        Exits 0 on pass, 1 on fail, 2 on error, and writes the JUnit XML for the CI's test report.
+        {!cli.flags &&
+          ` Its flags cannot say ${cli.reasons.join(", ")}, so it reads the request from a file.`}
+      </p>
+      <div className="command">
+        <pre className="code-block" data-testid="cli-command">
+          {cli.command}
+        </pre>
+        <CopyButton text={cli.command} what="the CLI command" />
+      </div>
+      <h3>curl</h3>
+      <p className="muted small">
+        The same request against the API: queue it, then read the verdict and the JUnit XML once its
+        experiment has finished.
+      </p>
+      <div className="command">
+        <pre className="code-block" data-testid="curl-command">
+          {curl}
+        </pre>
+        <CopyButton text={curl} what="the curl commands" />
+      </div>
+    </>
+  );
+}

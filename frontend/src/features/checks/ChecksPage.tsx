@@ -1,0 +1,116 @@
+import { useState } from "react";
+import { Link } from "react-router";
+import { useExperiments } from "../../api/queries";
+import { Empty, ErrorState, Loading } from "../../components/States";
+import { formatDateTime } from "../../lib/format";
+import { useDocumentTitle } from "../../lib/useDocumentTitle";
+import { budgetSummary } from "./commands";
+import { CHECKS_PAGE, useChecks } from "./useChecks";
+import { VerdictBadge } from "./VerdictBadge";
+
+/** `/checks`: every CI overhead check, newest first, with its verdict. */
+export function ChecksPage() {
+  useDocumentTitle("CI checks");
+  const [limit, setLimit] = useState(CHECKS_PAGE);
+  const checks = useChecks(limit);
+  // Names and services come from the checks' experiments (the list is usually cached).
+  const experiments = useExperiments(null);
+  const byId = new Map((experiments.data ?? []).map((e) => [e.id, e]));
+
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>CI checks</h1>
+          <p className="muted">
+            A baseline against a candidate configuration, judged against an overhead budget: what{" "}
+            <code>tracetax check</code> runs in a pipeline.
+          </p>
+        </div>
+        <Link className="button button-primary" to="/checks/new">
+          New check
+        </Link>
+      </div>
+      <section className="panel" aria-labelledby="checks-title">
+        <h2 id="checks-title" className="visually-hidden">
+          All checks
+        </h2>
+        {checks.isPending && (
+          <Loading>Loading checks (each verdict is judged from its experiment)…</Loading>
+        )}
+        {checks.isError && (
+          <ErrorState
+            title="Could not load the checks"
+            error={checks.error}
+            onRetry={() => checks.refetch()}
+          />
+        )}
+        {checks.data?.length === 0 && (
+          <Empty>
+            <p>
+              No checks yet. <Link to="/checks/new">Run the first one</Link>, or run{" "}
+              <code>tracetax check</code> from a CI job.
+            </p>
+          </Empty>
+        )}
+        {checks.data && checks.data.length > 0 && (
+          <div className="table-scroll">
+            <table className="checks">
+              <thead>
+                <tr>
+                  <th scope="col">Check</th>
+                  <th scope="col">Verdict</th>
+                  <th scope="col">Service</th>
+                  <th scope="col">Budget</th>
+                  <th scope="col">Created</th>
+                </tr>
+              </thead>
+              <tbody>
+                {checks.data.map((check) => {
+                  const experiment = byId.get(check.experiment_id);
+                  const budget = budgetSummary(check.budget);
+                  return (
+                    <tr key={check.id} data-check={check.id}>
+                      <th scope="row">
+                        <Link to={`/checks/${check.id}`}>
+                          {experiment?.name ?? `Check ${check.id.slice(0, 8)}`}
+                        </Link>
+                        <div className="muted small mono">{check.id.slice(0, 8)}</div>
+                      </th>
+                      <td>
+                        <VerdictBadge verdict={check.verdict?.verdict} status={check.status} />
+                        {check.strict && <span className="tag">strict</span>}
+                      </td>
+                      <td>{experiment?.service ?? "—"}</td>
+                      <td className="small">
+                        {budget.length > 0 ? (
+                          budget.join("; ")
+                        ) : (
+                          <span className="muted">none</span>
+                        )}
+                      </td>
+                      <td>
+                        <time dateTime={check.created_at}>{formatDateTime(check.created_at)}</time>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {checks.data && checks.data.length >= limit && (
+          <p>
+            <button
+              type="button"
+              onClick={() => setLimit((n) => n + CHECKS_PAGE)}
+              disabled={checks.isFetching}
+            >
+              {checks.isFetching ? "Loading…" : `Show ${CHECKS_PAGE} more`}
+            </button>
+          </p>
+        )}
+      </section>
+    </>
+  );
+}

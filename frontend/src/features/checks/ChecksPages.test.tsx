@@ -1,0 +1,188 @@
+import { cleanup, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ExperimentSummary } from "../../api/types";
+import { CHECK_ID, checkExperiment, checkStatus, presets, services } from "../../test/fixtures";
+import { json, renderAt, stubApi } from "../../test/render";
+import { CheckPage } from "./CheckPage";
+import { ChecksPage } from "./ChecksPage";
+import { NewCheckPage } from "./NewCheckPage";
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const experiment = checkExperiment();
+const { spec: _spec, environment: _environment, rounds: _rounds, ...summary } = experiment;
+const experimentSummary: ExperimentSummary = summary;
+const at = { path: `/checks/${CHECK_ID}`, pattern: "/checks/:id" };
+
+describe("ChecksPage", () => {
+  it("lists checks with their verdicts, names and budgets", async () => {
+    stubApi({
+      "GET /api/v1/checks": [
+        checkStatus(),
+        checkStatus({
+          id: "running-1",
+          experiment_id: "other",
+          status: "running",
+          verdict: null,
+        }),
+      ],
+      "GET /api/v1/experiments": [experimentSummary],
+    });
+    renderAt(<ChecksPage />);
+    const link = await screen.findByRole("link", { name: "check: batch-tuned vs none" });
+    expect(link.getAttribute("href")).toBe(`/checks/${CHECK_ID}`);
+    const row = link.closest("tr") as HTMLElement;
+    expect(within(row).getByText("fail")).toBeTruthy();
+    expect(within(row).getByText(/p99 latency overhead ≤ 15 %/)).toBeTruthy();
+    const running = screen
+      .getByRole("link", { name: "Check running-" })
+      .closest("tr") as HTMLElement;
+    expect(within(running).getByText("running")).toBeTruthy();
+  });
+
+  it("asks for a page of checks at a time", async () => {
+    const user = userEvent.setup();
+    const calls = stubApi({
+      "GET /api/v1/checks": (request: Request) => {
+        const limit = Number(new URL(request.url).searchParams.get("limit"));
+        return json(
+          200,
+          Array.from({ length: limit }, (_, i) =>
+            checkStatus({ id: `check-${i}`, experiment_id: `e-${i}` }),
+          ),
+        );
+      },
+      "GET /api/v1/experiments": [],
+    });
+    renderAt(<ChecksPage />);
+    expect(await screen.findAllByRole("link", { name: /^Check check-/ })).toHaveLength(10);
+    await user.click(screen.getByRole("button", { name: "Show 10 more" }));
+    expect(await screen.findAllByRole("link", { name: /^Check check-/ })).toHaveLength(20);
+    expect(calls.map((c) => c.url.searchParams.get("limit")).filter(Boolean)).toEqual(["10", "20"]);
+  });
+
+  it("has an empty state and an error state", async () => {
+    stubApi({ "GET /api/v1/checks": [], "GET /api/v1/experiments": [] });
+    renderAt(<ChecksPage />);
+    expect(await screen.findByText(/No checks yet/)).toBeTruthy();
+    cleanup();
+    stubApi({
+      "GET /api/v1/checks": () => json(500, { detail: "database is locked" }),
+      "GET /api/v1/experiments": [],
+    });
+    renderAt(<ChecksPage />);
+    expect((await screen.findByRole("alert")).textContent).toContain("database is locked");
+  });
+});
+
+describe("CheckPage", () => {
+  it("shows each budget line's measured value, interval and verdict, the JUnit and the commands", async () => {
+    stubApi({
+      [`GET /api/v1/checks/${CHECK_ID}`]: checkStatus(),
+      [`GET /api/v1/experiments/${experiment.id}`]: experiment,
+      "GET /api/v1/presets": presets,
+    });
+    renderAt(<CheckPage />, at);
+    const p99 = await screen.findByRole("row", { name: /^p99 latency overhead/ });
+    expect(within(p99).getByText("≤ 15 %")).toBeTruthy();
+    expect(within(p99).getByText("+42 %")).toBeTruthy();
+    expect(within(p99).getByText("[\u2212100 %, +351 %]")).toBeTruthy();
+    expect(within(p99).getByText("pass")).toBeTruthy();
+    const dropped = screen.getByRole("row", { name: /^Spans dropped in the SDK/ });
+    expect(within(dropped).getByText("3,000 spans")).toBeTruthy();
+    expect(within(dropped).getByText("fail")).toBeTruthy();
+    expect(within(dropped).getByText("3,000 dropped > budget 0")).toBeTruthy();
+    const junit = screen.getByRole("link", { name: "Download JUnit XML" });
+    expect(junit.getAttribute("href")).toBe(`/api/v1/checks/${CHECK_ID}?format=junit`);
+    expect(junit.hasAttribute("download")).toBe(true);
+    const cli = await screen.findByTestId("cli-command");
+    expect(cli.textContent).toContain("--baseline none --candidate batch-tuned");
+    expect(cli.textContent).toContain("--p99-overhead-pct 15 --max-dropped-spans 0");
+    expect(screen.getByTestId("curl-command").textContent).toContain("/api/v1/checks");
+    expect(screen.getByText("batch-tuned vs none on go")).toBeTruthy();
+  });
+
+  it("waits for a running check, without a JUnit link", async () => {
+    stubApi({
+      [`GET /api/v1/checks/${CHECK_ID}`]: checkStatus({ status: "running", verdict: null }),
+      [`GET /api/v1/experiments/${experiment.id}`]: experiment,
+      "GET /api/v1/presets": presets,
+    });
+    renderAt(<CheckPage />, at);
+    expect(await screen.findByText(/the verdict comes when it finishes/)).toBeTruthy();
+    expect(screen.queryByRole("link", { name: "Download JUnit XML" })).toBeNull();
+  });
+
+  it("shows the API's 404 detail for an unknown check", async () => {
+    stubApi({
+      [`GET /api/v1/checks/${CHECK_ID}`]: () => json(404, { detail: `no check ${CHECK_ID}` }),
+    });
+    renderAt(<CheckPage />, at);
+    expect((await screen.findByRole("alert")).textContent).toContain(`no check ${CHECK_ID}`);
+  });
+});
+
+describe("NewCheckPage", () => {
+  it("queues the check from the keyboard and opens its page", async () => {
+    const user = userEvent.setup();
+    const calls = stubApi({
+      "GET /api/v1/services": services,
+      "GET /api/v1/presets": presets,
+      "POST /api/v1/checks": () =>
+        json(202, {
+          id: "new-check",
+          experiment_id: "e",
+          status: "queued",
+          queue_position: 0,
+          estimated_seconds: 30,
+        }),
+    });
+    const { router } = renderAt(<NewCheckPage />, { path: "/checks/new", pattern: "/checks/new" });
+    await user.selectOptions(await screen.findByLabelText("Candidate"), "batch-tuned");
+    await user.clear(screen.getByLabelText("Rounds"));
+    await user.type(screen.getByLabelText("Rounds"), "1");
+    await user.clear(screen.getByLabelText("Max CPU per request overhead (%)"));
+    screen.getByRole("button", { name: "Run check" }).focus();
+    await user.keyboard("{Enter}");
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe("/checks/new-check"));
+    const body = calls.find((c) => c.method === "POST")?.body as Record<string, unknown>;
+    expect(body).toMatchObject({
+      service: { kind: "demo", language: "go" },
+      baseline: { preset: "none" },
+      candidate: { preset: "batch-tuned" },
+      rounds: 1,
+      budget: { p99_overhead_pct: 15, max_dropped_spans: 0 },
+    });
+  });
+
+  it("shows the API's 422 beside the field", async () => {
+    const user = userEvent.setup();
+    stubApi({
+      "GET /api/v1/services": services,
+      "GET /api/v1/presets": presets,
+      "POST /api/v1/checks": () =>
+        json(422, {
+          detail: [
+            {
+              loc: ["body", "load", "rate"],
+              msg: "Input should be greater than 0",
+              type: "greater_than",
+            },
+          ],
+        }),
+    });
+    renderAt(<NewCheckPage />, { path: "/checks/new", pattern: "/checks/new" });
+    const rate = await screen.findByLabelText("Rate (req/s)");
+    await user.clear(rate);
+    await user.type(rate, "0");
+    await user.click(screen.getByRole("button", { name: "Run check" }));
+    expect((await screen.findByText("Input should be greater than 0")).id).toBe(
+      "field-load-rate-error",
+    );
+    expect(screen.getByRole("heading", { name: "The check was not queued" })).toBeTruthy();
+  });
+});

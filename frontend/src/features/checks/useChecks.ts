@@ -1,0 +1,52 @@
+// CI checks: the list, one check (polled until its experiment finishes) and queueing one.
+
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api, unwrap } from "../../api/client";
+import { queryKeys } from "../../api/queries";
+import { type CheckRequest, type CheckStatus, isFinal } from "../../api/types";
+
+const POLL_MS = 3000;
+// The backend judges every listed check from its experiment's diagnostics (about a second
+// each), so the list asks for a page at a time and polls slowly.
+export const CHECKS_PAGE = 10;
+const LIST_POLL_MS = 10_000;
+
+/** Polls while a check's experiment is still queued or running. */
+export function checksRefetchInterval(checks: CheckStatus[] | undefined): number | false {
+  return checks?.some((check) => !isFinal(check.status)) ? LIST_POLL_MS : false;
+}
+
+/** The `limit` most recent checks. */
+export function useChecks(limit: number = CHECKS_PAGE) {
+  return useQuery({
+    queryKey: queryKeys.checkList(limit),
+    queryFn: ({ signal }) =>
+      unwrap(api.GET("/api/v1/checks", { params: { query: { limit } }, signal })),
+    placeholderData: keepPreviousData,
+    refetchInterval: (query) => checksRefetchInterval(query.state.data),
+  });
+}
+
+export function useCheck(id: string) {
+  return useQuery({
+    queryKey: queryKeys.check(id),
+    // The endpoint also answers JUnit XML (?format=junit), so the generated type is loose.
+    queryFn: async ({ signal }) =>
+      (await unwrap(
+        api.GET("/api/v1/checks/{check_id}", { params: { path: { check_id: id } }, signal }),
+      )) as CheckStatus,
+    refetchInterval: (query) =>
+      query.state.data && !isFinal(query.state.data.status) ? POLL_MS : false,
+  });
+}
+
+export function useCreateCheck() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (request: CheckRequest) => unwrap(api.POST("/api/v1/checks", { body: request })),
+    onSuccess: () => {
+      queryClient.invalidateQueries({ queryKey: queryKeys.checks });
+      queryClient.invalidateQueries({ queryKey: queryKeys.all });
+    },
+  });
+}

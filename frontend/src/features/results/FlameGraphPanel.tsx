@@ -1,0 +1,164 @@
+import { lazy, Suspense, useMemo } from "react";
+import { Empty, ErrorState, Loading } from "../../components/States";
+import { formatNumber } from "../../lib/format";
+import {
+  categoryLabel,
+  countFrames,
+  EXPORT_CATEGORIES,
+  FRAME_COLORS,
+  hasUnattributedExport,
+  toFlameData,
+  topFrames,
+} from "./exportLocation";
+import { foldedStacksUrl, useStacks } from "./useDiagnostics";
+
+// d3-flame-graph is loaded with the first flame graph.
+const FlameGraphChart = lazy(() =>
+  import("./FlameGraphChart").then((module) => ({ default: module.FlameGraphChart })),
+);
+
+interface Props {
+  experimentId: string;
+  /** Configurations that have stack samples. */
+  configurations: string[];
+  configuration: string;
+  onConfiguration: (configuration: string) => void;
+}
+
+const THREAD_LEGEND = [
+  { color: FRAME_COLORS["thread-request"], label: "request thread" },
+  { color: FRAME_COLORS["thread-background"], label: "background (SDK) thread" },
+  { color: FRAME_COLORS["thread-unattributed"], label: "unattributed thread" },
+];
+
+/** The flame graph of one configuration, chosen from a select, with its folded stacks. */
+export function FlameGraphPanel({
+  experimentId,
+  configurations,
+  configuration,
+  onConfiguration,
+}: Props) {
+  const stacks = useStacks(experimentId, configuration);
+  const data = useMemo(() => (stacks.data ? toFlameData(stacks.data.root) : null), [stacks.data]);
+  const hottest = useMemo(() => (data ? topFrames(data, 10) : []), [data]);
+
+  return (
+    <section className="flame-panel" aria-labelledby="flame-title">
+      <div className="section-head">
+        <h3 id="flame-title">Flame graph</h3>
+        <div className="toolbar">
+          <label>
+            Configuration{" "}
+            <select value={configuration} onChange={(event) => onConfiguration(event.target.value)}>
+              {configurations.map((name) => (
+                <option key={name} value={name}>
+                  {name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <a
+            className="button button-small"
+            href={foldedStacksUrl(experimentId, configuration)}
+            download={`tracetax-${experimentId.slice(0, 8)}-${configuration}.folded`}
+          >
+            Download folded stacks
+          </a>
+          <span className="muted small">for speedscope or flamegraph.pl</span>
+        </div>
+      </div>
+      <ul className="legend" aria-label="Frame colours">
+        {EXPORT_CATEGORIES.map((category) => (
+          <li key={category.key}>
+            <span className="swatch" style={{ background: category.color }} aria-hidden="true" />
+            {category.label}
+          </li>
+        ))}
+        {THREAD_LEGEND.map((item) => (
+          <li key={item.label}>
+            <span className="swatch" style={{ background: item.color }} aria-hidden="true" />
+            {item.label}
+          </li>
+        ))}
+      </ul>
+      {stacks.isPending && <Loading>Loading the stacks of {configuration}…</Loading>}
+      {stacks.isError && (
+        <ErrorState
+          title={`Could not load the stacks of ${configuration}`}
+          error={stacks.error}
+          onRetry={() => stacks.refetch()}
+        />
+      )}
+      {stacks.data && data && stacks.data.samples === 0 && (
+        <Empty>
+          <p>
+            No stack samples for {configuration}
+            {stacks.data.problems.length > 0 ? `: ${stacks.data.problems.join("; ")}` : "."}
+          </p>
+        </Empty>
+      )}
+      {stacks.data && data && stacks.data.samples > 0 && (
+        <div
+          data-testid="flame-graph"
+          data-configuration={configuration}
+          data-frames={countFrames(data)}
+        >
+          <p className="muted small">
+            {formatNumber(stacks.data.samples, 0)} samples from{" "}
+            {stacks.data.sampler ?? "the sampler"}, all rounds merged. Frames narrower than 0.1 % of
+            the samples are left out.
+          </p>
+          {stacks.data.problems.length > 0 && (
+            <p className="error small">{stacks.data.problems.join("; ")}</p>
+          )}
+          {hasUnattributedExport(data) && (
+            <p className="small cannot-tell">
+              Frames take their thread's place (request or background). Here export frames run on a
+              thread that serves both, so they show as unattributed; where the sampler can tell from
+              the rest of the stack, the bar above counts them on the request path or in the
+              background.
+            </p>
+          )}
+          <Suspense fallback={<Loading>Loading the flame graph…</Loading>}>
+            <FlameGraphChart
+              data={data}
+              label={`Flame graph of ${configuration}: ${formatNumber(stacks.data.samples, 0)} samples`}
+            />
+          </Suspense>
+          <details className="hottest">
+            <summary>Hottest functions (self samples)</summary>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Function</th>
+                  <th scope="col">Counts as</th>
+                  <th scope="col">Self samples</th>
+                </tr>
+              </thead>
+              <tbody>
+                {hottest.map((frame) => (
+                  <tr key={`${frame.category}-${frame.name}`}>
+                    <th scope="row" className="mono">
+                      {frame.name}
+                    </th>
+                    <td>
+                      <span
+                        className="swatch"
+                        style={{ background: FRAME_COLORS[frame.category] }}
+                        aria-hidden="true"
+                      />
+                      {categoryLabel(frame.category)}
+                    </td>
+                    <td className="number">
+                      {formatNumber(frame.selfSamples, 0)} ({frame.percent} %)
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </details>
+        </div>
+      )}
+    </section>
+  );
+}

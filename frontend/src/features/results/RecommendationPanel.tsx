@@ -1,0 +1,93 @@
+import type { Recommendation } from "../../api/types";
+import { Empty } from "../../components/States";
+import { envLines, evidenceRows, processorName, ruleSetting } from "./recommendation";
+
+/** The recommended setting, its summary, and every rule that fired with its evidence. */
+export function RecommendationPanel({ recommendation }: { recommendation: Recommendation }) {
+  const env = envLines(recommendation.env);
+  return (
+    <div className="recommendation" data-testid="recommendation">
+      <p className="recommendation-summary">{recommendation.summary}</p>
+      {(recommendation.start_from || recommendation.processor || env.length > 0) && (
+        <dl className="setting">
+          {recommendation.start_from && (
+            <div>
+              <dt>Start from</dt>
+              <dd>
+                <code>{recommendation.start_from}</code>
+              </dd>
+            </div>
+          )}
+          {recommendation.processor && (
+            <div>
+              <dt>Processor</dt>
+              <dd>
+                <code>{recommendation.processor}</code>{" "}
+                <span className="muted">({processorName(recommendation.processor)})</span>
+              </dd>
+            </div>
+          )}
+          <div className="setting-env">
+            <dt>Environment</dt>
+            <dd>
+              {env.length > 0 ? (
+                <pre className="code-block">{env.join("\n")}</pre>
+              ) : (
+                <span className="muted">no variables to change</span>
+              )}
+            </dd>
+          </div>
+        </dl>
+      )}
+      <h3>Rules that fired</h3>
+      {recommendation.rules.length === 0 ? (
+        <Empty>
+          <p>No rule fired: nothing in this experiment calls for a different setting.</p>
+        </Empty>
+      ) : (
+        <ol className="rules">
+          {recommendation.rules.map((rule) => {
+            const setting = ruleSetting(rule.setting ?? {});
+            const evidence = evidenceRows(rule.evidence ?? {});
+            return (
+              <li key={`${rule.rule}-${rule.configuration}`} className="rule">
+                <p className="rule-head">
+                  <code className="rule-name">{rule.rule}</code>{" "}
+                  <span className="chip">{rule.configuration}</span>
+                </p>
+                <p>{rule.message}</p>
+                {(setting.processor || setting.env.length > 0) && (
+                  <p className="small">
+                    <strong>Setting:</strong>{" "}
+                    {setting.processor && (
+                      <>
+                        processor <code>{setting.processor}</code>
+                        {setting.env.length > 0 && ", "}
+                      </>
+                    )}
+                    {setting.env.map((line, index) => (
+                      <span key={line}>
+                        {index > 0 && ", "}
+                        <code>{line}</code>
+                      </span>
+                    ))}
+                  </p>
+                )}
+                {evidence.length > 0 && (
+                  <dl className="evidence" aria-label="Evidence">
+                    {evidence.map((row) => (
+                      <div key={row.label}>
+                        <dt>{row.label}</dt>
+                        <dd>{row.value}</dd>
+                      </div>
+                    ))}
+                  </dl>
+                )}
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </div>
+  );
+}
