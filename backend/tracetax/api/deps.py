@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, HTTPException, Request, status
 
 from tracetax.core.config import Settings
+from tracetax.db import repository as repo
+from tracetax.db.models import Experiment
 from tracetax.engine.runtime import EngineRuntime
 from tracetax.health import Backends
 
@@ -31,3 +33,12 @@ def get_engine(request: Request) -> EngineRuntime:
 
 
 EngineDep = Annotated[EngineRuntime, Depends(get_engine)]
+
+
+def load_experiment(engine: EngineRuntime, experiment_id: str) -> Experiment:
+    """The stored experiment with its rounds and results, or 404 naming the id."""
+    with engine.sessions() as session:
+        experiment = repo.get_experiment(session, experiment_id)
+    if experiment is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, f"no experiment {experiment_id}")
+    return experiment

@@ -11,7 +11,7 @@ from fastapi import APIRouter, HTTPException, Query, status
 from fastapi.responses import PlainTextResponse, StreamingResponse
 from sqlalchemy import select
 
-from tracetax.api.deps import EngineDep
+from tracetax.api.deps import EngineDep, load_experiment
 from tracetax.api.schemas import (
     ExperimentCreated,
     ExperimentDetail,
@@ -31,14 +31,6 @@ from tracetax.engine.spec import DemoServiceRef, ExperimentSpec, SpecError, vali
 from tracetax.services.catalog import ServiceManifest
 
 router = APIRouter(prefix="/api/v1/experiments", tags=["experiments"])
-
-
-def _load(engine: EngineDep, experiment_id: str) -> Experiment:
-    with engine.sessions() as session:
-        experiment = repo.get_experiment(session, experiment_id)
-    if experiment is None:
-        raise HTTPException(status.HTTP_404_NOT_FOUND, f"no experiment {experiment_id}")
-    return experiment
 
 
 @router.post(
@@ -87,7 +79,7 @@ async def list_experiments(
 
 @router.get("/{experiment_id}", response_model=ExperimentDetail, responses={404: {"description": "not found"}})
 async def get_experiment(experiment_id: str, engine: EngineDep) -> ExperimentDetail:
-    experiment = _load(engine, experiment_id)
+    experiment = load_experiment(engine, experiment_id)
     summary = ExperimentSummary.of(experiment, engine.queue.position(experiment.id))
     return ExperimentDetail(
         **summary.model_dump(),
@@ -104,10 +96,10 @@ async def get_experiment(experiment_id: str, engine: EngineDep) -> ExperimentDet
 )
 async def cancel_experiment(experiment_id: str, engine: EngineDep) -> ExperimentSummary:
     """Cancel a queued or running experiment; every process its run started is stopped."""
-    experiment = _load(engine, experiment_id)
+    experiment = load_experiment(engine, experiment_id)
     if not engine.queue.cancel(experiment_id):
         raise HTTPException(status.HTTP_409_CONFLICT, f"experiment {experiment_id} is {experiment.status}")
-    experiment = _load(engine, experiment_id)
+    experiment = load_experiment(engine, experiment_id)
     return ExperimentSummary.of(experiment, engine.queue.position(experiment_id))
 
 
@@ -118,7 +110,7 @@ async def get_results(
     raw: Annotated[bool, Query(description="Include every round's 250 ms resource samples.")] = False,
 ) -> ExperimentResults:
     """Aggregates per configuration (merged histograms) and every round's raw data."""
-    experiment = _load(engine, experiment_id)
+    experiment = load_experiment(engine, experiment_id)
     by_name = {result.configuration: result.aggregates for result in experiment.results}
     order = [c["name"] for c in experiment.spec["configurations"]]
     rounds = []
@@ -147,7 +139,7 @@ async def get_results(
 async def experiment_events(experiment_id: str, engine: EngineDep) -> StreamingResponse:
     """Server-sent events: phase, configuration, round, elapsed and remaining time, current
     rate and p99. Ends after the `finished` event; a finished experiment sends one at once."""
-    experiment = _load(engine, experiment_id)
+    experiment = load_experiment(engine, experiment_id)
 
     async def stream() -> AsyncIterator[str]:
         if experiment.status in repo.FINAL_EXPERIMENT_STATES:
@@ -189,7 +181,7 @@ async def get_diagnostics(
 ) -> Diagnostics:
     """Overhead against the baseline with 95% intervals, the noise floor, the span ledger of
     every round, sample trace ids and the recommended processor setting."""
-    experiment = _load(engine, experiment_id)
+    experiment = load_experiment(engine, experiment_id)
     if experiment.status not in repo.FINAL_EXPERIMENT_STATES:
         raise HTTPException(status.HTTP_409_CONFLICT, f"experiment {experiment_id} is {experiment.status}")
 
@@ -224,7 +216,7 @@ async def get_stacks(
     ] = 0.001,
 ) -> FlameGraph | PlainTextResponse:
     """The service's stack samples in the configuration's measured phases, all rounds merged."""
-    experiment = _load(engine, experiment_id)
+    experiment = load_experiment(engine, experiment_id)
     names = [c["name"] for c in experiment.spec["configurations"]]
     if configuration not in names:
         raise HTTPException(
@@ -244,7 +236,7 @@ async def get_stacks(
 async def recollect_ledger(experiment_id: str, engine: EngineDep) -> list[RoundLedger]:
     """Read the span ledger from Tempo, Loki, the metrics store and the Collector's counters
     again, for example after a backend that was down during collection is back."""
-    experiment = _load(engine, experiment_id)
+    experiment = load_experiment(engine, experiment_id)
     if experiment.status not in repo.FINAL_EXPERIMENT_STATES:
         raise HTTPException(status.HTTP_409_CONFLICT, f"experiment {experiment_id} is {experiment.status}")
     await engine.collect_ledger(experiment_id)

@@ -8,9 +8,8 @@ from typing import Annotated
 from fastapi import APIRouter, HTTPException, Query, status
 from pydantic import BaseModel
 
-from tracetax.api.deps import BackendsDep, EngineDep
+from tracetax.api.deps import BackendsDep, EngineDep, load_experiment
 from tracetax.clients.base import BackendError
-from tracetax.db import repository as repo
 from tracetax.engine.spec import ExperimentSpec
 from tracetax.readback import RUN_ID_LABEL, quoted
 
@@ -50,10 +49,7 @@ async def get_logs(
 ) -> ExperimentLogs:
     """The service's most recent log records of each round (matched by the round's run id),
     newest first."""
-    with engine.sessions() as session:
-        experiment = repo.get_experiment(session, experiment_id)
-    if experiment is None:
-        raise HTTPException(status.HTTP_404_NOT_FOUND, f"no experiment {experiment_id}")
+    experiment = load_experiment(engine, experiment_id)
     spec = ExperimentSpec.model_validate(experiment.spec)
     names = [c.name for c in spec.configurations]
     if configuration is not None and configuration not in names:

@@ -1,10 +1,9 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { usePresets, useServices } from "../../api/queries";
 import type { Preset, ServiceInfo } from "../../api/types";
 import { type FormErrors, fieldId, formErrors, messagesFor } from "../../api/validation";
+import { CatalogGate } from "../../components/CatalogGate";
 import { Field, NumberInput } from "../../components/Field";
-import { ErrorState, Loading } from "../../components/States";
 import { formatDuration } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { ErrorSummary } from "../new-experiment/ErrorSummary";
@@ -17,37 +16,15 @@ import { useCreateCheck } from "./useChecks";
 /** `/checks/new`: queue a CI check from the UI, as `tracetax check` would. */
 export function NewCheckPage() {
   useDocumentTitle("New check");
-  const services = useServices();
-  const presets = usePresets();
   return (
     <>
       <div className="page-head">
         <h1>New check</h1>
         <Link to="/checks">Back to the checks</Link>
       </div>
-      {(services.isPending || presets.isPending) && (
-        <Loading>Loading services and presets…</Loading>
-      )}
-      {services.isError && (
-        <ErrorState
-          title="Could not load the services"
-          error={services.error}
-          onRetry={() => services.refetch()}
-        />
-      )}
-      {presets.isError && (
-        <ErrorState
-          title="Could not load the presets"
-          error={presets.error}
-          onRetry={() => presets.refetch()}
-        />
-      )}
-      {services.data && presets.data && services.data.length === 0 && (
-        <div className="state state-empty">No demo service is available to check.</div>
-      )}
-      {services.data && presets.data && services.data.length > 0 && (
-        <CheckForm services={services.data} presets={presets.data} />
-      )}
+      <CatalogGate purpose="check">
+        {(services, presets) => <CheckForm services={services} presets={presets} />}
+      </CatalogGate>
     </>
   );
 }

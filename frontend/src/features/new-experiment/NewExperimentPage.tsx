@@ -2,11 +2,11 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { api, unwrap } from "../../api/client";
-import { queryKeys, usePresets, useServices } from "../../api/queries";
+import { queryKeys } from "../../api/queries";
 import type { ExperimentSpec, Preset, ServiceInfo } from "../../api/types";
 import { type FormErrors, fieldId, formErrors, messagesFor } from "../../api/validation";
+import { CatalogGate } from "../../components/CatalogGate";
 import { Field, NumberInput } from "../../components/Field";
-import { ErrorState, Loading } from "../../components/States";
 import { formatDuration } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { ConfigurationsEditor } from "./ConfigurationsEditor";
@@ -19,37 +19,15 @@ import { ServicePicker } from "./ServicePicker";
 /** `/experiments/new`: the form; waits for the services and presets it is built from. */
 export function NewExperimentPage() {
   useDocumentTitle("New experiment");
-  const services = useServices();
-  const presets = usePresets();
   return (
     <>
       <div className="page-head">
         <h1>New experiment</h1>
         <Link to="/">Back to the experiments</Link>
       </div>
-      {(services.isPending || presets.isPending) && (
-        <Loading>Loading services and presets…</Loading>
-      )}
-      {services.isError && (
-        <ErrorState
-          title="Could not load the services"
-          error={services.error}
-          onRetry={() => services.refetch()}
-        />
-      )}
-      {presets.isError && (
-        <ErrorState
-          title="Could not load the presets"
-          error={presets.error}
-          onRetry={() => presets.refetch()}
-        />
-      )}
-      {services.data && presets.data && services.data.length === 0 && (
-        <div className="state state-empty">No demo service is available to measure.</div>
-      )}
-      {services.data && presets.data && services.data.length > 0 && (
-        <ExperimentForm services={services.data} presets={presets.data} />
-      )}
+      <CatalogGate purpose="measure">
+        {(services, presets) => <ExperimentForm services={services} presets={presets} />}
+      </CatalogGate>
     </>
   );
 }
