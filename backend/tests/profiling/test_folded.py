@@ -15,7 +15,7 @@ def test_parse_render_round_trip_and_merge() -> None:
 
 def test_tree_sums_children_and_prunes_small_nodes() -> None:
     stacks = Counter({"t;a;b": 6, "t;a;c": 3, "t;d": 1})
-    tree = folded.to_tree(stacks, root="cfg", kind=lambda path: path[-1].upper(), min_value=2)
+    tree = folded.to_tree(stacks, root="cfg", min_value=2, kind=lambda path: path[-1].upper())
     assert tree["name"] == "cfg" and tree["value"] == 10 and tree["kind"] is None
     [thread] = tree["children"]
     assert (thread["value"], thread["kind"]) == (10, "T")

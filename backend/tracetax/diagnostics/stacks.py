@@ -77,6 +77,9 @@ class FlameNode(BaseModel):
     value: int
     # Thread-level nodes: request | background | unattributed; frames below them: export | sdk | application.
     kind: str | None = None
+    # Where the samples through this node ran: request | background | unattributed. Below the
+    # thread level it can differ from the thread's (Node's one thread: a frame deeper down says).
+    where: str | None = None
     children: list[FlameNode] = []
 
 
@@ -99,7 +102,10 @@ def flame_graph(rounds: list[Round], configuration: str, min_share: float = 0.00
             return "application"
         return where(rules, path) if len(path) == 1 else what(rules, path)
 
-    tree = folded.to_tree(stacks, root=configuration, kind=kind, min_value=max(1, int(total * min_share)))
+    def side(path: list[str]) -> str | None:
+        return where(rules, path) if rules is not None else None
+
+    tree = folded.to_tree(stacks, root=configuration, min_value=max(1, int(total * min_share)), kind=kind, where=side)
     return FlameGraph(
         configuration=configuration,
         sampler=sampler,

@@ -36,12 +36,13 @@ def frames(stack: str) -> list[str]:
     return stack.split(";")
 
 
-def to_tree(
-    stacks: Folded, root: str = "all", kind: Callable[[list[str]], str] | None = None, min_value: int = 0
-) -> dict[str, Any]:
-    """The call tree a flame graph draws: {name, value, kind, children}, children largest first.
-    `kind(path)` labels each node from its path (root frame first); nodes below `min_value`
-    samples are left out (their samples still count in their parent's value)."""
+Labeller = Callable[[list[str]], str | None]
+
+
+def to_tree(stacks: Folded, root: str = "all", min_value: int = 0, **labels: Labeller) -> dict[str, Any]:
+    """The call tree a flame graph draws: {name, value, children, <label>...}, children
+    largest first. Each `labels` function labels a node from its path (root frame first); nodes
+    below `min_value` samples are left out (their samples still count in their parent's value)."""
     tree: dict[str, Any] = {"name": root, "value": 0, "children": {}, "path": []}
     for stack, count in stacks.items():
         tree["value"] += count
@@ -53,16 +54,16 @@ def to_tree(
                 node["children"][frame] = child
             child["value"] += count
             node = child
-    return _listed(tree, kind, min_value)
+    return _listed(tree, labels, min_value)
 
 
-def _listed(node: dict[str, Any], kind: Callable[[list[str]], str] | None, min_value: int) -> dict[str, Any]:
+def _listed(node: dict[str, Any], labels: dict[str, Labeller], min_value: int) -> dict[str, Any]:
     children = sorted(
         (child for child in node["children"].values() if child["value"] >= min_value), key=lambda c: -c["value"]
     )
     return {
         "name": node["name"],
         "value": node["value"],
-        "kind": kind(node["path"]) if kind is not None and node["path"] else None,
-        "children": [_listed(child, kind, min_value) for child in children],
+        **{name: label(node["path"]) if node["path"] else None for name, label in labels.items()},
+        "children": [_listed(child, labels, min_value) for child in children],
     }

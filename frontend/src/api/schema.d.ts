@@ -735,6 +735,8 @@ export interface components {
             value: number;
             /** Kind */
             kind?: string | null;
+            /** Where */
+            where?: string | null;
             /**
              * Children
              * @default []

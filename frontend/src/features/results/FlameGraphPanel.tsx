@@ -113,10 +113,9 @@ export function FlameGraphPanel({
           )}
           {hasUnattributedExport(data) && (
             <p className="small cannot-tell">
-              Frames take their thread's place (request or background). Here export frames run on a
-              thread that serves both, so they show as unattributed; where the sampler can tell from
-              the rest of the stack, the bar above counts them on the request path or in the
-              background.
+              Some export frames ran where the sampler could not tell a request from the background
+              (for example, in Node, I/O and promise callbacks), so they show as unattributed, as in
+              the bar above.
             </p>
           )}
           <Suspense fallback={<Loading>Loading the flame graph…</Loading>}>

@@ -121,6 +121,35 @@ describe("the flame graph's data", () => {
     expect(hasUnattributedExport(root)).toBe(true);
   });
 
+  it("takes a frame's own side when the backend gives it (Node: the stack says)", () => {
+    const root = toFlameData({
+      name: "simple",
+      value: 10,
+      kind: null,
+      children: [
+        {
+          name: "thread main",
+          value: 10,
+          kind: "unattributed",
+          where: "unattributed",
+          children: [
+            {
+              name: "parserOnIncoming node:_http_server",
+              value: 6,
+              kind: "application",
+              where: "request",
+              children: [
+                { name: "send", value: 4, kind: "export", where: "request", children: [] },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    expect(root.children[0].children[0].children[0].category).toBe("export_request_path");
+    expect(hasUnattributedExport(root)).toBe(false);
+  });
+
   it("labels a frame with what it counts as and its share", () => {
     const exportFrame = data.children[1].children[0];
     expect(frameLabel(exportFrame, 100)).toBe(

@@ -208,20 +208,23 @@ function frameCategory(kind: string | null, thread: ThreadKind | null): FrameCat
   return "other";
 }
 
+const asThreadKind = (value: string | null | undefined): ThreadKind | null =>
+  (THREAD_KINDS as readonly string[]).includes(value ?? "") ? (value as ThreadKind) : null;
+
 /**
  * The backend's tree for d3-flame-graph: thread-level nodes (kind request / background /
  * unattributed) set the context, and frames below are coloured by what they count as in the
- * stacked bar — an export frame under a request thread is export on the request path.
+ * stacked bar — an export frame on the request path is export on the request path. Each
+ * node's `where` (when the backend gives it) overrides the thread's: in Node's one thread a
+ * frame deeper down decides the side.
  */
 export function toFlameData(root: FlameNode): FlameDatum {
   const walk = (node: FlameNode, thread: ThreadKind | null, depth: number): FlameDatum => {
     const kind = node.kind ?? null;
-    const threadKind = (THREAD_KINDS as readonly string[]).includes(kind ?? "")
-      ? (kind as ThreadKind)
-      : null;
-    const context = threadKind ?? thread;
+    const threadKind = asThreadKind(kind);
+    const context = asThreadKind(node.where) ?? threadKind ?? thread;
     const category: FrameCategory =
-      depth === 0 ? "root" : threadKind ? `thread-${threadKind}` : frameCategory(kind, thread);
+      depth === 0 ? "root" : threadKind ? `thread-${threadKind}` : frameCategory(kind, context);
     return {
       name: node.name,
       value: node.value,
