@@ -103,27 +103,19 @@ def fold(raw: bytes, label: str, root: Callable[[str | None], str | None]) -> Fo
             {
                 1: lambda w, v: current.location_ids.extend(_ints(w, v)),
                 2: lambda w, v: current.values.extend(_ints(w, v)),
-                3: lambda _w, v: current.labels.append(_label(v)),
+                3: lambda _w, v: current.labels.append(_label(_bytes(v))),
             },
         )
         samples.append(current)
 
     def location(_: int, value: int | bytes) -> None:
-        ident, lines = 0, []
-        for number, _wire, item in _fields(_bytes(value)):
-            if number == 1 and isinstance(item, int):
-                ident = item
-            elif number == 4 and isinstance(item, bytes):
-                lines.append(next((v for n, _, v in _fields(item) if n == 1 and isinstance(v, int)), 0))
-        locations[ident] = lines
+        message = _bytes(value)
+        (ident,) = _int_fields(message, 1)
+        lines = [item for number, _wire, item in _fields(message) if number == 4 and isinstance(item, bytes)]
+        locations[ident] = [_int_fields(line, 1)[0] for line in lines]  # Line.function_id
 
     def function(_: int, value: int | bytes) -> None:
-        ident = name = 0
-        for number, _wire, item in _fields(_bytes(value)):
-            if number == 1 and isinstance(item, int):
-                ident = item
-            elif number == 2 and isinstance(item, int):
-                name = item
+        ident, name = _int_fields(_bytes(value), 1, 2)
         functions[ident] = name
 
     def string(_: int, value: int | bytes) -> None:
@@ -152,11 +144,15 @@ def fold(raw: bytes, label: str, root: Callable[[str | None], str | None]) -> Fo
     return folded
 
 
-def _label(value: int | bytes) -> tuple[int, int]:
-    key = text = 0
-    for number, _wire, item in _fields(_bytes(value)):
-        if number == 1 and isinstance(item, int):
-            key = item
-        elif number == 2 and isinstance(item, int):
-            text = item
+def _label(message: bytes) -> tuple[int, int]:
+    key, text = _int_fields(message, 1, 2)  # Label.key, Label.str: string table indexes
     return key, text
+
+
+def _int_fields(message: bytes, *numbers: int) -> list[int]:
+    """The value of each named integer field of a message, 0 when absent (proto3's default)."""
+    found = dict.fromkeys(numbers, 0)
+    for number, _wire, item in _fields(message):
+        if number in found and isinstance(item, int):
+            found[number] = item
+    return [found[number] for number in numbers]
