@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -66,3 +67,12 @@ def test_finished_experiment_status_is_final(sessions: sessionmaker[Session]) ->
         repo.set_status(session, experiment, "completed")
         with pytest.raises(repo.ImmutableResultError):
             repo.set_status(session, experiment, "failed")
+
+
+def test_timestamps_read_back_in_utc(sessions: sessionmaker[Session]) -> None:
+    with sessions() as session:
+        experiment_id = repo.create_experiment(session, SPEC, "go", "t").id
+    with sessions() as session:  # a fresh session reads from SQLite, which stores no time zone
+        experiment = repo.get_experiment(session, experiment_id)
+        assert experiment is not None
+        assert experiment.created_at.utcoffset() == timedelta(0)

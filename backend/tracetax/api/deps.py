@@ -42,3 +42,13 @@ def load_experiment(engine: EngineRuntime, experiment_id: str) -> Experiment:
     if experiment is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, f"no experiment {experiment_id}")
     return experiment
+
+
+def require_configuration(experiment: Experiment, configuration: str) -> None:
+    """404 naming the experiment's configurations unless `configuration` is one of them."""
+    names = [c["name"] for c in experiment.spec["configurations"]]
+    if configuration not in names:
+        raise HTTPException(
+            status.HTTP_404_NOT_FOUND,
+            f"experiment {experiment.id} has no configuration {configuration!r}; it has: {', '.join(names)}",
+        )

@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-from typing import Annotated, Any
+from datetime import datetime
+from typing import Any
 
-from pydantic import AfterValidator, BaseModel
+from pydantic import BaseModel
 
 from tracetax.db.models import Experiment, Round
-
-
-def _utc(moment: datetime | None) -> datetime | None:
-    """SQLite keeps no time zone; every stored instant is UTC, so say so in the API."""
-    return moment.replace(tzinfo=UTC) if moment is not None and moment.tzinfo is None else moment
-
-
-UtcDatetime = Annotated[datetime, AfterValidator(_utc)]
-OptionalUtcDatetime = Annotated[datetime | None, AfterValidator(_utc)]
 
 
 class ExperimentCreated(BaseModel):
@@ -34,9 +25,9 @@ class ExperimentSummary(BaseModel):
     service: str
     configurations: list[str]
     baseline: str
-    created_at: UtcDatetime
-    started_at: OptionalUtcDatetime
-    finished_at: OptionalUtcDatetime
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
     queue_position: int | None = None
     error: str | None = None
 
@@ -64,8 +55,8 @@ class RoundSummary(BaseModel):
     configuration: str
     run_id: str
     status: str
-    started_at: OptionalUtcDatetime
-    finished_at: OptionalUtcDatetime
+    started_at: datetime | None
+    finished_at: datetime | None
     error: str | None
     service_log_tail: str | None
     exit_code: int | None

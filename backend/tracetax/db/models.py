@@ -6,8 +6,20 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
-from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, DateTime, Dialect, Float, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeDecorator
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """A timestamp that reads back time-zone aware. SQLite stores none, and every instant here is
+    UTC, so loaded values say so once, here, instead of at every comparison or API field."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        return value.replace(tzinfo=UTC) if value is not None and value.tzinfo is None else value
 
 
 def utcnow() -> datetime:
@@ -27,9 +39,9 @@ class Experiment(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)
     service: Mapped[str] = mapped_column(String(120), index=True)
     spec: Mapped[dict[str, Any]] = mapped_column(JSON)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
-    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow, index=True)
+    started_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
     error: Mapped[str | None] = mapped_column(Text)
     # Host facts recorded when the run starts: cores, CPU placement, tool versions.
     environment: Mapped[dict[str, Any] | None] = mapped_column(JSON)
@@ -52,8 +64,8 @@ class Round(Base):
     run_id: Mapped[str] = mapped_column(String(36), unique=True)
     # pending | running | completed | failed | cancelled | interrupted
     status: Mapped[str] = mapped_column(String(16))
-    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    started_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
     error: Mapped[str | None] = mapped_column(Text)
     service_log_tail: Mapped[str | None] = mapped_column(Text)
     exit_code: Mapped[int | None] = mapped_column(Integer)
@@ -86,7 +98,7 @@ class ConfigurationResult(Base):
     experiment_id: Mapped[str] = mapped_column(ForeignKey("experiments.id", ondelete="CASCADE"), index=True)
     configuration: Mapped[str] = mapped_column(String(40))
     aggregates: Mapped[dict[str, Any]] = mapped_column(JSON)
-    computed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    computed_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 
     experiment: Mapped[Experiment] = relationship(back_populates="results")
 
@@ -101,7 +113,7 @@ class LedgerReading(Base):
     experiment_id: Mapped[str] = mapped_column(ForeignKey("experiments.id", ondelete="CASCADE"), index=True)
     ledger: Mapped[dict[str, Any]] = mapped_column(JSON)
     sample_trace_ids: Mapped[list[Any]] = mapped_column(JSON)
-    collected_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    collected_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 
 
 class Check(Base):
@@ -113,4 +125,4 @@ class Check(Base):
     experiment_id: Mapped[str] = mapped_column(ForeignKey("experiments.id", ondelete="CASCADE"), index=True)
     budget: Mapped[dict[str, Any]] = mapped_column(JSON)
     strict: Mapped[bool] = mapped_column(default=False)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow, index=True)

@@ -64,9 +64,9 @@ def round_facts(spec: ExperimentSpec, round_: Round, manifest: ServiceManifest |
         configuration=round_.configuration,
         round_index=round_.round_index,
         run_id=round_.run_id,
-        started_at=started.replace(tzinfo=started.tzinfo or UTC),
+        started_at=started,
         # The round's own settle time is inside [started, finished]: no padding, or it overlaps the next round.
-        finished_at=finished.replace(tzinfo=finished.tzinfo or UTC),
+        finished_at=finished,
         requests_total=round_.requests_total,
         spans_per_request=spans,
         logs_per_request=0 if configuration.processor == "none" or (signals and not signals.logs) else 1,
@@ -83,7 +83,7 @@ async def settle(experiment: Experiment, settle_s: float) -> None:
     ended = [r.finished_at for r in experiment.rounds if r.finished_at is not None]
     if not ended:
         return
-    last = max(moment.replace(tzinfo=moment.tzinfo or UTC) for moment in ended)
+    last = max(ended)
     remaining = settle_s - (datetime.now(UTC) - last).total_seconds()
     if remaining > 0:
         await asyncio.sleep(remaining)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from datetime import datetime
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Response, status
@@ -12,7 +13,6 @@ from sqlalchemy import select
 
 from tracetax.api.deps import EngineDep
 from tracetax.api.routes.experiments import create_experiment
-from tracetax.api.schemas import UtcDatetime
 from tracetax.db import repository as repo
 from tracetax.db.models import Check
 from tracetax.diagnostics import report
@@ -45,7 +45,7 @@ class CheckStatus(BaseModel):
     id: str
     experiment_id: str
     status: str
-    created_at: UtcDatetime
+    created_at: datetime
     budget: Budget
     strict: bool
     verdict: Verdict | None = None

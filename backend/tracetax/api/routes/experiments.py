@@ -11,7 +11,7 @@ from fastapi import APIRouter, HTTPException, Query, status
 from fastapi.responses import PlainTextResponse, StreamingResponse
 from sqlalchemy import select
 
-from tracetax.api.deps import EngineDep, load_experiment
+from tracetax.api.deps import EngineDep, load_experiment, require_configuration
 from tracetax.api.schemas import (
     ExperimentCreated,
     ExperimentDetail,
@@ -217,12 +217,7 @@ async def get_stacks(
 ) -> FlameGraph | PlainTextResponse:
     """The service's stack samples in the configuration's measured phases, all rounds merged."""
     experiment = load_experiment(engine, experiment_id)
-    names = [c["name"] for c in experiment.spec["configurations"]]
-    if configuration not in names:
-        raise HTTPException(
-            status.HTTP_404_NOT_FOUND,
-            f"experiment {experiment_id} has no configuration {configuration!r}; it has: {', '.join(names)}",
-        )
+    require_configuration(experiment, configuration)
     if format == "folded":
         return PlainTextResponse(stacks.folded_text(experiment.rounds, configuration))
     return await asyncio.to_thread(stacks.flame_graph, experiment.rounds, configuration, min_share)

@@ -8,7 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, HTTPException, Query, status
 from pydantic import BaseModel
 
-from tracetax.api.deps import BackendsDep, EngineDep, load_experiment
+from tracetax.api.deps import BackendsDep, EngineDep, load_experiment, require_configuration
 from tracetax.clients.base import BackendError
 from tracetax.engine.spec import ExperimentSpec
 from tracetax.readback import RUN_ID_LABEL, quoted
@@ -31,10 +31,6 @@ class ExperimentLogs(BaseModel):
     records: list[LogRecord]
 
 
-def _aware(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=moment.tzinfo or UTC)
-
-
 @router.get(
     "/{experiment_id}/logs",
     response_model=ExperimentLogs,
@@ -50,13 +46,9 @@ async def get_logs(
     """The service's most recent log records of each round (matched by the round's run id),
     newest first."""
     experiment = load_experiment(engine, experiment_id)
+    if configuration is not None:
+        require_configuration(experiment, configuration)
     spec = ExperimentSpec.model_validate(experiment.spec)
-    names = [c.name for c in spec.configurations]
-    if configuration is not None and configuration not in names:
-        raise HTTPException(
-            status.HTTP_404_NOT_FOUND,
-            f"configuration {configuration!r} is not in this experiment; it has: {', '.join(names)}",
-        )
     rounds = [r for r in experiment.rounds if configuration in (None, r.configuration)]
     queries: list[str] = []
     records: list[LogRecord] = []
@@ -65,10 +57,10 @@ async def get_logs(
             continue
         query = f"{{service_name={quoted(spec.service_name)}}} | {RUN_ID_LABEL}={quoted(round_.run_id)}"
         queries.append(query)
-        finished = _aware(round_.finished_at or datetime.now(UTC))
+        finished = round_.finished_at or datetime.now(UTC)
         try:
             streams = await backends.loki.query_range(
-                query, _aware(round_.started_at) - timedelta(minutes=1), finished + timedelta(minutes=1), limit=limit
+                query, round_.started_at - timedelta(minutes=1), finished + timedelta(minutes=1), limit=limit
             )
         except BackendError as error:
             raise HTTPException(status.HTTP_502_BAD_GATEWAY, str(error)) from None
