@@ -3,16 +3,29 @@
 
 from __future__ import annotations
 
-from tracetax.diagnostics.overhead import Interval
+from tracetax.diagnostics.overhead import Change, Interval, decide
 from tracetax.diagnostics.recommend import ConfigurationFacts, next_power_of_two, recommend
 
 # Measured: Go, closed loop, iters=1000, spans=5 (make bench-services).
 GO_NONE_RPS, GO_SIMPLE_RPS, GO_BATCH_RPS = 62_081, 1_106, 7_773
 
 
-def interval(estimate: float, half_width: float = 5.0) -> Interval:
+def interval(estimate: float, half_width: float = 5.0) -> Change:
+    """A measured relative change (higher is worse), significant when its interval excludes 0."""
     low, high = estimate - half_width, estimate + half_width
-    return Interval(estimate=estimate, low=low, high=high, significant=low > 0 or high < 0)
+    change = Change(
+        metric="p99",
+        label="p99",
+        unit="us",
+        higher_is_worse=True,
+        pairs=3,
+        baseline=1000.0,
+        candidate=1000.0 * (1 + estimate / 100),
+        absolute=Interval(estimate=10 * estimate, low=10 * low, high=10 * high),
+        relative_pct=Interval(estimate=estimate, low=low, high=high),
+        summary="",
+    )
+    return decide(change, 0.001 if low > 0 or high < 0 else 0.5)
 
 
 def baseline() -> ConfigurationFacts:

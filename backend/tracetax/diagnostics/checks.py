@@ -1,33 +1,80 @@
-"""CI overhead checks: a budget per metric, judged on the measured interval.
+"""CI overhead checks: a budget per metric, judged on the measured paired interval.
 
-A line fails only when its interval's lower bound is over budget, so noise alone never fails
-a build; `strict` judges the point estimate instead. A line whose value could not be measured
-or read is `unknown`, and makes the whole check an error rather than a pass.
+A budget is either relative ("p99 may grow by at most 10%") or absolute ("p99 may grow by at
+most 2 ms"). Each line is judged on the 95% interval of the change, oriented so that positive
+is worse:
+
+- **fail** when the change is over budget beyond noise: the one-sided paired t-test of
+  "change <= budget" rejects at 2.5% after Holm's correction over the check's lines, so noise
+  alone fails a build at most 2.5% of the time however many lines it has;
+- **pass** when the whole interval is within budget;
+- **inconclusive** otherwise: the check cannot tell, and says how many rounds would.
+
+`strict` judges the point estimate instead. A value that could not be measured is `unknown`.
+A check is `pass` only when every line passes, `fail` when any fails, otherwise `error`
+(an inconclusive or unknown line, or a measured phase flagged for interference).
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from typing import Literal
 from xml.etree import ElementTree as ET
 
+import numpy as np
 from pydantic import BaseModel, Field
+from scipy import stats
 
-from tracetax.diagnostics.overhead import Interval
+from tracetax.diagnostics.overhead import (
+    ALPHA,
+    METRICS,
+    Change,
+    Interval,
+    NoiseFloor,
+    RoundSample,
+    format_pct,
+    format_value,
+    holm,
+    paired_values,
+    resolution_pct,
+    rounds_to_resolve,
+)
 
-LineVerdict = Literal["pass", "fail", "unknown"]
+LineVerdict = Literal["pass", "fail", "inconclusive", "unknown"]
 CheckVerdict = Literal["pass", "fail", "error"]
 
 
 class Budget(BaseModel):
-    p99_overhead_pct: float | None = Field(default=None, description="Max p99 latency overhead, % of the baseline.")
-    cpu_overhead_pct: float | None = Field(default=None, description="Max CPU-per-request overhead, % of the baseline.")
-    max_dropped_spans: int | None = Field(default=None, ge=0, description="Max spans dropped inside the SDK.")
+    """What the candidate may cost against the baseline; every field is optional."""
+
+    p50_overhead_pct: float | None = Field(default=None, description="Max p50 latency growth, % of the baseline.")
+    p99_overhead_pct: float | None = Field(default=None, description="Max p99 latency growth, % of the baseline.")
+    cpu_overhead_pct: float | None = Field(default=None, description="Max CPU-per-request growth, % of the baseline.")
+    p50_added_ms: float | None = Field(default=None, description="Max p50 latency growth, milliseconds.")
+    p99_added_ms: float | None = Field(default=None, description="Max p99 latency growth, milliseconds.")
+    cpu_added_us: float | None = Field(default=None, description="Max CPU-per-request growth, microseconds.")
+    max_dropped_spans: int | None = Field(default=None, ge=0, description="Max spans lost inside the SDK.")
+
+
+# budget field -> (metric, relative or absolute, factor from the budget's unit to the metric's)
+BUDGET_LINES: dict[str, tuple[str, Literal["relative", "absolute"], float]] = {
+    "p50_overhead_pct": ("p50", "relative", 1.0),
+    "p99_overhead_pct": ("p99", "relative", 1.0),
+    "cpu_overhead_pct": ("cpu_per_request_us", "relative", 1.0),
+    "p50_added_ms": ("p50", "absolute", 1000.0),
+    "p99_added_ms": ("p99", "absolute", 1000.0),
+    "cpu_added_us": ("cpu_per_request_us", "absolute", 1.0),
+}
 
 
 class BudgetLine(BaseModel):
     name: str
     budget: float
+    # The change the line reads, oriented so that positive is worse, in the budget's unit.
     measured: Interval | None
+    summary: str | None = None
+    p_adjusted: float | None = None
     verdict: LineVerdict
     reason: str
 
@@ -38,97 +85,225 @@ class Verdict(BaseModel):
     lines: list[BudgetLine]
 
 
-def _overhead_line(name: str, budget: float, measured: Interval | None, strict: bool) -> BudgetLine:
-    if measured is None or measured.estimate is None:
-        note = measured.note if measured else None
-        return BudgetLine(
-            name=name,
-            budget=budget,
-            measured=measured,
-            verdict="unknown",
-            reason=f"not measured{': ' + note if note else ''}",
+def _budget_text(name: str, budget: float) -> str:
+    kind = BUDGET_LINES.get(name, ("", "relative", 1.0))[1]
+    if name.endswith("_ms"):
+        return f"{budget:g} ms"
+    if name.endswith("_us"):
+        return f"{budget:g} µs"
+    return f"{budget:g}%" if kind == "relative" else f"{budget:g}"
+
+
+def _one_sided_p(values: np.ndarray, budget: float) -> float | None:
+    """p-value of "mean <= budget" against "mean > budget" (paired t, n >= 2)."""
+    if values.size < 2:
+        return None
+    sd = float(values.std(ddof=1))
+    excess = float(values.mean()) - budget
+    if sd == 0.0:
+        return 0.0 if excess > 0 else 1.0
+    return float(stats.t.sf(excess / (sd / math.sqrt(values.size)), values.size - 1))
+
+
+def _oriented_values(name: str, baseline: Sequence[RoundSample], candidate: Sequence[RoundSample]) -> np.ndarray:
+    """Per paired round, the worse-is-positive change in the budget's scale (log ratio or unit)."""
+    metric_name, kind, factor = BUDGET_LINES[name]
+    metric = METRICS[metric_name]
+    pairs = paired_values(baseline, candidate, metric)
+    sign = 1.0 if metric.higher_is_worse else -1.0
+    if kind == "relative":
+        pairs = [(b, c) for b, c in pairs if b > 0 and c > 0]
+        return np.asarray(sign * np.log(np.asarray([c / b for b, c in pairs], dtype=float)))
+    return np.asarray(sign * np.asarray([(c - b) / factor for b, c in pairs], dtype=float))
+
+
+def _measured(name: str, item: Change) -> Interval:
+    _, kind, factor = BUDGET_LINES[name]
+    interval = item.worse_pct() if kind == "relative" else item.worse_absolute()
+    if kind == "absolute":
+        return Interval(
+            estimate=None if interval.estimate is None else round(interval.estimate / factor, 4),
+            low=None if interval.low is None else round(interval.low / factor, 4),
+            high=None if interval.high is None else round(interval.high / factor, 4),
         )
+    return interval
+
+
+def _scaled_budget(name: str, budget: float) -> float:
+    return math.log1p(budget / 100) if BUDGET_LINES[name][1] == "relative" else budget
+
+
+def _overhead_line(
+    name: str,
+    budget: float,
+    item: Change | None,
+    values: np.ndarray,
+    p_adjusted: float | None,
+    strict: bool,
+) -> BudgetLine:
+    unit = _budget_text(name, budget)
+    if item is None or item.absolute.estimate is None:
+        why = item.note if item is not None and item.note else "no completed round of both configurations"
+        return BudgetLine(name=name, budget=budget, measured=None, verdict="unknown", reason=f"not measured: {why}")
+    measured = _measured(name, item)
+    common = {"name": name, "budget": budget, "measured": measured, "summary": item.summary}
+    if measured.estimate is None:
+        return BudgetLine(**common, verdict="unknown", reason=f"no relative change: {item.note}")
+    relative = BUDGET_LINES[name][1] == "relative"
+
+    def shown(value: float) -> str:
+        return format_pct(value) if relative else f"{value:+.3g}"
+
     if strict:
-        judged, what = measured.estimate, "estimate"
-    elif measured.low is not None:
-        judged, what = measured.low, "interval lower bound"
-    else:
+        failed = measured.estimate > budget
         return BudgetLine(
-            name=name,
-            budget=budget,
-            measured=measured,
-            verdict="unknown",
-            reason=f"no interval ({measured.note}); use --strict or more rounds",
+            **common,
+            verdict="fail" if failed else "pass",
+            reason=f"estimate {shown(measured.estimate)} {'>' if failed else '<='} budget {unit}",
         )
-    failed = judged > budget
+    if measured.low is None or measured.high is None:
+        return BudgetLine(**common, verdict="unknown", reason=f"no interval ({item.note}); use more rounds or --strict")
+    if p_adjusted is not None and p_adjusted < ALPHA / 2:
+        return BudgetLine(
+            **common,
+            p_adjusted=round(p_adjusted, 6),
+            verdict="fail",
+            reason=f"over budget {unit}: interval {shown(measured.low)} to {shown(measured.high)}, "
+            f"one-sided p = {p_adjusted:.4f} after Holm",
+        )
+    if measured.high <= budget:
+        return BudgetLine(
+            **common,
+            p_adjusted=None if p_adjusted is None else round(p_adjusted, 6),
+            verdict="pass",
+            reason=f"within budget {unit}: interval {shown(measured.low)} to {shown(measured.high)}",
+        )
     return BudgetLine(
-        name=name,
-        budget=budget,
-        measured=measured,
-        verdict="fail" if failed else "pass",
-        reason=f"{what} {judged:+.2f}% {'>' if failed else '<='} budget {budget:g}%",
+        **common,
+        p_adjusted=None if p_adjusted is None else round(p_adjusted, 6),
+        verdict="inconclusive",
+        reason=f"cannot tell: interval {shown(measured.low)} to {shown(measured.high)} straddles budget {unit}"
+        + _rounds_hint(name, budget, values),
     )
 
 
-def judge(budget: Budget, overhead: dict[str, Interval], dropped_spans: float | None, strict: bool = False) -> Verdict:
-    lines = []
-    if budget.p99_overhead_pct is not None:
-        lines.append(_overhead_line("p99_overhead_pct", budget.p99_overhead_pct, overhead.get("p99"), strict))
-    if budget.cpu_overhead_pct is not None:
-        lines.append(
-            _overhead_line("cpu_overhead_pct", budget.cpu_overhead_pct, overhead.get("cpu_per_request_us"), strict)
+def _rounds_hint(name: str, budget: float, values: np.ndarray) -> str:
+    if values.size < 2 or BUDGET_LINES[name][1] != "relative":
+        return "; more rounds would narrow it"
+    distance = budget - 100 * math.expm1(float(values.mean()))
+    sd = float(values.std(ddof=1))
+    if distance <= 0 or sd == 0:
+        return "; more rounds would narrow it"
+    needed = rounds_to_resolve(sd, values.size - 1, distance)
+    return f"; about {needed} rounds would resolve it" if needed else "; more than 50 rounds would be needed"
+
+
+def judge(
+    budget: Budget,
+    changes: dict[str, Change],
+    dropped_spans: float | None,
+    strict: bool = False,
+    baseline: Sequence[RoundSample] = (),
+    candidate: Sequence[RoundSample] = (),
+    flagged_rounds: Sequence[str] = (),
+) -> Verdict:
+    """Judge every budget line; `baseline`/`candidate` rounds give the lines' one-sided tests."""
+    names = [name for name in BUDGET_LINES if getattr(budget, name) is not None]
+    values = {name: _oriented_values(name, baseline, candidate) for name in names}
+    p_values = [_one_sided_p(values[name], _scaled_budget(name, getattr(budget, name))) for name in names]
+    adjusted = dict(zip(names, holm(p_values), strict=True))
+    lines = [
+        _overhead_line(
+            name,
+            float(getattr(budget, name)),
+            changes.get(BUDGET_LINES[name][0]),
+            values[name],
+            adjusted[name],
+            strict,
         )
+        for name in names
+    ]
     if budget.max_dropped_spans is not None:
-        limit = float(budget.max_dropped_spans)
-        if dropped_spans is None:
-            lines.append(
-                BudgetLine(
-                    name="max_dropped_spans",
-                    budget=limit,
-                    measured=None,
-                    verdict="unknown",
-                    reason="the SDK's dropped-span count could not be read",
-                )
+        lines.append(_dropped_line(float(budget.max_dropped_spans), dropped_spans))
+    if flagged_rounds:
+        lines.append(
+            BudgetLine(
+                name="isolation",
+                budget=0,
+                measured=Interval(estimate=float(len(flagged_rounds))),
+                verdict="unknown",
+                reason="other processes ran on the service's cores during: "
+                + ", ".join(flagged_rounds)
+                + " (see the rounds' isolation record); run the check again on a quieter machine",
             )
-        else:
-            failed = dropped_spans > limit
-            lines.append(
-                BudgetLine(
-                    name="max_dropped_spans",
-                    budget=limit,
-                    measured=Interval(estimate=dropped_spans),
-                    verdict="fail" if failed else "pass",
-                    reason=f"{dropped_spans:,.0f} dropped {'>' if failed else '<='} budget {limit:,.0f}",
-                )
-            )
+        )
     verdicts = {line.verdict for line in lines}
-    overall: CheckVerdict = "fail" if "fail" in verdicts else "error" if "unknown" in verdicts or not lines else "pass"
+    overall: CheckVerdict = "fail" if "fail" in verdicts else "pass" if verdicts == {"pass"} else "error"
     return Verdict(verdict=overall, strict=strict, lines=lines)
 
 
+def _dropped_line(limit: float, dropped_spans: float | None) -> BudgetLine:
+    if dropped_spans is None:
+        return BudgetLine(
+            name="max_dropped_spans",
+            budget=limit,
+            measured=None,
+            verdict="unknown",
+            reason="the spans lost inside the SDK could not be read",
+        )
+    failed = dropped_spans > limit
+    return BudgetLine(
+        name="max_dropped_spans",
+        budget=limit,
+        measured=Interval(estimate=dropped_spans),
+        verdict="fail" if failed else "pass",
+        reason=f"{dropped_spans:,.0f} lost {'>' if failed else '<='} budget {limit:,.0f}",
+    )
+
+
+def unresolvable(budget: Budget, floors: dict[str, NoiseFloor], rounds: int) -> list[dict[str, object]]:
+    """422-style errors for relative budget lines tighter than a calibration says this machine
+    resolves with `rounds` rounds, each saying how many rounds would."""
+    errors: list[dict[str, object]] = []
+    for name, (metric, kind, _) in BUDGET_LINES.items():
+        value = getattr(budget, name)
+        floor = floors.get(metric)
+        if value is None or kind != "relative" or floor is None or floor.sd_log is None:
+            continue
+        resolution = resolution_pct(floor.sd_log, floor.df, rounds)
+        if resolution is None or value >= resolution:
+            continue
+        needed = rounds_to_resolve(floor.sd_log, floor.df, value)
+        advice = f"about {needed} rounds would resolve it" if needed else "no number of rounds up to 50 would"
+        errors.append(
+            {
+                "loc": ("budget", name),
+                "msg": f"budget {value:g}% is tighter than this machine resolves for {floor.label} with {rounds} "
+                f"rounds at this load (noise floor ±{resolution:.1f}%, from the calibration); {advice}, "
+                "or use a longer phase",
+            }
+        )
+    return errors
+
+
 def junit(check_id: str, verdict: Verdict, error: str | None = None) -> str:
-    """JUnit XML: one test case per budget line (failures and unknowns marked)."""
+    """JUnit XML: one test case per budget line (failures, and inconclusive or unknown lines as errors)."""
     suite = ET.Element(
         "testsuite",
         name=f"tracetax check {check_id}",
         tests=str(len(verdict.lines)),
         failures=str(sum(line.verdict == "fail" for line in verdict.lines)),
-        errors=str(sum(line.verdict == "unknown" for line in verdict.lines) + (1 if error else 0)),
+        errors=str(sum(line.verdict in ("unknown", "inconclusive") for line in verdict.lines) + (1 if error else 0)),
     )
     properties = ET.SubElement(suite, "properties")
     ET.SubElement(properties, "property", name="verdict", value=verdict.verdict)
     ET.SubElement(properties, "property", name="strict", value=str(verdict.strict).lower())
     for line in verdict.lines:
         case = ET.SubElement(suite, "testcase", classname="tracetax.budget", name=line.name)
-        measured = line.measured
-        detail = (
-            f"estimate {measured.estimate}, 95% interval [{measured.low}, {measured.high}]"
-            if measured
-            else "not measured"
-        )
+        detail = line.summary or "not measured"
         if line.verdict == "fail":
             ET.SubElement(case, "failure", message=line.reason).text = detail
-        elif line.verdict == "unknown":
+        elif line.verdict in ("unknown", "inconclusive"):
             ET.SubElement(case, "error", message=line.reason).text = detail
         else:
             ET.SubElement(case, "system-out").text = f"{line.reason}; {detail}"
@@ -136,3 +311,6 @@ def junit(check_id: str, verdict: Verdict, error: str | None = None) -> str:
         case = ET.SubElement(suite, "testcase", classname="tracetax.check", name="run")
         ET.SubElement(case, "error", message=error)
     return ET.tostring(suite, encoding="unicode", xml_declaration=True)
+
+
+__all__ = ["Budget", "BudgetLine", "Verdict", "format_value", "judge", "junit", "unresolvable"]

@@ -1,26 +1,36 @@
-"""Overhead of each configuration against the baseline, with 95% bootstrap intervals.
+"""What each configuration changes against the baseline, from the interleaved design.
 
-Latency percentiles: a two-level (hierarchical) bootstrap. Each resample draws rounds with
-replacement (round-to-round drift is the larger noise) and then requests within each drawn
-round (a Poisson redraw of its histogram counts, the standard large-sample form of the
-multinomial), merges them and takes the percentile of the merged distribution, exactly as
-the point estimate does. Per-round metrics (maximum throughput, CPU per request, RSS) have
-one value per round: scipy's bootstrap of the relative difference of means.
+Rounds are blocks: every configuration runs once per round, in a shuffled order, so that all
+of a round's configurations see the same machine state. The statistics use that design:
 
-With a handful of rounds a plain percentile interval is too narrow (the bootstrap variance of
-n rounds is (n-1)/n of the real one, and quantiles of few draws are optimistic). So the
-interval is estimate +/- t(df) x the bootstrap standard error (corrected by n/(n-1)), with
-df = rounds of both sides - 2: wider with few rounds, as it should be when a CI gate must
-never fail a build on noise. An overhead is significant when its interval excludes zero.
+- per round, the candidate's value is paired with the baseline's value *of the same round*
+  (a latency percentile from each side's own histogram of that round; CPU per request, RSS
+  and maximum throughput as measured in that round);
+- the relative change is the geometric mean of the paired ratios, exp(mean ln(c/b)) - 1,
+  and the absolute change the mean of the paired differences c - b;
+- both get Student-t intervals over the rounds (df = pairs - 1). Rounds, not requests, are
+  the independent units: request-level noise is inside each round's value, and drift between
+  rounds cancels in the pair. With 3 to 10 rounds a bootstrap interval of a mean is too
+  narrow (it misses (n-1)/n of the variance and the t-distribution's tails), which is why
+  the earlier unpaired bootstrap let an A/A come out significant (docs/diagnostics.md);
+- a metric's p-value is the paired t-test of the log ratios, and "significant" is decided
+  after Holm's step-down correction over every metric of the configuration, so an A/A shows
+  nothing significant in at least 95 of 100 runs whatever the number of metrics shown.
 
-The noise floor compares the baseline with itself (both sides resampled from the baseline's
-own rounds): its interval is the smallest overhead this experiment can tell from noise.
+Figures never ratio against nothing: a baseline value that is zero or unmeasured leaves the
+relative change unknown (the absolute one may stand), and a missing value is unknown, not 0.
+
+The noise floor is the interval half-width the experiment's own paired residuals imply: the
+pooled spread of every candidate's log ratios around its own mean. In an A/A experiment it is
+exactly the A/A configuration's interval, which is how `tracetax calibrate` measures it.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 from pydantic import BaseModel
@@ -29,19 +39,85 @@ from scipy import stats
 from tracetax.engine import histogram as hdr
 
 CONFIDENCE = 0.95
-RESAMPLES = 1000
-LATENCY_METRICS: dict[str, float] = {"p50": 50.0, "p90": 90.0, "p99": 99.0, "p99.9": 99.9}
-# metric -> whether a higher value is worse (throughput: a drop is the overhead)
-ROUND_METRICS: dict[str, bool] = {"max_throughput_rps": False, "cpu_per_request_us": True, "rss_max_bytes": True}
+ALPHA = 1 - CONFIDENCE
+
+Direction = Literal["worse", "better", "unchanged", "unknown"]
+
+
+@dataclass(frozen=True)
+class Metric:
+    name: str
+    label: str
+    unit: Literal["us", "req/s", "bytes"]
+    higher_is_worse: bool
+    percentile: float | None = None
+
+
+METRICS: dict[str, Metric] = {
+    metric.name: metric
+    for metric in (
+        Metric("p50", "p50", "us", True, 50.0),
+        Metric("p90", "p90", "us", True, 90.0),
+        Metric("p99", "p99", "us", True, 99.0),
+        Metric("p99.9", "p99.9", "us", True, 99.9),
+        Metric("cpu_per_request_us", "CPU per request", "us", True),
+        Metric("rss_max_bytes", "RSS", "bytes", True),
+        Metric("max_throughput_rps", "max throughput", "req/s", False),
+    )
+}
+LATENCY_METRICS = {name: m.percentile for name, m in METRICS.items() if m.percentile is not None}
 
 
 class Interval(BaseModel):
-    """Overhead in percent of the baseline: positive means worse than the baseline."""
+    """A point estimate with its 95% interval (None where it could not be computed)."""
 
     estimate: float | None
     low: float | None = None
     high: float | None = None
+
+
+class Change(BaseModel):
+    """How one metric of a configuration differs from the baseline's."""
+
+    metric: str
+    label: str
+    unit: str
+    higher_is_worse: bool
+    pairs: int
+    baseline: float | None
+    candidate: float | None
+    absolute: Interval
+    relative_pct: Interval
+    p_value: float | None = None
+    # Holm-adjusted over the configuration's metrics; `significant` reads this one.
+    p_adjusted: float | None = None
     significant: bool = False
+    direction: Direction = "unknown"
+    summary: str
+    note: str | None = None
+
+    def worse_pct(self) -> Interval:
+        """The relative change oriented so that positive is worse (a throughput drop is > 0)."""
+        return _oriented(self.relative_pct, self.higher_is_worse)
+
+    def worse_absolute(self) -> Interval:
+        return _oriented(self.absolute, self.higher_is_worse)
+
+
+class NoiseFloor(BaseModel):
+    """The smallest change of a metric this experiment can tell from noise (95%)."""
+
+    metric: str
+    label: str
+    unit: str
+    # +/- half-width of the relative interval, in % (and in the metric's unit at the baseline's level)
+    relative_pct: float | None
+    absolute: float | None
+    pairs: int
+    # Pooled standard deviation of ln(candidate / baseline) per round, and its degrees of
+    # freedom: what a check needs to predict the resolution at another number of rounds.
+    sd_log: float | None
+    df: int
     note: str | None = None
 
 
@@ -49,158 +125,285 @@ class Interval(BaseModel):
 class RoundSample:
     """One completed round of one configuration, as the statistics need it."""
 
+    round_index: int
     histogram: str | None
     max_throughput_rps: float | None
     cpu_per_request_us: float | None
     rss_max_bytes: float | None
 
 
-def histogram_arrays(encoded: str) -> tuple[np.ndarray, np.ndarray]:
-    """(distinct values in µs, their counts) of an encoded HDR histogram."""
-    histogram = hdr.decode(encoded)
-    values, counts = [], []
-    for item in histogram.get_recorded_iterator():
-        values.append(histogram.get_highest_equivalent_value(item.value_iterated_to))
-        counts.append(item.count_added_in_this_iter_step)
-    return np.asarray(values, dtype=np.int64), np.asarray(counts, dtype=np.int64)
+def _oriented(interval: Interval, higher_is_worse: bool) -> Interval:
+    if higher_is_worse or interval.estimate is None:
+        return interval
+    flip = [None if v is None else -v for v in (interval.estimate, interval.high, interval.low)]
+    return Interval(estimate=flip[0], low=flip[1], high=flip[2])
 
 
-def percentile_of(grid: np.ndarray, counts: np.ndarray, percentile: float) -> np.ndarray:
-    """HDR-style percentile along the last axis: the lowest value with that share at or below it."""
-    cumulative = np.cumsum(counts, axis=-1)
-    total = cumulative[..., -1:]
-    target = np.maximum(np.ceil(total * percentile / 100.0), 1)
-    index = (cumulative < target).sum(axis=-1)
-    return np.asarray(grid[np.minimum(index, grid.size - 1)])
+def round_value(sample: RoundSample, metric: Metric) -> float | None:
+    """The round's own value of a metric: a percentile of its histogram, or a measured figure."""
+    if metric.percentile is not None:
+        if not sample.histogram:
+            return None
+        histogram = hdr.decode(sample.histogram)
+        if histogram.get_total_count() == 0:
+            return None
+        return float(histogram.get_value_at_percentile(metric.percentile))
+    value = getattr(sample, metric.name)
+    return None if value is None else float(value)
 
 
-class _LatencyRounds:
-    """Rounds' histograms on one shared value grid, for fast resampling."""
-
-    def __init__(self, encoded: Sequence[str], grid: np.ndarray) -> None:
-        self.matrix = np.zeros((len(encoded), grid.size), dtype=np.int64)
-        for row, text in enumerate(encoded):
-            values, counts = histogram_arrays(text)
-            self.matrix[row, np.searchsorted(grid, values)] = counts
-
-    def point(self, grid: np.ndarray, percentile: float) -> float:
-        return float(percentile_of(grid, self.matrix.sum(axis=0), percentile))
-
-    def resample(self, grid: np.ndarray, percentile: float, rng: np.random.Generator, n: int) -> np.ndarray:
-        rounds = rng.integers(0, self.matrix.shape[0], size=(n, self.matrix.shape[0]))
-        redrawn = rng.poisson(self.matrix[rounds]).sum(axis=1)  # (n, grid)
-        return percentile_of(grid, redrawn, percentile).astype(float)
-
-    @property
-    def rounds(self) -> int:
-        return int(self.matrix.shape[0])
+def paired_values(
+    baseline: Sequence[RoundSample], candidate: Sequence[RoundSample], metric: Metric
+) -> list[tuple[float, float]]:
+    """(baseline, candidate) values of the rounds where both sides measured the metric."""
+    base = {s.round_index: round_value(s, metric) for s in baseline}
+    pairs = []
+    for sample in candidate:
+        b, c = base.get(sample.round_index), round_value(sample, metric)
+        if b is not None and c is not None:
+            pairs.append((b, c))
+    return pairs
 
 
-def _relative(candidate: np.ndarray | float, baseline: np.ndarray | float, higher_is_worse: bool = True) -> np.ndarray:
-    difference = np.subtract(candidate, baseline) if higher_is_worse else np.subtract(baseline, candidate)
-    return np.asarray(100.0 * difference / np.maximum(baseline, 1e-12))
+def _t_interval(values: np.ndarray) -> tuple[float, float, float, float | None]:
+    """Mean, its 95% t-interval and the two-sided p-value of mean == 0 (n >= 2)."""
+    n = values.size
+    mean = float(values.mean())
+    sd = float(values.std(ddof=1))
+    if sd == 0.0:
+        return mean, mean, mean, (1.0 if mean == 0.0 else 0.0)
+    se = sd / math.sqrt(n)
+    half = float(stats.t.ppf(1 - ALPHA / 2, n - 1)) * se
+    p = float(2 * stats.t.sf(abs(mean) / se, n - 1))
+    return mean, mean - half, mean + half, p
 
 
-def _interval(
-    estimate: float, draws: np.ndarray, base_rounds: int, candidate_rounds: int, higher_is_worse: bool = True
-) -> Interval:
-    """estimate +/- t x SE, clipped to what is possible: a latency or cost cannot fall by more
-    than 100%, and a throughput cannot lose more than 100%."""
-    smallest = min(base_rounds, candidate_rounds)
-    correction = np.sqrt(smallest / (smallest - 1)) if smallest > 1 else 1.0
-    error = float(np.std(draws, ddof=1)) * correction
-    df = max(base_rounds + candidate_rounds - 2, 1)
-    half_width = float(stats.t.ppf(0.5 + CONFIDENCE / 2, df)) * error
-    low, high = estimate - half_width, estimate + half_width
-    if higher_is_worse:
-        low = max(low, -100.0)
-    else:
-        high = min(high, 100.0)
-    return Interval(
-        estimate=round(estimate, 2), low=round(low, 2), high=round(high, 2), significant=bool(low > 0 or high < 0)
-    )
+def _pct(log_value: float) -> float:
+    return 100.0 * math.expm1(log_value)
 
 
-def latency_overhead(
-    baseline: Sequence[str], candidate: Sequence[str], percentile: float, seed: int = 0, resamples: int = RESAMPLES
-) -> Interval:
-    if not baseline or not candidate:
-        return Interval(estimate=None, note="no completed round with latencies")
-    grid = np.unique(np.concatenate([histogram_arrays(text)[0] for text in (*baseline, *candidate)]))
-    base, cand = _LatencyRounds(baseline, grid), _LatencyRounds(candidate, grid)
-    rng = np.random.default_rng(seed)
-    estimate = float(_relative(cand.point(grid, percentile), base.point(grid, percentile)))
-    draws = _relative(cand.resample(grid, percentile, rng, resamples), base.resample(grid, percentile, rng, resamples))
-    return _interval(estimate, draws, base.rounds, cand.rounds)
+def _r(value: float | None, digits: int = 2) -> float | None:
+    return None if value is None else round(value, digits)
 
 
-def round_metric_overhead(
-    baseline: Sequence[float],
-    candidate: Sequence[float],
-    higher_is_worse: bool,
-    seed: int = 0,
-    resamples: int = RESAMPLES,
-) -> Interval:
-    if not baseline or not candidate:
-        return Interval(estimate=None, note="not measured in a completed round")
-    estimate = float(_relative(float(np.mean(candidate)), float(np.mean(baseline)), higher_is_worse))
-    if len(baseline) < 2 or len(candidate) < 2:
-        return Interval(estimate=round(estimate, 2), note="an interval needs at least 2 rounds per configuration")
-
-    def statistic(base: np.ndarray, cand: np.ndarray, axis: int = -1) -> np.ndarray:
-        return _relative(np.mean(cand, axis=axis), np.mean(base, axis=axis), higher_is_worse)
-
-    result = stats.bootstrap(
-        (np.asarray(baseline, float), np.asarray(candidate, float)),
-        statistic,
-        n_resamples=resamples,
-        confidence_level=CONFIDENCE,
-        method="percentile",
-        vectorized=True,
-        random_state=seed,
-    )
-    distribution = np.asarray(result.bootstrap_distribution)
-    return _interval(estimate, distribution, len(baseline), len(candidate), higher_is_worse)
-
-
-def _values(rounds: Sequence[RoundSample], metric: str) -> list[float]:
-    return [float(v) for r in rounds if (v := getattr(r, metric)) is not None]
-
-
-def _histograms(rounds: Sequence[RoundSample]) -> list[str]:
-    return [r.histogram for r in rounds if r.histogram]
-
-
-def overhead(baseline: Sequence[RoundSample], candidate: Sequence[RoundSample], seed: int = 0) -> dict[str, Interval]:
-    result = {
-        name: latency_overhead(_histograms(baseline), _histograms(candidate), p, seed)
-        for name, p in LATENCY_METRICS.items()
+def change(metric: Metric, pairs: list[tuple[float, float]]) -> Change:
+    """The paired change of one metric; significance is set later (Holm, see `compare`)."""
+    n = len(pairs)
+    base = np.asarray([b for b, _ in pairs], dtype=float)
+    cand = np.asarray([c for _, c in pairs], dtype=float)
+    common = {
+        "metric": metric.name,
+        "label": metric.label,
+        "unit": metric.unit,
+        "higher_is_worse": metric.higher_is_worse,
     }
-    for metric, higher_is_worse in ROUND_METRICS.items():
-        result[metric] = round_metric_overhead(
-            _values(baseline, metric), _values(candidate, metric), higher_is_worse, seed
+    if n == 0:
+        note = "not measured in any round that both the baseline and this configuration completed"
+        return Change(
+            **common,
+            pairs=0,
+            baseline=None,
+            candidate=None,
+            absolute=Interval(estimate=None),
+            relative_pct=Interval(estimate=None),
+            summary=f"{metric.label}: unknown ({note})",
+            note=note,
+        )
+    notes = []
+    difference = cand - base
+    absolute = Interval(estimate=_r(float(difference.mean())))
+    relative = Interval(estimate=None)
+    p_value = None
+    positive = bool(np.all(base > 0) and np.all(cand > 0))
+    if not positive:
+        notes.append("no relative change: a baseline or candidate value is zero")
+    if n >= 2:
+        mean, low, high, p_abs = _t_interval(difference)
+        absolute = Interval(estimate=_r(mean), low=_r(low), high=_r(high))
+        p_value = p_abs
+        if positive:
+            log_mean, log_low, log_high, p_value = _t_interval(np.log(cand / base))
+            relative = Interval(estimate=_r(_pct(log_mean)), low=_r(_pct(log_low)), high=_r(_pct(log_high)))
+    else:
+        notes.append("an interval needs at least 2 paired rounds")
+        if positive:
+            relative = Interval(estimate=_r(_pct(float(np.log(cand / base).mean()))))
+    result = Change(
+        **common,
+        pairs=n,
+        baseline=_r(float(base.mean())),
+        candidate=_r(float(cand.mean())),
+        absolute=absolute,
+        relative_pct=relative,
+        p_value=_r(p_value, 6),
+        summary="",
+        note="; ".join(notes) or None,
+    )
+    return result
+
+
+def holm(p_values: Sequence[float | None]) -> list[float | None]:
+    """Holm's step-down adjusted p-values (None stays None and does not count in m)."""
+    indexed = sorted((p, i) for i, p in enumerate(p_values) if p is not None)
+    m = len(indexed)
+    adjusted: list[float | None] = [None] * len(p_values)
+    running = 0.0
+    for rank, (p, i) in enumerate(indexed):
+        running = max(running, min(1.0, (m - rank) * p))
+        adjusted[i] = running
+    return adjusted
+
+
+def decide(item: Change, p_adjusted: float | None) -> Change:
+    item.p_adjusted = _r(p_adjusted, 6)
+    item.significant = p_adjusted is not None and p_adjusted < ALPHA
+    estimate = item.relative_pct.estimate if item.relative_pct.estimate is not None else item.absolute.estimate
+    if estimate is None:
+        item.direction = "unknown"
+    elif item.significant:
+        item.direction = "worse" if (estimate > 0) == item.higher_is_worse else "better"
+    else:
+        item.direction = "unchanged"
+    item.summary = describe(item)
+    return item
+
+
+def compare(baseline: Sequence[RoundSample], candidate: Sequence[RoundSample]) -> dict[str, Change]:
+    """Every metric's paired change, significance decided with Holm over the metrics."""
+    changes = {name: change(metric, paired_values(baseline, candidate, metric)) for name, metric in METRICS.items()}
+    adjusted = holm([c.p_value for c in changes.values()])
+    for item, p in zip(changes.values(), adjusted, strict=True):
+        decide(item, p)
+    m = sum(p is not None for p in adjusted)
+    for item in changes.values():
+        if item.p_value is not None and item.p_value < ALPHA and not item.significant:
+            extra = f"p = {item.p_value:.3f} alone, not significant after Holm's correction over {m} metrics"
+            item.note = f"{item.note}; {extra}" if item.note else extra
+    return changes
+
+
+def noise_floor(
+    baseline: Sequence[RoundSample], candidates: Sequence[Sequence[RoundSample]], rounds: int | None = None
+) -> dict[str, NoiseFloor]:
+    """Per metric, the 95% half-width at `rounds` pairs (default: the experiment's own) from the
+    pooled spread of every candidate's paired log ratios around its own mean."""
+    result = {}
+    for name, metric in METRICS.items():
+        residuals: list[float] = []
+        df = 0
+        counts = []
+        for candidate in candidates:
+            pairs = [(b, c) for b, c in paired_values(baseline, candidate, metric) if b > 0 and c > 0]
+            if len(pairs) < 2:
+                continue
+            logs = np.log([c / b for b, c in pairs])
+            residuals += list(logs - logs.mean())
+            df += len(pairs) - 1
+            counts.append(len(pairs))
+        base_values = [v for s in baseline if (v := round_value(s, metric)) is not None]
+        level = float(np.mean(base_values)) if base_values else None
+        if df == 0:
+            note = (
+                "needs a second configuration with at least 2 rounds paired with the baseline "
+                "(an A/A: tracetax calibrate)"
+            )
+            result[name] = NoiseFloor(
+                metric=name,
+                label=metric.label,
+                unit=metric.unit,
+                relative_pct=None,
+                absolute=None,
+                pairs=0,
+                sd_log=None,
+                df=0,
+                note=note,
+            )
+            continue
+        sd = math.sqrt(float(np.sum(np.square(residuals))) / df)
+        pairs_at = rounds or max(counts)
+        half = resolution_pct(sd, df, pairs_at)
+        result[name] = NoiseFloor(
+            metric=name,
+            label=metric.label,
+            unit=metric.unit,
+            relative_pct=_r(half),
+            absolute=_r(level * half / 100) if level is not None and half is not None else None,
+            pairs=pairs_at,
+            sd_log=round(sd, 6),
+            df=df,
         )
     return result
 
 
-def noise_floor(baseline: Sequence[RoundSample], seed: int = 0) -> dict[str, Interval]:
-    """The baseline against itself: both sides resampled from the same rounds (estimate 0)."""
-    result: dict[str, Interval] = {}
-    histograms = _histograms(baseline)
-    if histograms:
-        grid = np.unique(np.concatenate([histogram_arrays(text)[0] for text in histograms]))
-        rounds = _LatencyRounds(histograms, grid)
-        rng = np.random.default_rng(seed)
-        for name, p in LATENCY_METRICS.items():
-            draws = _relative(rounds.resample(grid, p, rng, RESAMPLES), rounds.resample(grid, p, rng, RESAMPLES))
-            result[name] = _interval(0.0, draws, rounds.rounds, rounds.rounds)
-    for metric, higher_is_worse in ROUND_METRICS.items():
-        values = _values(baseline, metric)
-        if len(values) < 2:
-            result[metric] = Interval(estimate=0.0, note="an interval needs at least 2 rounds")
-            continue
-        rng = np.random.default_rng(seed)
-        a = rng.choice(values, size=(RESAMPLES, len(values))).mean(axis=1)
-        b = rng.choice(values, size=(RESAMPLES, len(values))).mean(axis=1)
-        result[metric] = _interval(0.0, _relative(b, a, higher_is_worse), len(values), len(values), higher_is_worse)
-    return result
+def resolution_pct(sd_log: float, df: int, pairs: int) -> float | None:
+    """95% half-width, in %, of a paired relative change over `pairs` rounds, given the pooled
+    log-ratio spread `sd_log` estimated with `df` degrees of freedom."""
+    if pairs < 2 or df < 1:
+        return None
+    return _pct(float(stats.t.ppf(1 - ALPHA / 2, pairs - 1)) * sd_log / math.sqrt(pairs))
+
+
+def rounds_to_resolve(sd_log: float, df: int, target_pct: float, most: int = 50) -> int | None:
+    """The fewest paired rounds whose half-width is within `target_pct`, or None beyond `most`."""
+    for pairs in range(2, most + 1):
+        half = resolution_pct(sd_log, df, pairs)
+        if half is not None and half <= target_pct:
+            return pairs
+    return None
+
+
+# -- words -----------------------------------------------------------------------------------
+
+
+MINUS = "\N{MINUS SIGN}"  # a typeset minus: a drop reads as one at a glance
+
+
+def _sign(value: float) -> str:
+    return "+" if value > 0 else MINUS if value < 0 else "±"
+
+
+def _scaled(size: float, unit: str) -> str:
+    if unit == "us":
+        for factor, name in ((1e6, "s"), (1e3, "ms")):
+            if size >= factor:
+                return f"{size / factor:.2f} {name}"
+        return f"{size:.0f} µs"
+    if unit == "bytes":
+        for factor, name in ((2**20, "MiB"), (2**10, "KiB")):
+            if size >= factor:
+                return f"{size / factor:.1f} {name}"
+        return f"{size:.0f} B"
+    return f"{size:,.0f} {unit}"
+
+
+def format_value(value: float, unit: str, signed: bool = False) -> str:
+    """A value in its unit at a readable scale: µs -> ms -> s, bytes -> KiB/MiB, req/s."""
+    sign = _sign(value) if signed else (MINUS if value < 0 else "")
+    return f"{sign}{_scaled(abs(value), unit)}"
+
+
+def format_pct(value: float) -> str:
+    return f"{_sign(value)}{abs(value):.1f}%"
+
+
+WORDS: dict[Direction, str] = {
+    "worse": "worse",
+    "better": "better",
+    "unchanged": "no significant change",
+    "unknown": "unknown",
+}
+
+
+def describe(item: Change) -> str:
+    """One line that reads the same in the API, CLI, UI and JUnit:
+    "+1.02 ms p50 (+0.95 ms to +1.09 ms), +4.1% — worse"."""
+    absolute, relative = item.absolute, item.relative_pct
+    if absolute.estimate is None:
+        return f"{item.label}: unknown" + (f" ({item.note})" if item.note else "")
+    text = f"{format_value(absolute.estimate, item.unit, signed=True)} {item.label}"
+    if absolute.low is not None and absolute.high is not None:
+        low, high = format_value(absolute.low, item.unit, True), format_value(absolute.high, item.unit, True)
+        text += f" ({low} to {high})"
+    if relative.estimate is not None:
+        text += f", {format_pct(relative.estimate)}"
+    return f"{text} — {WORDS[item.direction]}"

@@ -22,7 +22,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from tracetax.diagnostics.overhead import Interval
+from tracetax.diagnostics.overhead import Change
 
 BSP_DEFAULTS = {
     "OTEL_BSP_MAX_QUEUE_SIZE": 2048,
@@ -51,8 +51,8 @@ class ConfigurationFacts:
     export_share: float | None = None
     # Mean duration of one export, seconds (SDK exporter metrics), when measured.
     export_duration_s: float | None = None
-    p99_overhead: Interval | None = None
-    cpu_overhead: Interval | None = None
+    p99_overhead: Change | None = None
+    cpu_overhead: Change | None = None
     max_throughput_rps: float | None = None
 
     def bsp(self, key: str) -> int:
@@ -98,8 +98,8 @@ def simple_on_request_path(facts: ConfigurationFacts) -> RuleFiring | None:
         evidence["export_on_request_path_share"] = (
             "unknown (stacks not sampled); Simple exports synchronously by design"
         )
-    if facts.p99_overhead is not None and facts.p99_overhead.estimate is not None:
-        evidence["p99_overhead_pct"] = facts.p99_overhead.model_dump()
+    if facts.p99_overhead is not None and facts.p99_overhead.relative_pct.estimate is not None:
+        evidence["p99_change"] = facts.p99_overhead.summary
     return RuleFiring(
         rule="simple-on-request-path",
         configuration=facts.name,
@@ -170,19 +170,25 @@ def batch_near_queue(facts: ConfigurationFacts, peers: list[ConfigurationFacts])
 
 def cpu_over_budget(facts: ConfigurationFacts, budget_pct: float) -> RuleFiring | None:
     overhead = facts.cpu_overhead
-    if overhead is None or overhead.estimate is None or overhead.estimate <= budget_pct:
-        return None
+    estimate = overhead.relative_pct.estimate if overhead is not None else None
+    if overhead is None or estimate is None or estimate <= budget_pct or overhead.direction != "worse":
+        return None  # within budget, or not distinguishable from noise
     if facts.dropped_spans is None or facts.dropped_spans > 0 or facts.processor == "none":
         return None  # drops are fixed first; unknown drops: do not guess
-    needed = budget_pct / overhead.estimate
+    needed = budget_pct / estimate
     ratio = next((step for step in SAMPLING_STEPS if step <= needed), SAMPLING_STEPS[-1])
     return RuleFiring(
         rule="cpu-over-budget",
         configuration=facts.name,
-        message=f"CPU per request is {overhead.estimate:.1f}% above the baseline (budget {budget_pct:g}%) with no "
+        message=f"CPU per request is {estimate:.1f}% above the baseline (budget {budget_pct:g}%) with no "
         f"dropped spans. Sampling {ratio:.0%} of traces scales the per-trace work down to about "
-        f"{overhead.estimate * ratio:.1f}%.",
-        evidence={"cpu_overhead_pct": overhead.model_dump(), "budget_pct": budget_pct, "dropped_spans": 0},
+        f"{estimate * ratio:.1f}%.",
+        evidence={
+            "cpu_change": overhead.summary,
+            "cpu_overhead_pct": overhead.relative_pct.model_dump(),
+            "budget_pct": budget_pct,
+            "dropped_spans": 0,
+        },
         setting={"OTEL_TRACES_SAMPLER": "parentbased_traceidratio", "OTEL_TRACES_SAMPLER_ARG": f"{ratio:g}"},
     )
 
@@ -192,7 +198,8 @@ def _start_from(candidates: list[ConfigurationFacts]) -> ConfigurationFacts | No
     off the request path (not Simple), preferring ones without known drops."""
 
     def key(facts: ConfigurationFacts) -> tuple[int, float]:
-        p99 = facts.p99_overhead.estimate if facts.p99_overhead and facts.p99_overhead.estimate is not None else 1e9
+        measured = facts.p99_overhead.relative_pct.estimate if facts.p99_overhead else None
+        p99 = measured if measured is not None else 1e9
         return (1 if facts.dropped_spans else 0, p99)
 
     usable = [c for c in candidates if c.processor not in ("none", "simple")]

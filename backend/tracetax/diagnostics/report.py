@@ -15,7 +15,7 @@ from tracetax.clients.base import BackendError
 from tracetax.db.models import Experiment, LedgerReading, Round
 from tracetax.db.repository import FINAL_EXPERIMENT_STATES
 from tracetax.diagnostics.ledger import RoundFacts, RoundLedger, round_ledger
-from tracetax.diagnostics.overhead import Interval, RoundSample, noise_floor, overhead
+from tracetax.diagnostics.overhead import Change, NoiseFloor, RoundSample, compare, noise_floor
 from tracetax.diagnostics.recommend import ConfigurationFacts, Recommendation, recommend
 from tracetax.diagnostics.stacks import StackSummary, summarize_configuration
 from tracetax.engine.spec import ExperimentSpec
@@ -28,8 +28,11 @@ SAMPLE_TRACES = 3
 class Diagnostics(BaseModel):
     experiment_id: str
     baseline: str
-    overhead: dict[str, dict[str, Interval]]
-    noise_floor: dict[str, Interval]
+    # Per configuration and metric, the paired change against the baseline (see overhead.py).
+    overhead: dict[str, dict[str, Change]]
+    noise_floor: dict[str, NoiseFloor]
+    # Rounds whose measured phases other processes interfered with ("<configuration> round <n>").
+    flagged_rounds: list[str]
     ledger: list[RoundLedger]
     dropped_spans: dict[str, float | None]
     sample_traces: dict[str, list[str]]
@@ -39,6 +42,7 @@ class Diagnostics(BaseModel):
 
 def _sample(round_: Round) -> RoundSample:
     return RoundSample(
+        round_index=round_.round_index,
         histogram=round_.histogram,
         max_throughput_rps=round_.max_throughput_rps,
         cpu_per_request_us=(round_.resources or {}).get("cpu_per_request_us"),
@@ -168,11 +172,7 @@ def _build(
     completed = [r for r in experiment.rounds if r.status == "completed"]
     by_config = {c.name: [_sample(r) for r in completed if r.configuration == c.name] for c in spec.configurations}
     ledgers = [RoundLedger.model_validate(readings[r.run_id].ledger) for r in completed if r.run_id in readings]
-    overheads = {
-        name: overhead(by_config[baseline], samples, seed=spec.seed)
-        for name, samples in by_config.items()
-        if name != baseline
-    }
+    overheads = {name: compare(by_config[baseline], samples) for name, samples in by_config.items() if name != baseline}
     dropped = {c.name: _dropped(ledgers, c.name) for c in spec.configurations}
     samples: dict[str, list[str]] = {c.name: [] for c in spec.configurations}
     for round_ in completed:
@@ -208,13 +208,25 @@ def _build(
         experiment_id=experiment.id,
         baseline=baseline,
         overhead=overheads,
-        noise_floor=noise_floor(by_config[baseline], seed=spec.seed),
+        noise_floor=noise_floor(by_config[baseline], [s for n, s in by_config.items() if n != baseline]),
+        flagged_rounds=flagged_rounds(completed),
         ledger=ledgers,
         dropped_spans=dropped,
         sample_traces=samples,
         where_export_runs=stacks,
         recommendation=recommend(facts, cpu_budget_pct),
     )
+
+
+def flagged_rounds(rounds: list[Round]) -> list[str]:
+    """Rounds with a measured phase flagged for interference on the service's cores."""
+    flagged = []
+    for round_ in rounds:
+        phases = (round_.resources or {}).get("isolation") or {}
+        records = phases.values() if isinstance(phases, dict) and "flagged" not in phases else [phases]
+        if any(isinstance(record, dict) and record.get("flagged") for record in records):
+            flagged.append(f"{round_.configuration} round {round_.round_index}")
+    return flagged
 
 
 def _located(summary: StackSummary, share: str) -> float | None:
