@@ -109,4 +109,21 @@ def test_estimate_covers_every_phase_of_every_run() -> None:
     parsed = ExperimentSpec.model_validate(
         spec(load={"rate": 100, "warmup_s": 2, "duration_s": 10, "max_throughput_s": 5})
     )
-    assert parsed.estimated_seconds(startup_s=3) == (3 + 2 + 10 + 5 + 2) * 2 * 2
+    # startup, warm-up, measured phase, stacks phase (5 s by default), closed loop, stop
+    assert parsed.estimated_seconds(startup_s=3) == (3 + 2 + 10 + 5 + 5 + 2) * 2 * 2
+    unsampled = parsed.model_copy(update={"sample_stacks": False})
+    assert unsampled.estimated_seconds(startup_s=3) == (3 + 2 + 10 + 5 + 2) * 2 * 2
+
+
+def test_an_injected_cost_survives_a_preset_and_is_only_for_demo_services() -> None:
+    parsed = ExperimentSpec.model_validate(
+        {
+            "service": {"kind": "command", "argv": ["./svc"], "port": 8080},
+            "configurations": [{"preset": "none"}, {"preset": "none", "name": "busy", "baseline": False, "inject_busy_us": 1000}],
+            "load": {"rate": 10},
+        }
+    )
+    assert parsed.configuration("busy").inject_busy_us == 1000
+    with pytest.raises(SpecError) as caught:
+        validate_against_catalog(parsed, None)
+    assert caught.value.errors[0]["loc"] == ("configurations", 1, "inject_busy_us")

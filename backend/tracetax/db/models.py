@@ -86,6 +86,8 @@ class Round(Base):
     # the folded stacks themselves (tracetax.profiling.folded), the flame graph's input.
     stack_profile: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     folded_stacks: Mapped[str | None] = mapped_column(Text)
+    # How the service ended after SIGTERM: exit code, whether it flushed, what that means.
+    shutdown: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
     experiment: Mapped[Experiment] = relationship(back_populates="rounds")
 
@@ -125,4 +127,18 @@ class Check(Base):
     experiment_id: Mapped[str] = mapped_column(ForeignKey("experiments.id", ondelete="CASCADE"), index=True)
     budget: Mapped[dict[str, Any]] = mapped_column(JSON)
     strict: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow, index=True)
+
+
+class Calibration(Base):
+    """An A/A experiment run by `tracetax calibrate`: its noise floor is what this machine can
+    resolve for a service at a load; checks refuse budgets tighter than that."""
+
+    __tablename__ = "calibrations"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    experiment_id: Mapped[str] = mapped_column(ForeignKey("experiments.id", ondelete="CASCADE"), index=True)
+    service: Mapped[str] = mapped_column(String(120), index=True)
+    # What a check must match to use this calibration: service, configuration, load.
+    signature: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow, index=True)
