@@ -193,3 +193,27 @@ def test_missing_binary_says_how_to_build(state: Path) -> None:
 def test_signal_module_is_posix() -> None:
     # The supervisor relies on process groups; make the assumption explicit.
     assert hasattr(os, "killpg") and signal.SIGKILL
+
+
+def test_components_run_on_the_stack_cores(state: Path) -> None:
+    from tracetax import procfs
+
+    core = min(os.sched_getaffinity(0))
+    component = http_server("alpha", free_port())
+    supervisor = Supervisor(state, [component], report=lambda _: None, cpus={core})
+    supervisor.up()
+    try:
+        pid = supervisor.running_pid("alpha")
+        assert pid is not None
+        for tid in procfs.tids(pid):  # every thread, pinned before exec
+            status = procfs.read_status(pid, tid)
+            assert status is not None and procfs.cpus_allowed(status) == {core}
+    finally:
+        supervisor.down()
+
+
+def test_a_bad_cpu_override_stops_start_naming_the_variable(state: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRACETAX_SERVICE_CPUS", "many")
+    supervisor = Supervisor(state, [http_server("alpha", free_port())], report=lambda _: None)
+    with pytest.raises(StackError, match="TRACETAX_SERVICE_CPUS='many'"):
+        supervisor.up()

@@ -11,8 +11,11 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import AnyHttpUrl, Field
+from pydantic import AnyHttpUrl, Field, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from tracetax.engine.placement import PlacementError, parse_cpus_setting
+from tracetax.procfs import available_cpus
 
 
 class Settings(BaseSettings):
@@ -51,6 +54,11 @@ class Settings(BaseSettings):
     database_url: str | None = None
     # Scratch space of running experiments (service logs, load generator output).
     work_dir: Path | None = None
+    # CPU lists ("3", "2-3", "0,2") overriding where the measured service and the load
+    # generator are pinned; the stack takes the cores left. Default: the layout rule in
+    # tracetax/engine/placement.py (docs/engine.md). `make up` reads them from the environment.
+    service_cpus: str | None = None
+    loadgen_cpus: str | None = None
 
     # The built UI (frontend/dist); served at / when it exists.
     frontend_dist: Path = Path(__file__).resolve().parents[3] / "frontend" / "dist"
@@ -59,6 +67,18 @@ class Settings(BaseSettings):
     grafana_tempo_datasource: str = "tempo"
     grafana_loki_datasource: str = "loki"
     grafana_metrics_datasource: str = "prometheus"
+
+    @field_validator("service_cpus", "loadgen_cpus")
+    @classmethod
+    def _cpu_list(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is None or not value.strip():
+            return None
+        variable = f"TRACETAX_{(info.field_name or '').upper()}"
+        try:
+            parse_cpus_setting(variable, value, available_cpus())
+        except PlacementError as error:
+            raise ValueError(str(error)) from None
+        return value.strip()
 
 
 @lru_cache

@@ -7,19 +7,23 @@ import platform
 import threading
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
 from tracetax import __version__
+from tracetax.core.config import get_settings
 from tracetax.db import repository as repo
 from tracetax.db.models import Experiment, Round
 from tracetax.engine.aggregate import RoundData, aggregate
+from tracetax.engine.isolation import ServiceCoresBusyError, check_service_cores_free
 from tracetax.engine.loadgen import LoadDriver, OhaDriver
 from tracetax.engine.lock import measurement_lock
-from tracetax.engine.progress import Phase, Progress, ProgressCallback
-from tracetax.engine.runner import Placement, RoundContext, run_round
+from tracetax.engine.placement import Placement, engine_on_stack_cores
+from tracetax.engine.progress import Phase, Progress, ProgressCallback, ended
+from tracetax.engine.runner import RoundContext, run_round
 from tracetax.engine.schedule import round_robin_schedule
 from tracetax.engine.spec import DemoServiceRef, ExperimentSpec
 from tracetax.services.catalog import ServiceManifest, demo_services
@@ -39,6 +43,13 @@ def round_data(round_: Round) -> RoundData:
         max_throughput_rps=round_.max_throughput_rps,
         resources=round_.resources,
     )
+
+
+def measurement_placement() -> Placement:
+    """The cores for a measurement: the layout rule, or TRACETAX_SERVICE_CPUS /
+    TRACETAX_LOADGEN_CPUS (environment or .env). Raises ValueError naming a bad variable."""
+    settings = get_settings()
+    return Placement.for_this_machine(settings.service_cpus, settings.loadgen_cpus)
 
 
 class ExperimentEngine:
@@ -71,13 +82,21 @@ class ExperimentEngine:
     def execute(self, experiment_id: str, cancel: threading.Event, shutdown: threading.Event) -> str:
         """Run the experiment to its end (after any other measurement on this machine has
         finished); returns its final status."""
-        with measurement_lock(), self.sessions() as session:
+        with measurement_lock(), self.sessions() as session, ExitStack() as on_exit:
             experiment = repo.get_experiment(session, experiment_id)
             if experiment is None or experiment.status != "queued":
                 return experiment.status if experiment else "missing"
             spec = ExperimentSpec.model_validate(experiment.spec)
             manifest = self.manifest_for(spec)
-            placement = Placement.for_this_machine()
+            try:
+                placement = measurement_placement()
+                check_service_cores_free(placement)
+            except (ValueError, ServiceCoresBusyError) as error:
+                repo.set_status(session, experiment, "failed", str(error))
+                self.publish(ended(experiment.id, "failed", spec.rounds, str(error)))
+                return "failed"
+            # Nothing of this process (threads included) runs on the service's cores meanwhile.
+            on_exit.enter_context(engine_on_stack_cores(placement))
             experiment.environment = self._environment(placement, manifest)
             repo.set_status(session, experiment, "running")
             slots = round_robin_schedule([c.name for c in spec.configurations], spec.rounds, spec.seed)

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from tracetax import processes
 from tracetax.engine import histogram as hdr
-from tracetax.services.process import pin_to
 from tracetax.stack.components import cache_dir
 
 OHA_VERSION = "1.16.0"
@@ -96,7 +96,10 @@ class OhaRun:
         return self.process.pid
 
     def poll(self) -> int | None:
-        return self.process.poll()
+        code = self.process.poll()
+        if code is not None:
+            processes.forget(self.process)
+        return code
 
     def check(self) -> None:
         """Raise LoadError unless oha finished successfully."""
@@ -105,9 +108,7 @@ class OhaRun:
             raise LoadError(f"oha exited with code {code}: {self.log.read_text(errors='replace')[-2000:]}")
 
     def kill(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
+        processes.kill(self.process)
 
 
 class OhaDriver:
@@ -135,12 +136,11 @@ class OhaDriver:
         output = workdir / f"{stem}.json"
         log = workdir / f"{stem}.log"
         with log.open("wb") as out:
-            process = subprocess.Popen(
+            process = processes.spawn(
                 [str(self.binary), *argv, "--no-tui", "--output-format", "json", "-o", str(output)],
-                stdin=subprocess.DEVNULL,
                 stdout=out,
-                stderr=subprocess.STDOUT,
-                preexec_fn=pin_to(cpus),
+                cpus=cpus,
+                track="load generator",
             )
         return OhaRun(process, output, database, log, duration_s, connections)
 

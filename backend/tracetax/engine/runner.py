@@ -8,8 +8,8 @@ stopped on every path out (success, failure, cancellation).
 from __future__ import annotations
 
 import math
-import os
 import shutil
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tracetax.engine.isolation import PhaseWatch
 from tracetax.engine.loadgen import LoadDriver, LoadError, RunningLoad
+from tracetax.engine.placement import Placement
 from tracetax.engine.sampler import Sampler, resource_summary
 from tracetax.engine.spec import CommandServiceRef, ConfigurationSpec, ExperimentSpec
 from tracetax.ports import free_port
@@ -38,31 +40,6 @@ class RoundCancelledError(RuntimeError):
     """The experiment was cancelled (or the backend is stopping) while this round ran."""
 
 
-@dataclass(frozen=True)
-class Placement:
-    """Which cores the service and the load generator are pinned to (None: not pinned)."""
-
-    service_cpus: set[int] | None
-    loadgen_cpus: set[int] | None
-
-    @classmethod
-    def for_this_machine(cls) -> Placement:
-        cpus = sorted(os.sched_getaffinity(0))
-        if len(cpus) < 2:
-            return cls(None, None)
-        # Service on the last core, load generator on the one before: the service gets a core
-        # of its own; the stack and the engine share the rest with the load generator.
-        return cls({cpus[-1]}, {cpus[-2]})
-
-    def describe(self) -> dict[str, Any]:
-        return {
-            "cores": os.cpu_count(),
-            "service_cpus": sorted(self.service_cpus) if self.service_cpus else None,
-            "loadgen_cpus": sorted(self.loadgen_cpus) if self.loadgen_cpus else None,
-            "method": "sched_setaffinity" if self.service_cpus else "none (single core)",
-        }
-
-
 @dataclass
 class RoundOutcome:
     status: str  # completed | failed | cancelled
@@ -78,6 +55,7 @@ class RoundOutcome:
     resources: dict[str, Any] | None = None
     stack_profile: dict[str, Any] | None = None
     folded_stacks: str | None = None
+    shutdown: dict[str, Any] | None = None
 
 
 @dataclass
@@ -107,6 +85,7 @@ def service_environment(ctx: RoundContext, port: int) -> dict[str, str]:
         "OTEL_RESOURCE_ATTRIBUTES": _resource_attributes(configuration.env, ctx.run_id, configuration.name),
         "TRACETAX_PROCESSOR": configuration.processor,
         "PORT": str(port),
+        **({"TRACETAX_INJECT_BUSY_US": str(configuration.inject_busy_us)} if configuration.inject_busy_us else {}),
     }
 
 
@@ -121,7 +100,9 @@ def _stack_sampler(ctx: RoundContext) -> StackSampler | None:
     profiling = ctx.manifest.profiling if ctx.manifest else None
     if not ctx.spec.sample_stacks or ctx.manifest is None or profiling is None or profiling.sampler is None:
         return None
-    return SAMPLERS[profiling.sampler](ctx.manifest.directory, ctx.workdir)
+    sampler = SAMPLERS[profiling.sampler](ctx.manifest.directory, ctx.workdir)
+    sampler.cpus = ctx.placement.stack_cpus  # py-spy, jcmd: on the stack's cores
+    return sampler
 
 
 def _sampled_seconds(duration_s: float) -> int:
@@ -223,65 +204,29 @@ def _warm_up(ctx: RoundContext, service: ServiceProcess, url: str) -> int:
 
 
 def run_round(ctx: RoundContext) -> RoundOutcome:
-    """Run one round of one configuration; never raises for service or load failures."""
+    """Run one round of one configuration; never raises for service or load failures.
+
+    Phases: warm-up, the measured open-model phase (resource samples), the stacks phase (the
+    stack sampler under the same load, never measured), the closed-loop phase, the stop."""
     shutil.rmtree(ctx.workdir, ignore_errors=True)
     ctx.workdir.mkdir(parents=True)
-    load = ctx.spec.load
     sampler = _stack_sampler(ctx)
     service = _service_process(ctx, sampler)
     outcome = RoundOutcome(status="failed")
+    measured = False
     try:
         ctx.report("starting", None, {})
         service.start()
         service.wait_healthy(SERVICE_START_TIMEOUT_S)
-        sampler = _sampler_step(sampler, outcome, lambda stacks: stacks.prepare(service.pid))
-        url = f"{service.base_url}{load.url_path()}"
+        url = f"{service.base_url}{ctx.spec.load.url_path()}"
         outcome.requests_total += _warm_up(ctx, service, url)
-
-        running = ctx.driver.start_open(
-            url, load.rate, load.duration_s, load.connections, ctx.workdir, ctx.placement.loadgen_cpus
-        )
-        resources = Sampler(service.pid, running.pid)
-        resources.start()
-        seconds = _sampled_seconds(load.duration_s)
-        if sampler is not None:
-            outcome.stack_profile = {"sampler": sampler.name, "seconds": seconds}
-        sampler = _sampler_step(sampler, outcome, lambda stacks: stacks.start(service.pid, seconds))
-        try:
-            _await_load(ctx, running, load.duration_s, "measuring", service, resources)
-        finally:
-            outcome.samples = resources.stop()
-        sampler = _sampler_step(sampler, outcome, lambda stacks: stacks.end_window())
-        open_result = ctx.driver.open_result(running)
-        outcome.requests_total += open_result.requests
-        outcome.histogram = open_result.histogram
-        outcome.open_phase = {key: value for key, value in open_result.__dict__.items() if key != "histogram"}
-        outcome.resources = resource_summary(outcome.samples, open_result.requests)
-        ctx.report(
-            "measuring",
-            load.duration_s,
-            {
-                "phase_elapsed_s": load.duration_s,
-                "current_rps": round(open_result.achieved_rps, 1),
-                "current_p99_us": open_result.summary.get("percentiles_us", {}).get("99"),
-            },
-        )
-
-        if load.max_throughput_s > 0:
-            closed = ctx.driver.start_closed(
-                url, load.max_throughput_s, load.connections, ctx.workdir, ctx.placement.loadgen_cpus
-            )
-            _await_load(ctx, closed, load.max_throughput_s, "max-throughput", service)
-            closed_result = ctx.driver.closed_result(closed)
-            outcome.requests_total += closed_result.requests
-            outcome.max_throughput_rps = closed_result.rps
-            outcome.closed_phase = closed_result.__dict__
-            ctx.report("max-throughput", load.max_throughput_s, {"current_rps": round(closed_result.rps, 1)})
-
+        _measure_open(ctx, service, url, outcome)
+        sampler = _sample_stacks(ctx, service, url, sampler, outcome)
+        _measure_closed(ctx, service, url, outcome)
+        measured = True
         ctx.report("stopping", None, {})
         outcome.exit_code = service.stop(STOP_GRACE_S)
-        if outcome.exit_code != 0:
-            raise ServiceError(f"the service did not exit cleanly after SIGTERM (exit code {outcome.exit_code})")
+        outcome.shutdown = shutdown_record(outcome.exit_code, STOP_GRACE_S)
         _collect_stacks(sampler, outcome)
         outcome.status = "completed"
         time.sleep(SETTLE_S)
@@ -295,8 +240,111 @@ def run_round(ctx: RoundContext) -> RoundOutcome:
         if sampler is not None:
             sampler.cancel()
         outcome.exit_code = service.stop(2) if outcome.exit_code is None else outcome.exit_code
+        if outcome.status == "failed" and measured:
+            outcome.error = f"after the measured phases: {outcome.error}"
         outcome.service_log_tail = service.last_lines(40) if outcome.status != "completed" else None
     return outcome
+
+
+def shutdown_record(exit_code: int | None, grace_s: float) -> dict[str, Any]:
+    """How the service ended after SIGTERM. Only a failure during a measured phase fails a
+    round: a service that dies by SIGTERM's default action (no handler) or has to be killed
+    keeps its measured phases, and the record says its SDK may not have flushed."""
+    if exit_code == 0:
+        return {"exit_code": 0, "clean": True, "flushed": True, "note": "exited cleanly after SIGTERM"}
+    if exit_code == -signal.SIGTERM:
+        note = (
+            "terminated by SIGTERM's default action (no signal handler): the SDK had no chance to flush, "
+            "so telemetry it still held may be missing from the ledger"
+        )
+    elif exit_code == -signal.SIGKILL:
+        note = (
+            f"did not exit within {grace_s:.0f} s of SIGTERM and was killed: telemetry the SDK still held "
+            "may be missing from the ledger"
+        )
+    else:
+        note = f"exited with code {exit_code} after SIGTERM: telemetry may not have been flushed"
+    return {"exit_code": exit_code, "clean": False, "flushed": False, "note": note}
+
+
+def _measure_open(ctx: RoundContext, service: ServiceProcess, url: str, outcome: RoundOutcome) -> None:
+    """The measured open-model phase, with resource samples (and nothing of ours on the service's cores)."""
+    load = ctx.spec.load
+    running = ctx.driver.start_open(
+        url, load.rate, load.duration_s, load.connections, ctx.workdir, ctx.placement.loadgen_cpus
+    )
+    resources = Sampler(service.pid, running.pid)
+    resources.start()
+    watch = PhaseWatch(ctx.placement, service.pid, running.pid)
+    watch.start()
+    try:
+        _await_load(ctx, running, load.duration_s, "measuring", service, resources)
+    finally:
+        outcome.samples = resources.stop()
+        watch.stop()
+    open_result = ctx.driver.open_result(running)
+    outcome.requests_total += open_result.requests
+    outcome.histogram = open_result.histogram
+    outcome.open_phase = {key: value for key, value in open_result.__dict__.items() if key != "histogram"}
+    outcome.resources = resource_summary(outcome.samples, open_result.requests)
+    outcome.resources["isolation"] = {"open": watch.isolation(open_result.requests)}
+    ctx.report(
+        "measuring",
+        load.duration_s,
+        {
+            "phase_elapsed_s": load.duration_s,
+            "current_rps": round(open_result.achieved_rps, 1),
+            "current_p99_us": open_result.summary.get("percentiles_us", {}).get("99"),
+        },
+    )
+
+
+def _measure_closed(ctx: RoundContext, service: ServiceProcess, url: str, outcome: RoundOutcome) -> None:
+    """The closed-loop phase: the highest throughput the service sustains."""
+    load = ctx.spec.load
+    if load.max_throughput_s <= 0:
+        return
+    closed = ctx.driver.start_closed(
+        url, load.max_throughput_s, load.connections, ctx.workdir, ctx.placement.loadgen_cpus
+    )
+    watch = PhaseWatch(ctx.placement, service.pid, closed.pid)
+    watch.start()
+    try:
+        _await_load(ctx, closed, load.max_throughput_s, "max-throughput", service)
+    finally:
+        watch.stop()
+    closed_result = ctx.driver.closed_result(closed)
+    outcome.requests_total += closed_result.requests
+    outcome.max_throughput_rps = closed_result.rps
+    # limited_by (service / load generator / stack / none / unknown), why, and the utilisations.
+    outcome.closed_phase = {**closed_result.__dict__, **watch.limiter()}
+    if outcome.resources is not None:
+        outcome.resources.setdefault("isolation", {})["closed"] = watch.isolation(closed_result.requests)
+    ctx.report("max-throughput", load.max_throughput_s, {"current_rps": round(closed_result.rps, 1)})
+
+
+def _sample_stacks(
+    ctx: RoundContext, service: ServiceProcess, url: str, sampler: StackSampler | None, outcome: RoundOutcome
+) -> StackSampler | None:
+    """The stacks phase: the same open-model load for `stacks_s`, with the stack sampler
+    attached. Nothing of it is measured, so the sampler's cost never reaches a figure; its
+    requests count in the ledger like every other request the service answered."""
+    load = ctx.spec.load
+    if sampler is None:
+        return None
+    seconds = _sampled_seconds(load.stacks_s)
+    outcome.stack_profile = {"sampler": sampler.name, "seconds": seconds, "phase": "stacks (after the measured phase)"}
+    sampler = _sampler_step(sampler, outcome, lambda stacks: stacks.prepare(service.pid))
+    if sampler is None:
+        return None
+    running = ctx.driver.start_open(
+        url, load.rate, load.stacks_s, load.connections, ctx.workdir / "stacks", ctx.placement.loadgen_cpus
+    )
+    sampler = _sampler_step(sampler, outcome, lambda stacks: stacks.start(service.pid, seconds))
+    _await_load(ctx, running, load.stacks_s, "stacks", service)
+    sampler = _sampler_step(sampler, outcome, lambda stacks: stacks.end_window())
+    outcome.requests_total += ctx.driver.open_result(running).requests
+    return sampler
 
 
 def _sampler_step(

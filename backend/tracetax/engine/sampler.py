@@ -1,22 +1,27 @@
 """Resource samples of the measured service (and of the load generator) every 250 ms.
 
-Read straight from /proc so every thread is covered: per-thread CPU with the thread's name
-(so the SDK's export worker shows apart from request threads), RSS, and voluntary and
-involuntary context switches summed over all threads (/proc/<pid>/status alone counts only
-the main thread).
+Read straight from /proc (tracetax.procfs) so every thread is covered: per-thread CPU with the
+thread's name (so the SDK's export worker shows apart from request threads), RSS, and
+voluntary and involuntary context switches summed over all threads (/proc/<pid>/status alone
+counts only the main thread).
+
+The service is a process tree, not a pid: a pre-forking server (gunicorn's workers, a
+launcher script's child) does its work in descendants of the process the engine started. Every
+sample sums the whole tree as it is at that moment (walked with psutil): CPU as
+utime + stime + cutime + cstime of each member, so a child that exits and is reaped by a tree
+member keeps counting, through its parent's cutime/cstime; RSS and thread counts summed too.
 """
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
+import psutil
+
+from tracetax import procfs
 
 
 @dataclass
@@ -28,65 +33,63 @@ class ThreadTimes:
     involuntary: int
 
 
-def _read(path: Path) -> str | None:
-    try:
-        return path.read_text()
-    except OSError:
-        return None
-
-
-def _stat_times(stat: str) -> tuple[float, float]:
-    fields = stat[stat.rindex(")") + 2 :].split()
-    return int(fields[11]) / CLOCK_TICKS, int(fields[12]) / CLOCK_TICKS
-
-
-def _switches(status: str) -> tuple[int, int]:
-    voluntary = involuntary = 0
-    for line in status.splitlines():
-        if line.startswith("voluntary_ctxt_switches:"):
-            voluntary = int(line.split()[1])
-        elif line.startswith("nonvoluntary_ctxt_switches:"):
-            involuntary = int(line.split()[1])
-    return voluntary, involuntary
-
-
 def thread_times(pid: int) -> dict[int, ThreadTimes]:
+    """Per thread of `pid`: name, CPU and context switches (threads that end while being read
+    are left out)."""
     threads: dict[int, ThreadTimes] = {}
-    task_dir = Path(f"/proc/{pid}/task")
-    try:
-        tids = [int(entry.name) for entry in task_dir.iterdir()]
-    except OSError:
-        return threads
-    for tid in tids:
-        base = task_dir / str(tid)
-        stat, status, comm = _read(base / "stat"), _read(base / "status"), _read(base / "comm")
+    for tid in procfs.tids(pid):
+        stat, status = procfs.read_stat(pid, tid), procfs.read_status(pid, tid)
         if stat is None or status is None:
             continue  # the thread ended between listing and reading
-        user, system = _stat_times(stat)
-        voluntary, involuntary = _switches(status)
-        threads[tid] = ThreadTimes((comm or "?").strip(), user, system, voluntary, involuntary)
+        voluntary, involuntary = procfs.context_switches(status)
+        threads[tid] = ThreadTimes(stat.comm, stat.utime, stat.stime, voluntary, involuntary)
     return threads
 
 
-def rss_bytes(pid: int) -> int | None:
-    statm = _read(Path(f"/proc/{pid}/statm"))
-    return int(statm.split()[1]) * PAGE_SIZE if statm else None
+def tree_pids(root: int) -> list[int]:
+    """`root` and all its descendants now (root first); [] once `root` is gone."""
+    try:
+        children = psutil.Process(root).children(recursive=True)
+    except (psutil.NoSuchProcess, psutil.ZombieProcess):
+        return []
+    except psutil.AccessDenied:
+        return [root]
+    return [root, *(child.pid for child in children)]
 
 
-def process_times(pid: int) -> tuple[float, float] | None:
-    """User and system CPU of the whole process, including threads that have already exited
-    (summing /proc/<pid>/task misses those); None once it is gone or a zombie."""
-    stat = _read(Path(f"/proc/{pid}/stat"))
-    if stat is None or stat[stat.rindex(")") + 2 :].split()[0] == "Z":
+def tree_times(root: int) -> tuple[float, float] | None:
+    """User and system CPU of `root`'s whole tree, including exited threads (summing
+    /proc/<pid>/task misses those) and reaped children; None once `root` is gone or a zombie."""
+    root_stat = procfs.read_stat(root)
+    if root_stat is None or root_stat.zombie:
         return None
-    return _stat_times(stat)
+    user = system = 0.0
+    for pid in tree_pids(root) or [root]:
+        stat = root_stat if pid == root else procfs.read_stat(pid)
+        if stat is not None:
+            user += stat.utime + stat.cutime
+            system += stat.stime + stat.cstime
+    return user, system
 
 
 def snapshot(pid: int) -> dict[str, Any] | None:
-    totals = process_times(pid)
-    threads = thread_times(pid)
-    rss = rss_bytes(pid)
-    if totals is None or not threads or rss is None:
+    """One sample of the process tree rooted at `pid`; None once it is gone."""
+    root = procfs.read_stat(pid)
+    if root is None or root.zombie:
+        return None
+    members = tree_pids(pid) or [pid]
+    user = system = 0.0
+    rss = 0
+    threads: dict[tuple[int, int], ThreadTimes] = {}
+    for member in members:
+        stat = root if member == pid else procfs.read_stat(member)
+        if stat is None:
+            continue  # exited since the walk; its CPU shows in its parent's cutime once reaped
+        user += stat.utime + stat.cutime
+        system += stat.stime + stat.cstime
+        rss += procfs.rss_bytes(member) or 0
+        threads.update({(member, tid): times for tid, times in thread_times(member).items()})
+    if not threads:
         return None
     by_name: dict[str, list[float]] = {}
     for thread in threads.values():
@@ -94,20 +97,23 @@ def snapshot(pid: int) -> dict[str, Any] | None:
         user_system[0] += thread.user_s
         user_system[1] += thread.system_s
     return {
-        "cpu_user_s": totals[0],
-        "cpu_system_s": totals[1],
+        "cpu_user_s": user,
+        "cpu_system_s": system,
         "rss_bytes": rss,
         "ctx_voluntary": sum(t.voluntary for t in threads.values()),
         "ctx_involuntary": sum(t.involuntary for t in threads.values()),
         "threads": len(threads),
-        # Cumulative CPU per thread name, [user, system] seconds (threads of one name summed).
+        "processes": len(members),
+        # Cumulative CPU per thread name over the tree, [user, system] seconds (threads of one
+        # name summed, whichever process of the tree they belong to).
         "by_thread": {name: [round(u, 4), round(s, 4)] for name, (u, s) in by_name.items()},
     }
 
 
 @dataclass
 class Sampler:
-    """Samples `service_pid` (and `loadgen_pid` when set) every `interval_s` in a thread."""
+    """Samples the process tree of `service_pid` (and the load generator's CPU, when
+    `loadgen_pid` is set) every `interval_s` in a thread."""
 
     service_pid: int
     loadgen_pid: int | None = None
@@ -133,9 +139,9 @@ class Sampler:
             return
         sample: dict[str, Any] = {"t": round(time.monotonic() - self._started, 3), **service}
         if self.loadgen_pid is not None:
-            loadgen = snapshot(self.loadgen_pid)
+            loadgen = tree_times(self.loadgen_pid)
             if loadgen is not None:
-                sample["loadgen_cpu_s"] = round(loadgen["cpu_user_s"] + loadgen["cpu_system_s"], 4)
+                sample["loadgen_cpu_s"] = round(loadgen[0] + loadgen[1], 4)
         self.samples.append(sample)
 
     def stop(self) -> list[dict[str, Any]]:
@@ -169,7 +175,10 @@ def resource_summary(samples: list[dict[str, Any]], requests: int) -> dict[str, 
         "cpu_system_s": round(system, 4),
         "cpu_utilization": round((user + system) / elapsed, 4) if elapsed > 0 else None,
         "cpu_per_request_us": round((user + system) / requests * 1e6, 2) if requests else None,
+        # Summed over the service's process tree (pages shared by forked workers count in each).
         "rss_max_bytes": max(sample["rss_bytes"] for sample in samples),
+        "threads_max": max(sample.get("threads", 0) for sample in samples),
+        "processes_max": max(sample.get("processes", 1) for sample in samples),
         "ctx_voluntary": voluntary,
         "ctx_involuntary": involuntary,
         "ctx_per_request": round((voluntary + involuntary) / requests, 3) if requests else None,

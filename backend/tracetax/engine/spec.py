@@ -51,22 +51,42 @@ class ConfigurationSpec(BaseModel):
     env: dict[str, str] = Field(default_factory=dict)
     baseline: bool = False
     preset: str | None = None
+    inject_busy_us: int = Field(
+        default=0,
+        ge=0,
+        le=1_000_000,
+        description="A known cost for checking the harness: the demo service busy-waits this many microseconds "
+        "in every request (TRACETAX_INJECT_BUSY_US). 0: none.",
+    )
 
     @model_validator(mode="before")
     @classmethod
     def expand_preset(cls, data: Any) -> Any:
+        """Fill name, processor, env and baseline from a known preset. Anything else in
+        `preset` (an unknown name, an object, a list) is left to the field's own validation,
+        so the error names `preset`; the name and processor it could not fill are not also
+        reported missing. An `env` that is not an object is left to its field likewise."""
         if not isinstance(data, dict) or data.get("preset") is None:
             return data
-        preset = PRESETS.get(data["preset"])
+        preset = PRESETS.get(data["preset"]) if isinstance(data["preset"], str) else None
         if preset is None:
-            raise ValueError(f"unknown preset {data['preset']!r}; accepted: {', '.join(PRESETS)}")
+            return {"name": "preset", "processor": "none", **data}  # the preset's error fails it anyway
+        env = data.get("env")
         return {
+            **data,  # fields a preset does not fill (inject_busy_us) pass through as given
             "name": data.get("name", preset.name),
             "processor": data.get("processor", preset.processor),
-            "env": {**preset.env, **(data.get("env") or {})},
+            "env": {**preset.env, **env} if isinstance(env, dict) else preset.env if env is None else env,
             "baseline": data.get("baseline", preset.baseline),
             "preset": preset.name,
         }
+
+    @field_validator("preset")
+    @classmethod
+    def known_preset(cls, preset: str | None) -> str | None:
+        if preset is not None and preset not in PRESETS:
+            raise ValueError(f"unknown preset {preset!r}; accepted: {', '.join(PRESETS)}")
+        return preset
 
     @field_validator("env")
     @classmethod
@@ -90,6 +110,13 @@ class LoadSpec(BaseModel):
     max_throughput_s: float = Field(
         default=10, ge=0, le=600, description="Closed-loop phase finding the maximum throughput; 0 skips it."
     )
+    stacks_s: float = Field(
+        default=5,
+        ge=2,
+        le=600,
+        description="Stacks phase after the measured one: the same load with the stack sampler attached "
+        "(never measured). Only when sample_stacks is on.",
+    )
 
     def url_path(self) -> str:
         from urllib.parse import urlencode
@@ -110,8 +137,8 @@ class ExperimentSpec(BaseModel):
     seed: int = 0
     sample_stacks: bool = Field(
         default=True,
-        description="Sample the service's stacks during each measured phase to show where export runs "
-        "(demo services only). The sampler costs every configuration, the baseline too, a little CPU alike.",
+        description="Sample the service's stacks in a phase of their own after the measured one, under the same "
+        "load, to show where export runs (demo services only). The sampler's cost never reaches a measured figure.",
     )
 
     @model_validator(mode="after")
@@ -143,7 +170,8 @@ class ExperimentSpec(BaseModel):
 
     def estimated_seconds(self, startup_s: float = 3.0) -> float:
         """Rough wall time: every round of every configuration starts, warms, measures, stops."""
-        per_run = startup_s + self.load.warmup_s + self.load.duration_s + self.load.max_throughput_s + 2.0
+        stacks = self.load.stacks_s if self.sample_stacks else 0.0
+        per_run = startup_s + self.load.warmup_s + self.load.duration_s + stacks + self.load.max_throughput_s + 2.0
         return per_run * len(self.configurations) * self.rounds
 
 
@@ -158,7 +186,20 @@ class SpecError(ValueError):
 def validate_against_catalog(spec: ExperimentSpec, manifest: ServiceManifest | None) -> None:
     """Each configuration's processor must be a mode the service has and can run here."""
     if manifest is None:
-        return  # a user's command: the engine relies only on TRACETAX_PROCESSOR and OTEL_*
+        # A user's command: the engine relies only on TRACETAX_PROCESSOR and OTEL_*.
+        injected = [i for i, c in enumerate(spec.configurations) if c.inject_busy_us]
+        if injected:
+            raise SpecError(
+                [
+                    {
+                        "loc": ("configurations", i, "inject_busy_us"),
+                        "msg": "an injected cost is honoured by the demo services only; a command service "
+                        "would ignore it (set it to 0)",
+                    }
+                    for i in injected
+                ]
+            )
+        return
     errors = []
     for index, configuration in enumerate(spec.configurations):
         mode = manifest.modes.get(configuration.processor)

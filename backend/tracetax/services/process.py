@@ -6,27 +6,20 @@ The engine (and the demo services' tests) go through this module; nothing here u
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
 import subprocess
 import time
-from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import Self
 
 import httpx
 
+from tracetax import processes
+
 # Inherited from the parent environment; everything else (OTEL_*, TRACETAX_*) is set explicitly
 # so a developer's shell cannot leak configuration into a measurement.
 INHERITED = ("PATH", "HOME", "LANG", "LC_ALL", "TZ", "JAVA_HOME", "TMPDIR", "USER")
-
-
-def pin_to(cpus: set[int] | None) -> Callable[[], None] | None:
-    if not cpus:
-        return None
-    return lambda: os.sched_setaffinity(0, cpus)
 
 
 class ServiceError(RuntimeError):
@@ -45,6 +38,7 @@ class ServiceProcess:
         health_path: str = "/healthz",
         name: str = "service",
         cpus: set[int] | None = None,
+        track: str | None = "service",
     ) -> None:
         self.argv = argv
         self.cwd = cwd
@@ -55,6 +49,9 @@ class ServiceProcess:
         self.name = name
         # CPU placement, applied in the child before exec so every thread it creates inherits it.
         self.cpus = cpus
+        # Recorded in the measurement state file while it runs (None: not recorded), so a
+        # killed engine's service is reaped at the next start.
+        self.track = track
         self.process: subprocess.Popen[bytes] | None = None
         self.exit_code: int | None = None
 
@@ -72,15 +69,8 @@ class ServiceProcess:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         with self.log_path.open("ab") as log:
             try:
-                self.process = subprocess.Popen(
-                    self.argv,
-                    cwd=self.cwd,
-                    env=self.env,
-                    stdin=subprocess.DEVNULL,
-                    stdout=log,
-                    stderr=subprocess.STDOUT,
-                    start_new_session=True,
-                    preexec_fn=pin_to(self.cpus),
+                self.process = processes.spawn(
+                    self.argv, cwd=self.cwd, env=self.env, stdout=log, cpus=self.cpus, track=self.track
                 )
             except OSError as error:
                 raise ServiceError(f"{self.name}: cannot start {self.argv[0]}: {error}") from error
@@ -123,15 +113,8 @@ class ServiceProcess:
         Returns the exit code (negative: killed by that signal)."""
         if self.process is None:
             return None
-        if self.process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self.process.pid, signal.SIGTERM)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(timeout=grace_s)
         # Whatever is left of its process group (children, or the service itself) goes too.
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.exit_code = self.process.wait()
+        self.exit_code = processes.stop(self.process, grace_s)
         return self.exit_code
 
     def last_lines(self, count: int = 20) -> str:

@@ -7,18 +7,18 @@ Layout of the state directory:
 
 Each component runs in its own session (process group), so `down` stops it with everything
 it spawned and nothing outlives it. A pid file is trusted only if the pid still belongs to
-the same process (its start time matches), so a recycled pid is never signalled.
-Only the standard library is used: `make down` must work even if the backend's environment
-is broken.
+the same process (its start time matches), so a recycled pid is never signalled. Every
+component is pinned to the stack's cores (tracetax/engine/placement.py) in the child before
+exec, so none of its threads ever runs on the cores kept for the measured service.
+Only the standard library is used (procfs, processes and placement are standard-library
+only too): `make down` must work even if the backend's environment is broken.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import time
@@ -29,6 +29,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from tracetax import processes, procfs
+from tracetax.engine.placement import PlacementError, stack_cpus_from_environment
 from tracetax.stack.components import Component
 
 Report = Callable[[str], None]
@@ -48,20 +50,6 @@ class ComponentStatus:
     log: Path | None = None
     # Seconds from the start of waiting until ready (None when not ready or not measured).
     ready_after_s: float | None = None
-
-
-def _process_start_time(pid: int) -> str | None:
-    """The kernel's start time of `pid` (field 22 of /proc/pid/stat), or None if it is gone."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    # The command name (field 2) may hold spaces; fields after it are split from the last ')'.
-    fields = stat[stat.rindex(")") + 2 :].split()
-    state = fields[0]
-    if state == "Z":  # a zombie has exited; only its parent's wait() is missing
-        return None
-    return fields[19]
 
 
 def port_is_free(port: int, host: str = "127.0.0.1") -> bool:
@@ -111,10 +99,15 @@ def _tail(path: Path, lines: int = 8) -> str:
 
 
 class Supervisor:
-    def __init__(self, state: Path, stack: Iterable[Component], report: Report = print) -> None:
+    def __init__(
+        self, state: Path, stack: Iterable[Component], report: Report = print, cpus: set[int] | None = None
+    ) -> None:
         self.state = state
         self.stack = tuple(stack)
         self.report = report
+        # The stack's cores; None: from the placement rule for this machine (and its
+        # TRACETAX_SERVICE_CPUS / TRACETAX_LOADGEN_CPUS), read when a component starts.
+        self.cpus = cpus
         self.run_dir = state / "run"
         self.log_dir = state / "logs"
         self.data_dir = state / "data"
@@ -135,7 +128,7 @@ class Supervisor:
         except (OSError, ValueError):
             return None
         pid = int(record["pid"])
-        if _process_start_time(pid) != record.get("start_time"):
+        if procfs.start_time(pid) != record.get("start_time"):
             return None
         return pid
 
@@ -158,11 +151,20 @@ class Supervisor:
                 "(it builds it) or `uv run tracetax stack build`."
             )
 
+    def _stack_cpus(self) -> set[int] | None:
+        if self.cpus is not None:
+            return self.cpus
+        try:
+            return stack_cpus_from_environment()
+        except PlacementError as error:
+            raise StackError(f"cannot place the stack on this machine's cores: {error}") from None
+
     def start(self, component: Component) -> int:
         existing = self.running_pid(component.name)
         if existing is not None:
             return existing
         self._check_binary(component)
+        cpus = self._stack_cpus()
         self._check_ports(component)
         for folder in (self.run_dir, self.log_dir, self.data_dir):
             folder.mkdir(parents=True, exist_ok=True)
@@ -172,16 +174,11 @@ class Supervisor:
         with log.open("ab") as out:
             out.write(f"\n--- {time.strftime('%Y-%m-%dT%H:%M:%S')} starting {' '.join(component.argv)}\n".encode())
             out.flush()
-            process = subprocess.Popen(
-                component.argv,
-                env={**os.environ, **component.env},
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                cwd=self.state,
-                start_new_session=True,  # own process group: `down` stops it and its children
+            # Own process group (`down` stops it and its children), on the stack's cores.
+            process = processes.spawn(
+                component.argv, env={**os.environ, **component.env}, stdout=out, cwd=self.state, cpus=cpus
             )
-        record = {"pid": process.pid, "start_time": _process_start_time(process.pid), "argv": list(component.argv)}
+        record = {"pid": process.pid, "start_time": procfs.start_time(process.pid), "argv": list(component.argv)}
         self._pid_file(component.name).write_text(json.dumps(record))
         return process.pid
 
@@ -241,18 +238,9 @@ class Supervisor:
         pid = self.running_pid(name)
         pid_file = self._pid_file(name)
         if pid is not None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(pid, signal.SIGTERM)
-            deadline = time.monotonic() + STOP_GRACE_S
-            while time.monotonic() < deadline and _group_alive(pid):
-                time.sleep(0.1)
-            if _group_alive(pid):
-                self.report(f"  {name} did not stop within {STOP_GRACE_S:.0f}s: killing it")
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(pid, signal.SIGKILL)
-                kill_deadline = time.monotonic() + 5
-                while time.monotonic() < kill_deadline and _group_alive(pid):
-                    time.sleep(0.05)
+            processes.stop_group(
+                pid, STOP_GRACE_S, lambda: self.report(f"  {name} did not stop within {STOP_GRACE_S:.0f}s: killing it")
+            )
         pid_file.unlink(missing_ok=True)
 
     def down(self) -> None:
@@ -285,25 +273,6 @@ class Supervisor:
                 )
             )
         return rows
-
-
-def _group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    # A group whose members are all zombies is stopped in every way that matters.
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            text = stat.read_text()
-        except OSError:
-            continue
-        fields = text[text.rindex(")") + 2 :].split()
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            return True
-    return False
 
 
 def format_table(rows: list[ComponentStatus]) -> str:
