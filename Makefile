@@ -25,7 +25,7 @@ TRACETAX := cd backend && $(UV) run --frozen tracetax
 SERVICE_DIRS := $(sort $(dir $(wildcard instrumented-services/*/service.json)))
 
 .PHONY: help up down clean status health toolchain backend-deps frontend-deps frontend stack-build \
-        services tools test test-backend test-frontend test-e2e lint bench-services bench-engine bench-stacks check-packaging
+        services tools test test-unit test-backend test-frontend test-e2e lint bench-services bench-engine bench-stacks bench-truth check-packaging
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -99,6 +99,10 @@ test: lint test-backend test-frontend test-e2e check-packaging ## Every test sui
 test-backend: toolchain backend-deps stack-build frontend services tools
 	cd backend && $(UV) run --frozen pytest
 
+test-unit: backend-deps frontend-deps services ## The quick loop: pytest without the stack (and without schemathesis) and Vitest; no linters
+	cd backend && $(UV) run --frozen pytest -q -m "not stack and not schemathesis"
+	cd frontend && npx vitest run
+
 test-e2e: backend-deps frontend services tools ## Browser tests (Chromium) against the running stack, or one started for them
 	@UV=$(UV) scripts/run-e2e.sh
 
@@ -113,6 +117,9 @@ bench-services: backend-deps services tools ## Benchmark: each demo service's ma
 
 bench-engine: backend-deps services tools ## Benchmark: the harness's footprint, highest accurate rate, default experiment's wall time
 	cd backend && $(UV) run --frozen python -m tracetax.bench.engine $(BENCH_ARGS)
+
+bench-truth: backend-deps services tools ## Benchmark: A/A on Go and Python (nothing significant, the noise floor) and a known injected cost measured as itself
+	cd backend && $(UV) run --frozen python -m tracetax.bench.truth $(BENCH_ARGS)
 
 bench-stacks: backend-deps services ## Benchmark: where export runs per language and the stack sampler's cost (needs `make up`)
 	cd backend && $(UV) run --frozen python -m tracetax.bench.stacks $(BENCH_ARGS)

@@ -16,12 +16,16 @@ from rich.table import Table
 from tracetax.core.config import get_settings
 from tracetax.db import repository as repo
 from tracetax.db.models import Round
+from tracetax.diagnostics.overhead import RoundSample, compare
+from tracetax.diagnostics.report import samples_by_configuration
 from tracetax.diagnostics.stacks import summarize_configuration
 from tracetax.engine.experiment import service_label
 from tracetax.engine.progress import Progress as ProgressEvent
-from tracetax.engine.runtime import EngineRuntime
-from tracetax.engine.spec import DemoServiceRef, SpecError, load_spec_file, validate_against_catalog
+from tracetax.engine.spec import SpecError, load_spec_file
+from tracetax.processes import reap_leftovers
+from tracetax.runtime import EngineRuntime
 from tracetax.services.catalog import demo_services
+from tracetax.submission import UnknownServiceError, validate
 
 console = Console()
 
@@ -67,6 +71,21 @@ def results_table(configurations: list[dict[str, Any]], baseline: str) -> Table:
     return table
 
 
+def changes_table(samples: dict[str, list[RoundSample]], baseline: str) -> Table:
+    """Each configuration's paired change against the baseline, in words (docs/diagnostics.md)."""
+    table = Table(title=f"Change against {baseline} (paired by round, 95% intervals, Holm over the metrics)")
+    table.add_column("configuration")
+    table.add_column("metric")
+    table.add_column("change")
+    for name, rounds in samples.items():
+        if name == baseline:
+            continue
+        for item in compare(samples.get(baseline, []), rounds).values():
+            colour = {"worse": "red", "better": "green"}.get(item.direction, "")
+            table.add_row(name, item.label, f"[{colour}]{item.summary}[/{colour}]" if colour else item.summary)
+    return table
+
+
 def _share(value: float) -> str:
     return f"{value * 100:.0f}%"
 
@@ -101,21 +120,19 @@ def run(spec_path: Path) -> int:
     """Run a spec to its end in this process; returns the exit code."""
     try:
         spec = load_spec_file(spec_path)
-        manifest = None
-        if isinstance(spec.service, DemoServiceRef):
-            services = demo_services()
-            manifest = services.get(spec.service.language)
-            if manifest is None:
-                console.print(
-                    f"[red]unknown service {spec.service.language!r}; available: {', '.join(sorted(services))}"
-                )
-                return 2
-        validate_against_catalog(spec, manifest)
+        validate(spec, demo_services())
+    except UnknownServiceError as error:
+        console.print(f"[red]{error}")
+        return 2
     except SpecError as error:
         console.print(f"[red]invalid spec {spec_path}:")
         for item in error.errors:
             console.print(f"  {'.'.join(map(str, item['loc']))}: {item['msg']}")
         return 2
+
+    # What a killed `tracetax run` or backend left running would share the cores: stop it.
+    for line in reap_leftovers():
+        console.print(f"[yellow]stopped a leftover of an interrupted measurement: {line}")
 
     bar = Progress(
         TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(), TimeRemainingColumn(), console=console
@@ -166,14 +183,19 @@ def run(spec_path: Path) -> int:
         by_name = {r.configuration: r.aggregates for r in stored.results}
         failed_rounds = [r for r in stored.rounds if r.status == "failed"]
         rounds = list(stored.rounds)
+        experiment_error = stored.error
+        samples = samples_by_configuration(stored)
     runtime.dispose()
     names = [c.name for c in spec.configurations if c.name in by_name]
     console.print(results_table([by_name[name] for name in names], spec.baseline.name))
+    console.print(changes_table(samples, spec.baseline.name))
     if spec.sample_stacks:
         console.print(where_export_table(rounds, names, by_name))
     for round_ in failed_rounds:
         console.print(f"[yellow]round {round_.round_index + 1} of {round_.configuration} failed: {round_.error}")
     status = outcome.get("status", "failed")
+    if status != "completed" and experiment_error:
+        console.print(f"[red]{experiment_error}")
     console.print(f"experiment {experiment.id}: {status}")
     return 0 if status == "completed" else 1
 

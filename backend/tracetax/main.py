@@ -15,8 +15,8 @@ from starlette.types import Scope
 from tracetax import __version__
 from tracetax.api.main import api_router
 from tracetax.core.config import Settings, get_settings
-from tracetax.engine.runtime import EngineRuntime
 from tracetax.health import Backends
+from tracetax.runtime import EngineRuntime
 
 
 class SPAStaticFiles(StaticFiles):
@@ -33,7 +33,9 @@ class SPAStaticFiles(StaticFiles):
             return await super().get_response("index.html", scope)
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, *, run_experiments: bool = True) -> FastAPI:
+    """The app. `run_experiments=False` keeps the queue (submit, positions, cancel) but never
+    starts a measurement: for tests that exercise the API without the stack."""
     settings = settings or get_settings()
 
     @asynccontextmanager
@@ -42,7 +44,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         runtime = EngineRuntime.create(settings)
         runtime.broker.bind(asyncio.get_running_loop())
         app.state.engine = runtime
-        await runtime.queue.start()
+        await runtime.queue.start(worker=run_experiments)
         try:
             yield
         finally:

@@ -3,26 +3,14 @@
 from __future__ import annotations
 
 import httpx
-from pydantic import AnyHttpUrl
 
 from tracetax.core.config import Settings
 from tracetax.main import create_app
-from tracetax.ports import free_port
 
 
-def closed_url() -> str:
-    return f"http://127.0.0.1:{free_port()}"
-
-
-async def test_all_down_is_503_with_reasons() -> None:
-    settings = Settings(
-        tempo_url=AnyHttpUrl(closed_url()),
-        loki_url=AnyHttpUrl(closed_url()),
-        metrics_url=AnyHttpUrl(closed_url()),
-        collector_health_url=AnyHttpUrl(closed_url()),
-        health_probe_timeout_s=0.5,
-    )
-    app = create_app(settings)
+async def test_all_down_is_503_with_reasons(offline_settings: Settings) -> None:
+    # A temporary database and no queue worker: never the user's own experiments.
+    app = create_app(offline_settings, run_experiments=False)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:

@@ -15,9 +15,9 @@ from tracetax.core.config import Settings
 from tracetax.db import repository as repo
 from tracetax.diagnostics import report
 from tracetax.diagnostics.ledger import RoundLedger, SignalLedger
-from tracetax.engine.runtime import EngineRuntime
 from tracetax.engine.spec import ExperimentSpec
 from tracetax.ports import free_port
+from tracetax.runtime import EngineRuntime
 from tracetax.stack.native import NativeStack
 
 pytestmark = pytest.mark.stack

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request, status
 
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
 from tracetax.db.models import Experiment
-from tracetax.engine.runtime import EngineRuntime
+from tracetax.engine.spec import SpecError
 from tracetax.health import Backends
+from tracetax.runtime import EngineRuntime
+from tracetax.submission import UnknownServiceError
 
 
 def get_backends(request: Request) -> Backends:
@@ -42,6 +46,24 @@ def load_experiment(engine: EngineRuntime, experiment_id: str) -> Experiment:
     if experiment is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, f"no experiment {experiment_id}")
     return experiment
+
+
+@contextmanager
+def submission_errors(
+    locate: Callable[[Sequence[Any]], Sequence[Any]] = lambda loc: loc,
+) -> Iterator[None]:
+    """An unknown demo service is 404; a spec that does not fit the service is 422 with one
+    `detail` item per field, shaped like FastAPI's own validation errors. `locate` maps a
+    field of the experiment spec to the request body's own (the checks route's)."""
+    try:
+        yield
+    except UnknownServiceError as error:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, str(error)) from None
+    except SpecError as error:
+        raise HTTPException(
+            status.HTTP_422_UNPROCESSABLE_CONTENT,
+            [{"type": "value_error", "loc": ["body", *locate(e["loc"])], "msg": e["msg"]} for e in error.errors],
+        ) from None
 
 
 def require_configuration(experiment: Experiment, configuration: str) -> None:

@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter
 
-from tracetax.api.routes import checks, experiments, health, logs, meta, presets, services, traces
+from tracetax.api.routes import calibrations, checks, experiments, health, logs, meta, presets, services, traces
 
 api_router = APIRouter()
 api_router.include_router(health.router)
@@ -11,5 +11,6 @@ api_router.include_router(services.router)
 api_router.include_router(presets.router)
 api_router.include_router(traces.router)
 api_router.include_router(checks.router)
+api_router.include_router(calibrations.router)
 api_router.include_router(logs.router)
 api_router.include_router(meta.router)

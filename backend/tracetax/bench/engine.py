@@ -23,11 +23,11 @@ from tracetax.bench import stop_cleanly_on_sigterm
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
 from tracetax.engine.loadgen import OhaDriver
-from tracetax.engine.runner import Placement
-from tracetax.engine.runtime import EngineRuntime
+from tracetax.engine.placement import Placement
 from tracetax.engine.sampler import Sampler, resource_summary
 from tracetax.engine.spec import ExperimentSpec
 from tracetax.ports import free_port
+from tracetax.runtime import EngineRuntime
 from tracetax.services.catalog import demo_services
 from tracetax.services.process import ServiceProcess
 

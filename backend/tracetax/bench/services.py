@@ -20,8 +20,8 @@ from tracetax.bench import stop_cleanly_on_sigterm
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
 from tracetax.engine.experiment import service_label
-from tracetax.engine.runtime import EngineRuntime
 from tracetax.engine.spec import ExperimentSpec
+from tracetax.runtime import EngineRuntime
 from tracetax.services.catalog import demo_services
 
 MODES_BY_PRESET = {"none": "none", "simple": "simple", "batch-default": "batch", "java-agent": "agent"}

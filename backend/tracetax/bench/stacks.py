@@ -22,8 +22,8 @@ from tracetax.cli_run import where_export_table
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
 from tracetax.db.models import Experiment
-from tracetax.engine.runtime import EngineRuntime
 from tracetax.engine.spec import ExperimentSpec
+from tracetax.runtime import EngineRuntime
 
 CONFIGURATIONS = ("none", "simple", "batch-default")
 

@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
-from tracetax.db.models import ConfigurationResult, Experiment, Round
+from tracetax.db.models import Calibration, Check, ConfigurationResult, Experiment, LedgerReading, Round
 
 OPEN_ROUND_STATES = ("pending", "running")
 FINAL_EXPERIMENT_STATES = ("completed", "failed", "cancelled", "interrupted")
@@ -45,6 +45,54 @@ def list_experiments(session: Session, service: str | None = None, limit: int = 
     if service:
         query = query.where(Experiment.service == service)
     return session.scalars(query.options(selectinload(Experiment.results))).all()
+
+
+def ledger_readings(session: Session, experiment_id: str) -> Sequence[LedgerReading]:
+    """The span ledger of each round of the experiment, as last read from the backends."""
+    return session.scalars(select(LedgerReading).where(LedgerReading.experiment_id == experiment_id)).all()
+
+
+def create_check(session: Session, experiment_id: str, budget: dict[str, Any], strict: bool) -> Check:
+    check = Check(id=str(uuid.uuid4()), experiment_id=experiment_id, budget=budget, strict=strict)
+    session.add(check)
+    session.commit()
+    return check
+
+
+def get_check(session: Session, check_id: str) -> Check | None:
+    return session.get(Check, check_id)
+
+
+def list_checks(session: Session, limit: int = 50) -> Sequence[Check]:
+    """The most recent checks first."""
+    return session.scalars(select(Check).order_by(Check.created_at.desc()).limit(limit)).all()
+
+
+def create_calibration(session: Session, experiment_id: str, service: str, signature: dict[str, Any]) -> Calibration:
+    calibration = Calibration(id=str(uuid.uuid4()), experiment_id=experiment_id, service=service, signature=signature)
+    session.add(calibration)
+    session.commit()
+    return calibration
+
+
+def get_calibration(session: Session, calibration_id: str) -> Calibration | None:
+    return session.get(Calibration, calibration_id)
+
+
+def list_calibrations(session: Session, limit: int = 50) -> Sequence[Calibration]:
+    """The most recent calibrations first."""
+    return session.scalars(select(Calibration).order_by(Calibration.created_at.desc()).limit(limit)).all()
+
+
+def latest_completed_calibration(session: Session, signature: dict[str, Any]) -> Calibration | None:
+    """The newest calibration with this signature whose experiment completed."""
+    query = (
+        select(Calibration)
+        .join(Experiment, Experiment.id == Calibration.experiment_id)
+        .where(Experiment.status == "completed")
+        .order_by(Calibration.created_at.desc())
+    )
+    return next((c for c in session.scalars(query) if c.signature == signature), None)
 
 
 def queued_ids(session: Session) -> list[str]:

@@ -10,7 +10,16 @@ from typing import Literal
 from pydantic import BaseModel
 
 Phase = Literal[
-    "queued", "starting", "warmup", "measuring", "max-throughput", "stopping", "aggregating", "collecting", "finished"
+    "queued",
+    "starting",
+    "warmup",
+    "measuring",
+    "stacks",
+    "max-throughput",
+    "stopping",
+    "aggregating",
+    "collecting",
+    "finished",
 ]
 
 
@@ -37,6 +46,14 @@ class Progress(BaseModel):
 ProgressCallback = Callable[[Progress], None]
 
 
+def ended(experiment_id: str, status: str, rounds: int, message: str | None = None) -> Progress:
+    """The `finished` event of an experiment that ended without the engine's own: cancelled
+    while it waited, or stopped by an engine error. Listeners stop on it."""
+    return Progress(
+        experiment_id=experiment_id, status=status, phase="finished", rounds=rounds, slots=0, message=message
+    )
+
+
 class ProgressBroker:
     """Keeps the latest event per experiment and pushes every event to subscribers."""
 
@@ -61,16 +78,30 @@ class ProgressBroker:
             with contextlib.suppress(asyncio.QueueFull):
                 queue.put_nowait(event)
 
-    async def subscribe(self, experiment_id: str) -> AsyncIterator[Progress]:
+    async def subscribe(self, experiment_id: str, idle_s: float | None = None) -> AsyncIterator[Progress | None]:
+        """The latest event seen, then every new one, ending after `finished` (at once when the
+        latest is already `finished`). With `idle_s`, None is yielded whenever that long passes
+        without an event: the caller can send a keep-alive and check whether the experiment
+        ended without one (for example when it was never run)."""
         queue: asyncio.Queue[Progress] = asyncio.Queue(maxsize=1000)
         self._subscribers.setdefault(experiment_id, set()).add(queue)
         try:
-            if experiment_id in self.latest:
-                yield self.latest[experiment_id]
+            latest = self.latest.get(experiment_id)
+            if latest is not None:
+                yield latest
+                if latest.phase == "finished":
+                    return
             while True:
-                event = await queue.get()
+                try:
+                    event = await asyncio.wait_for(queue.get(), idle_s)
+                except TimeoutError:
+                    yield None
+                    continue
                 yield event
                 if event.phase == "finished":
                     return
         finally:
-            self._subscribers[experiment_id].discard(queue)
+            subscribers = self._subscribers.get(experiment_id, set())
+            subscribers.discard(queue)
+            if not subscribers:
+                self._subscribers.pop(experiment_id, None)

@@ -8,32 +8,65 @@ experiments left `queued` are queued again.
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 
 from sqlalchemy.orm import Session, sessionmaker
 
 from tracetax.db import repository as repo
 from tracetax.engine.experiment import ExperimentEngine
+from tracetax.engine.progress import ended
+from tracetax.processes import reap_leftovers
+
+log = logging.getLogger(__name__)
 
 
 class ExperimentQueue:
+    """Submit, position and cancel are called from the API's worker threads; the worker task
+    runs on the event loop. `_lock` guards the waiting list, and the loop is woken through
+    `call_soon_threadsafe` (an asyncio.Event must only be set on its own loop)."""
+
     def __init__(self, engine: ExperimentEngine, sessions: sessionmaker[Session]) -> None:
         self.engine = engine
         self.sessions = sessions
         self._waiting: list[str] = []
+        self._lock = threading.Lock()
         self._wakeup = asyncio.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
         self.running: str | None = None
         self._cancel = threading.Event()
         self._shutdown = threading.Event()
         self._worker: asyncio.Task[None] | None = None
+        self.reaped: list[str] = []
 
-    async def start(self) -> None:
+    def restore(self) -> None:
+        """After a restart: an experiment left running is marked interrupted (its completed
+        rounds stay) and the queued ones wait again, oldest first. The processes an
+        interrupted measurement left running (service, load generator, samplers) are stopped
+        first, and listed in `reaped`."""
+        self.reaped = reap_leftovers()
+        for line in self.reaped:
+            log.warning("stopped a leftover of an interrupted measurement: %s", line)
         with self.sessions() as session:
             repo.mark_interrupted(session)
-            self._waiting = repo.queued_ids(session)
-        self._worker = asyncio.create_task(self._serve(), name="tracetax-experiment-queue")
-        if self._waiting:
+            waiting = repo.queued_ids(session)
+        with self._lock:
+            self._waiting = waiting
+
+    async def start(self, worker: bool = True) -> None:
+        """Restore the queue and start the worker that runs experiments one at a time.
+        `worker=False` keeps the queue (submit, positions, cancel) without ever running one."""
+        self._loop = asyncio.get_running_loop()
+        self.restore()
+        if worker:
+            self._worker = asyncio.create_task(self._serve(), name="tracetax-experiment-queue")
+            self._wake()
+
+    def _wake(self) -> None:
+        if self._loop is None or self._loop.is_closed():
             self._wakeup.set()
+        else:
+            self._loop.call_soon_threadsafe(self._wakeup.set)
 
     async def stop(self) -> None:
         """Interrupt the running experiment (its completed rounds stay) and stop the worker."""
@@ -43,47 +76,65 @@ class ExperimentQueue:
             await self._worker
 
     def submit(self, experiment_id: str) -> int:
-        self._waiting.append(experiment_id)
-        self._wakeup.set()
+        with self._lock:
+            self._waiting.append(experiment_id)
+        self._wake()
         return self.position(experiment_id) or 0
 
     def position(self, experiment_id: str) -> int | None:
         """0 while running, 1.. while waiting (1 = next), None otherwise."""
-        if experiment_id == self.running:
-            return 0
-        if experiment_id in self._waiting:
-            return self._waiting.index(experiment_id) + 1
-        return None
+        with self._lock:
+            if experiment_id == self.running:
+                return 0
+            if experiment_id in self._waiting:
+                return self._waiting.index(experiment_id) + 1
+            return None
 
     def cancel(self, experiment_id: str) -> bool:
         """Cancel a waiting or the running experiment; False if it is neither."""
-        if experiment_id == self.running:
-            self._cancel.set()
-            return True
-        if experiment_id in self._waiting:
+        with self._lock:
+            if experiment_id == self.running:
+                self._cancel.set()
+                return True
+            if experiment_id not in self._waiting:
+                return False
             self._waiting.remove(experiment_id)
-            with self.sessions() as session:
-                experiment = repo.get_experiment(session, experiment_id)
-                if experiment is not None and experiment.status == "queued":
-                    repo.set_status(session, experiment, "cancelled", "cancelled before it started")
-            return True
-        return False
+        with self.sessions() as session:
+            experiment = repo.get_experiment(session, experiment_id)
+            if experiment is not None and experiment.status == "queued":
+                repo.set_status(session, experiment, "cancelled", "cancelled before it started")
+                # Nothing ran, so the engine sends no `finished`: listeners would wait forever.
+                self.engine.publish(ended(experiment_id, "cancelled", experiment.spec.get("rounds", 0)))
+        return True
+
+    def _next(self) -> str | None:
+        with self._lock:
+            if not self._waiting:
+                return None
+            self.running = self._waiting.pop(0)
+            self._cancel = threading.Event()
+            return self.running
 
     async def _serve(self) -> None:
         while not self._shutdown.is_set():
-            if not self._waiting:
+            experiment_id = self._next()
+            if experiment_id is None:
+                # A submit from another thread sets the event through the loop, so after this
+                # clear: it cannot be lost.
                 self._wakeup.clear()
                 await self._wakeup.wait()
                 continue
-            experiment_id = self._waiting.pop(0)
-            self.running = experiment_id
-            self._cancel = threading.Event()
             try:
                 await asyncio.to_thread(self.engine.execute, experiment_id, self._cancel, self._shutdown)
             except Exception as error:  # an engine bug must not kill the queue
-                with self.sessions() as session:
-                    experiment = repo.get_experiment(session, experiment_id)
-                    if experiment is not None and experiment.status in ("queued", "running"):
-                        repo.set_status(session, experiment, "failed", f"engine error: {error!r}")
+                await asyncio.to_thread(self._fail, experiment_id, f"engine error: {error!r}")
             finally:
-                self.running = None
+                with self._lock:
+                    self.running = None
+
+    def _fail(self, experiment_id: str, error: str) -> None:
+        with self.sessions() as session:
+            experiment = repo.get_experiment(session, experiment_id)
+            if experiment is not None and experiment.status in ("queued", "running"):
+                repo.set_status(session, experiment, "failed", error)
+                self.engine.publish(ended(experiment_id, "failed", experiment.spec.get("rounds", 0), error))

@@ -1,4 +1,9 @@
-"""Experiments: create (queued), list, get, cancel, results, live progress (SSE)."""
+"""Experiments: create (queued), list, get, cancel, results, live progress (SSE).
+
+Routes that read or write the database are plain `def`: FastAPI runs them in its threadpool,
+so SQLAlchemy's blocking calls never stall the event loop. Only the SSE stream is async; its
+database reads run in worker threads.
+"""
 
 from __future__ import annotations
 
@@ -9,10 +14,10 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Query, status
 from fastapi.responses import PlainTextResponse, StreamingResponse
-from sqlalchemy import select
 
-from tracetax.api.deps import EngineDep, load_experiment, require_configuration
-from tracetax.api.schemas import (
+from tracetax.api.deps import EngineDep, load_experiment, require_configuration, submission_errors
+from tracetax.api.schemas.errors import error_responses
+from tracetax.api.schemas.experiments import (
     ExperimentCreated,
     ExperimentDetail,
     ExperimentResults,
@@ -21,53 +26,43 @@ from tracetax.api.schemas import (
     RoundSummary,
 )
 from tracetax.db import repository as repo
-from tracetax.db.models import Experiment, LedgerReading
+from tracetax.db.models import Experiment
 from tracetax.diagnostics import report, stacks
 from tracetax.diagnostics.ledger import RoundLedger
 from tracetax.diagnostics.report import Diagnostics
 from tracetax.diagnostics.stacks import FlameGraph
-from tracetax.engine.experiment import service_label
-from tracetax.engine.spec import DemoServiceRef, ExperimentSpec, SpecError, validate_against_catalog
+from tracetax.engine.spec import ExperimentSpec
 from tracetax.services.catalog import ServiceManifest
+from tracetax.submission import queue_experiment
 
 router = APIRouter(prefix="/api/v1/experiments", tags=["experiments"])
+# How long the event stream waits for progress before it sends a keep-alive comment and
+# checks whether the experiment ended without a `finished` event.
+EVENTS_IDLE_S = 15.0
 
 
 @router.post(
     "",
     status_code=status.HTTP_202_ACCEPTED,
     response_model=ExperimentCreated,
-    responses={404: {"description": "unknown service"}, 422: {"description": "invalid spec"}},
+    responses=error_responses({400: "the body is not UTF-8 JSON", 404: "unknown service"}),
 )
-async def create_experiment(spec: ExperimentSpec, engine: EngineDep) -> ExperimentCreated:
+def create_experiment(spec: ExperimentSpec, engine: EngineDep) -> ExperimentCreated:
     """Validate the spec against the service catalog and queue the experiment. One experiment
-    measures at a time; the answer says where this one stands in the queue."""
-    manifest = None
-    if isinstance(spec.service, DemoServiceRef):
-        services = engine.engine.services
-        manifest = services.get(spec.service.language)
-        if manifest is None:
-            raise HTTPException(
-                status.HTTP_404_NOT_FOUND,
-                f"unknown service {spec.service.language!r}; available: {', '.join(sorted(services))}",
-            )
-    try:
-        validate_against_catalog(spec, manifest)
-    except SpecError as error:
-        raise HTTPException(
-            status.HTTP_422_UNPROCESSABLE_ENTITY,
-            [{"type": "value_error", "loc": ["body", *e["loc"]], "msg": e["msg"]} for e in error.errors],
-        ) from None
-    with engine.sessions() as session:
-        experiment = repo.create_experiment(session, spec.model_dump(mode="json"), service_label(spec), spec.name)
-    position = engine.queue.submit(experiment.id)
+    measures at a time; the answer says where this one stands in the queue. A spec that does
+    not fit the service is 422, each item naming its field."""
+    with submission_errors():
+        queued = queue_experiment(engine, spec)
     return ExperimentCreated(
-        id=experiment.id, status=experiment.status, queue_position=position, estimated_seconds=spec.estimated_seconds()
+        id=queued.experiment.id,
+        status=queued.experiment.status,
+        queue_position=queued.queue_position,
+        estimated_seconds=queued.estimated_seconds,
     )
 
 
 @router.get("", response_model=list[ExperimentSummary])
-async def list_experiments(
+def list_experiments(
     engine: EngineDep,
     service: Annotated[str | None, Query(description="Only experiments on this service (language).")] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
@@ -77,8 +72,8 @@ async def list_experiments(
     return [ExperimentSummary.of(e, engine.queue.position(e.id)) for e in experiments]
 
 
-@router.get("/{experiment_id}", response_model=ExperimentDetail, responses={404: {"description": "not found"}})
-async def get_experiment(experiment_id: str, engine: EngineDep) -> ExperimentDetail:
+@router.get("/{experiment_id}", response_model=ExperimentDetail, responses=error_responses({404: "not found"}))
+def get_experiment(experiment_id: str, engine: EngineDep) -> ExperimentDetail:
     experiment = load_experiment(engine, experiment_id)
     summary = ExperimentSummary.of(experiment, engine.queue.position(experiment.id))
     return ExperimentDetail(
@@ -92,9 +87,9 @@ async def get_experiment(experiment_id: str, engine: EngineDep) -> ExperimentDet
 @router.post(
     "/{experiment_id}/cancel",
     response_model=ExperimentSummary,
-    responses={404: {"description": "not found"}, 409: {"description": "already finished"}},
+    responses=error_responses({404: "not found", 409: "already finished"}),
 )
-async def cancel_experiment(experiment_id: str, engine: EngineDep) -> ExperimentSummary:
+def cancel_experiment(experiment_id: str, engine: EngineDep) -> ExperimentSummary:
     """Cancel a queued or running experiment; every process its run started is stopped."""
     experiment = load_experiment(engine, experiment_id)
     if not engine.queue.cancel(experiment_id):
@@ -103,8 +98,8 @@ async def cancel_experiment(experiment_id: str, engine: EngineDep) -> Experiment
     return ExperimentSummary.of(experiment, engine.queue.position(experiment_id))
 
 
-@router.get("/{experiment_id}/results", response_model=ExperimentResults, responses={404: {"description": "not found"}})
-async def get_results(
+@router.get("/{experiment_id}/results", response_model=ExperimentResults, responses=error_responses({404: "not found"}))
+def get_results(
     experiment_id: str,
     engine: EngineDep,
     raw: Annotated[bool, Query(description="Include every round's 250 ms resource samples.")] = False,
@@ -135,31 +130,42 @@ async def get_results(
     )
 
 
-@router.get("/{experiment_id}/events", responses={200: {"content": {"text/event-stream": {}}}})
+@router.get(
+    "/{experiment_id}/events",
+    responses={200: {"content": {"text/event-stream": {}}}, **error_responses({404: "not found"})},
+)
 async def experiment_events(experiment_id: str, engine: EngineDep) -> StreamingResponse:
     """Server-sent events: phase, configuration, round, elapsed and remaining time, current
     rate and p99. Ends after the `finished` event; a finished experiment sends one at once."""
-    experiment = load_experiment(engine, experiment_id)
+    experiment = await asyncio.to_thread(load_experiment, engine, experiment_id)
+
+    def finished(status: str) -> str:
+        payload = {"experiment_id": experiment_id, "status": status, "phase": "finished"}
+        return f"event: progress\ndata: {json.dumps(payload)}\n\n"
 
     async def stream() -> AsyncIterator[str]:
         if experiment.status in repo.FINAL_EXPERIMENT_STATES:
-            payload: dict[str, object] = {
-                "experiment_id": experiment_id,
-                "status": experiment.status,
-                "phase": "finished",
-            }
-            yield f"event: progress\ndata: {json.dumps(payload)}\n\n"
+            yield finished(experiment.status)
             return
         if experiment.status == "queued":
-            payload = {
+            payload: dict[str, object] = {
                 "experiment_id": experiment_id,
                 "status": "queued",
                 "phase": "queued",
                 "queue_position": engine.queue.position(experiment_id),
             }
             yield f"event: progress\ndata: {json.dumps(payload)}\n\n"
-        async for event in engine.broker.subscribe(experiment_id):
-            yield f"event: progress\ndata: {event.model_dump_json()}\n\n"
+        async for event in engine.broker.subscribe(experiment_id, idle_s=EVENTS_IDLE_S):
+            if event is not None:
+                yield f"event: progress\ndata: {event.model_dump_json()}\n\n"
+                continue
+            # Quiet for a while: end the stream if the experiment ended without an event
+            # (say, a restart marked it interrupted); otherwise keep proxies from timing out.
+            now = await asyncio.to_thread(load_experiment, engine, experiment_id)
+            if now.status in repo.FINAL_EXPERIMENT_STATES:
+                yield finished(now.status)
+                return
+            yield ": keep-alive\n\n"
 
     return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
 
@@ -172,9 +178,9 @@ def _manifest(engine: EngineDep, experiment: Experiment) -> ServiceManifest | No
 @router.get(
     "/{experiment_id}/diagnostics",
     response_model=Diagnostics,
-    responses={404: {"description": "not found"}, 409: {"description": "not finished yet"}},
+    responses=error_responses({404: "not found", 409: "not finished yet"}),
 )
-async def get_diagnostics(
+def get_diagnostics(
     experiment_id: str,
     engine: EngineDep,
     cpu_budget_pct: Annotated[float, Query(gt=0, description="CPU overhead budget for the recommendation.")] = 10.0,
@@ -185,14 +191,11 @@ async def get_diagnostics(
     if experiment.status not in repo.FINAL_EXPERIMENT_STATES:
         raise HTTPException(status.HTTP_409_CONFLICT, f"experiment {experiment_id} is {experiment.status}")
 
-    def compute() -> Diagnostics:
-        with engine.sessions() as session:
-            stored = repo.get_experiment(session, experiment_id)
-            if stored is None:
-                raise HTTPException(status.HTTP_404_NOT_FOUND, f"no experiment {experiment_id}")
-            return report.build(session, stored, _manifest(engine, stored), cpu_budget_pct)
-
-    return await asyncio.to_thread(compute)
+    with engine.sessions() as session:
+        stored = repo.get_experiment(session, experiment_id)
+        if stored is None:
+            raise HTTPException(status.HTTP_404_NOT_FOUND, f"no experiment {experiment_id}")
+        return report.build(session, stored, _manifest(engine, stored), cpu_budget_pct)
 
 
 @router.get(
@@ -200,10 +203,10 @@ async def get_diagnostics(
     response_model=FlameGraph,
     responses={
         200: {"content": {"text/plain": {}}, "description": "the flame graph tree, or folded stacks"},
-        404: {"description": "no such experiment or configuration"},
+        **error_responses({404: "no such experiment or configuration"}),
     },
 )
-async def get_stacks(
+def get_stacks(
     experiment_id: str,
     configuration: str,
     engine: EngineDep,
@@ -220,21 +223,23 @@ async def get_stacks(
     require_configuration(experiment, configuration)
     if format == "folded":
         return PlainTextResponse(stacks.folded_text(experiment.rounds, configuration))
-    return await asyncio.to_thread(stacks.flame_graph, experiment.rounds, configuration, min_share)
+    return stacks.flame_graph(experiment.rounds, configuration, min_share)
 
 
 @router.post(
     "/{experiment_id}/ledger",
     response_model=list[RoundLedger],
-    responses={404: {"description": "not found"}, 409: {"description": "not finished yet"}},
+    responses=error_responses({404: "not found", 409: "not finished yet"}),
 )
-async def recollect_ledger(experiment_id: str, engine: EngineDep) -> list[RoundLedger]:
+def recollect_ledger(experiment_id: str, engine: EngineDep) -> list[RoundLedger]:
     """Read the span ledger from Tempo, Loki, the metrics store and the Collector's counters
-    again, for example after a backend that was down during collection is back."""
+    again, for example after a backend that was down during collection is back. A backend
+    that does not answer leaves its stages unknown, with the reason."""
     experiment = load_experiment(engine, experiment_id)
     if experiment.status not in repo.FINAL_EXPERIMENT_STATES:
         raise HTTPException(status.HTTP_409_CONFLICT, f"experiment {experiment_id} is {experiment.status}")
-    await engine.collect_ledger(experiment_id)
+    # The collection mixes backend calls with blocking database writes: it runs on its own
+    # event loop in this worker thread, with its own clients, as after every run.
+    asyncio.run(engine.collect_ledger(experiment_id))
     with engine.sessions() as session:
-        readings = session.scalars(select(LedgerReading).where(LedgerReading.experiment_id == experiment_id))
-        return [RoundLedger.model_validate(reading.ledger) for reading in readings]
+        return [RoundLedger.model_validate(reading.ledger) for reading in repo.ledger_readings(session, experiment_id)]

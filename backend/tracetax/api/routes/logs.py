@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, status
-from pydantic import BaseModel
 
 from tracetax.api.deps import BackendsDep, EngineDep, load_experiment, require_configuration
+from tracetax.api.schemas.errors import error_responses
+from tracetax.api.schemas.logs import ExperimentLogs, LogRecord
 from tracetax.clients.base import BackendError
 from tracetax.engine.spec import ExperimentSpec
 from tracetax.readback import RUN_ID_LABEL, quoted
@@ -16,25 +18,10 @@ from tracetax.readback import RUN_ID_LABEL, quoted
 router = APIRouter(prefix="/api/v1/experiments", tags=["logs"])
 
 
-class LogRecord(BaseModel):
-    timestamp_ns: int
-    line: str
-    configuration: str
-    round: int
-    metadata: dict[str, str]
-
-
-class ExperimentLogs(BaseModel):
-    experiment_id: str
-    # The LogQL run for each round, so the reader can repeat it in Grafana or logcli.
-    queries: list[str]
-    records: list[LogRecord]
-
-
 @router.get(
     "/{experiment_id}/logs",
     response_model=ExperimentLogs,
-    responses={404: {"description": "no such experiment or configuration"}, 502: {"description": "Loki failed"}},
+    responses=error_responses({404: "no such experiment or configuration", 502: "Loki failed"}),
 )
 async def get_logs(
     experiment_id: str,
@@ -45,7 +32,8 @@ async def get_logs(
 ) -> ExperimentLogs:
     """The service's most recent log records of each round (matched by the round's run id),
     newest first."""
-    experiment = load_experiment(engine, experiment_id)
+    # Async for the app's Loki client; the database read runs in a worker thread.
+    experiment = await asyncio.to_thread(load_experiment, engine, experiment_id)
     if configuration is not None:
         require_configuration(experiment, configuration)
     spec = ExperimentSpec.model_validate(experiment.spec)

@@ -3,26 +3,12 @@
 from __future__ import annotations
 
 from fastapi import APIRouter
-from pydantic import BaseModel
 
 from tracetax import __version__
 from tracetax.api.deps import SettingsDep
+from tracetax.api.schemas.meta import GrafanaLinks, Meta
 
 router = APIRouter(prefix="/api/v1/meta", tags=["meta"])
-
-
-class GrafanaLinks(BaseModel):
-    url: str
-    # Data source names (or uids) for Explore links.
-    tempo_datasource: str
-    loki_datasource: str
-    metrics_datasource: str
-
-
-class Meta(BaseModel):
-    version: str
-    # None unless TRACETAX_GRAFANA_URL is set: the UI then shows no Explore links.
-    grafana: GrafanaLinks | None
 
 
 @router.get("", response_model=Meta)

@@ -3,31 +3,16 @@
 from __future__ import annotations
 
 from fastapi import APIRouter
-from pydantic import BaseModel
 
 from tracetax.api.deps import EngineDep
+from tracetax.api.schemas.services import ModeInfo, ServiceInfo
 
 router = APIRouter(prefix="/api/v1/services", tags=["services"])
 
 
-class ModeInfo(BaseModel):
-    name: str
-    available: bool
-    why: str | None = None
-
-
-class ServiceInfo(BaseModel):
-    language: str
-    framework: str
-    sdk_version: str | None
-    modes: list[ModeInfo]
-    queue_full: str | None
-    dropped_spans_metric: str | None
-    profiling_command: str | None
-
-
 @router.get("", response_model=list[ServiceInfo])
-async def list_services(engine: EngineDep) -> list[ServiceInfo]:
+def list_services(engine: EngineDep) -> list[ServiceInfo]:
+    """Every demo service and its modes, read from the manifests on disk (a threadpool route)."""
     return [
         ServiceInfo(
             language=manifest.language,

@@ -1,5 +1,9 @@
-"""Everything the engine needs, built once from settings: database, queue, progress broker.
-The API's lifespan and the CLI's `tracetax run` both use it."""
+"""The app's wiring: database, experiment engine, queue and progress broker, built once from
+settings, and the span ledger collection the engine calls after each run. The API's lifespan,
+the CLI's `tracetax run` and the benchmarks all use it.
+
+It lives above the engine because it joins the engine to the diagnostics: the engine package
+itself never imports tracetax.diagnostics."""
 
 from __future__ import annotations
 

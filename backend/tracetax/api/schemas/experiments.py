@@ -1,4 +1,4 @@
-"""Response models of the experiments API."""
+"""Response models of the experiments routes."""
 
 from __future__ import annotations
 
@@ -65,6 +65,13 @@ class RoundSummary(BaseModel):
     achieved_rps: float | None
     p99_us: int | None
     max_throughput_rps: float | None
+    # What limited the closed-loop phase: service, load generator, stack or unknown.
+    limited_by: str | None = None
+    # How the service ended after SIGTERM (exit code, whether its SDK could flush, a note).
+    shutdown: dict[str, Any] | None = None
+    # The measured phases' isolation record: other processes' CPU on the service's cores,
+    # the service's run-queue wait, and whether the phase was flagged.
+    isolation: dict[str, Any] | None = None
 
     @classmethod
     def of(cls, round_: Round) -> RoundSummary:
@@ -85,6 +92,9 @@ class RoundSummary(BaseModel):
             achieved_rps=open_phase.get("achieved_rps"),
             p99_us=(open_phase.get("summary") or {}).get("percentiles_us", {}).get("99"),
             max_throughput_rps=round_.max_throughput_rps,
+            limited_by=(round_.closed_phase or {}).get("limited_by"),
+            shutdown=round_.shutdown,
+            isolation=(round_.resources or {}).get("isolation"),
         )
 
 

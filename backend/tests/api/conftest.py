@@ -1,0 +1,83 @@
+"""The app offline: a temporary database and state directory, every backend on a closed port,
+and a queue that accepts experiments but never starts a measurement."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from pydantic import AnyHttpUrl
+
+from tracetax.core.config import Settings
+from tracetax.db.session import migrate
+from tracetax.main import create_app
+from tracetax.ports import free_port
+
+
+def closed_url() -> AnyHttpUrl:
+    return AnyHttpUrl(f"http://127.0.0.1:{free_port()}")
+
+
+@pytest.fixture(scope="session")
+def migrated_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An empty database migrated once; each test gets a copy (migrating takes ~0.5 s)."""
+    path = tmp_path_factory.mktemp("template") / "tracetax.db"
+    migrate(f"sqlite:///{path}")
+    return path
+
+
+@pytest.fixture
+def offline_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, migrated_database: Path) -> Settings:
+    # The measurement lock and anything else under the state directory stay in tmp_path.
+    monkeypatch.setenv("TRACETAX_STATE_DIR", str(tmp_path / "state"))
+    shutil.copy(migrated_database, tmp_path / "tracetax.db")
+    return Settings(
+        database_url=f"sqlite:///{tmp_path / 'tracetax.db'}",
+        work_dir=tmp_path / "work",
+        frontend_dist=tmp_path / "no-ui",
+        tempo_url=closed_url(),
+        loki_url=closed_url(),
+        metrics_url=closed_url(),
+        collector_health_url=closed_url(),
+        collector_otlp_http_endpoint=closed_url(),
+        backend_timeout_s=2,
+        health_probe_timeout_s=0.5,
+        ledger_settle_s=0,
+    )
+
+
+@pytest.fixture
+def client(offline_settings: Settings) -> Iterator[TestClient]:
+    # run_experiments=False: experiments are queued, positioned and cancelled like in
+    # production, but none starts a measurement (no services or load generator run here).
+    with TestClient(create_app(offline_settings, run_experiments=False)) as client:
+        yield client
+
+
+def go_spec(**overrides: Any) -> dict[str, Any]:
+    """A valid experiment on the Go demo service (its none/simple/batch modes are available
+    wherever the manifest is, built or not)."""
+    spec: dict[str, Any] = {
+        "name": "offline",
+        "service": {"kind": "demo", "language": "go"},
+        "configurations": [{"preset": "none"}, {"preset": "batch-default"}],
+        "load": {"rate": 100, "warmup_s": 1, "duration_s": 2, "max_throughput_s": 0},
+        "rounds": 1,
+    }
+    return {**spec, **overrides}
+
+
+def go_check(**overrides: Any) -> dict[str, Any]:
+    check: dict[str, Any] = {
+        "service": {"kind": "demo", "language": "go"},
+        "baseline": {"preset": "none"},
+        "candidate": {"preset": "batch-default"},
+        "load": {"rate": 100, "warmup_s": 1, "duration_s": 2, "max_throughput_s": 0},
+        "budget": {"p99_overhead_pct": 10},
+        "rounds": 1,
+    }
+    return {**check, **overrides}

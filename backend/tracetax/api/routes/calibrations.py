@@ -1,0 +1,77 @@
+"""Calibrations: A/A experiments that tell what this machine can resolve (the noise floor),
+which checks use to refuse budgets tighter than that."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, HTTPException, Query, status
+
+from tracetax.api.deps import EngineDep, submission_errors
+from tracetax.api.schemas.calibrations import CalibrationCreated, CalibrationRequest, CalibrationStatus
+from tracetax.api.schemas.errors import error_responses
+from tracetax.db import repository as repo
+from tracetax.db.models import Calibration
+from tracetax.submission import calibration_floors, queue_calibration
+
+router = APIRouter(prefix="/api/v1/calibrations", tags=["calibrations"])
+
+
+@router.post(
+    "",
+    status_code=status.HTTP_202_ACCEPTED,
+    response_model=CalibrationCreated,
+    responses=error_responses({400: "the body is not UTF-8 JSON", 404: "unknown service"}),
+)
+def create_calibration(request: CalibrationRequest, engine: EngineDep) -> CalibrationCreated:
+    """Queue an A/A experiment of the configuration against itself at the given load."""
+    with submission_errors():
+        stored, queued = queue_calibration(engine, request.experiment_spec())
+    return CalibrationCreated(
+        id=stored.id,
+        experiment_id=queued.experiment.id,
+        status=queued.experiment.status,
+        queue_position=queued.queue_position,
+        estimated_seconds=queued.estimated_seconds,
+    )
+
+
+def _status(engine: EngineDep, calibration: Calibration) -> CalibrationStatus:
+    with engine.sessions() as session:
+        experiment = repo.get_experiment(session, calibration.experiment_id)
+        if experiment is None:
+            raise HTTPException(status.HTTP_404_NOT_FOUND, f"calibration {calibration.id} lost its experiment")
+        result = CalibrationStatus(
+            id=calibration.id,
+            experiment_id=experiment.id,
+            status=experiment.status,
+            created_at=calibration.created_at,
+            service=calibration.service,
+            signature=calibration.signature,
+        )
+        if experiment.status == "completed":
+            result.noise_floor = calibration_floors(experiment)
+        elif experiment.status in repo.FINAL_EXPERIMENT_STATES:
+            result.error = f"the calibration's experiment is {experiment.status}: {experiment.error}"
+    return result
+
+
+@router.get("", response_model=list[CalibrationStatus])
+def list_calibrations(engine: EngineDep, limit: Annotated[int, Query(ge=1, le=500)] = 50) -> list[CalibrationStatus]:
+    with engine.sessions() as session:
+        calibrations = repo.list_calibrations(session, limit)
+    return [_status(engine, calibration) for calibration in calibrations]
+
+
+@router.get(
+    "/{calibration_id}",
+    response_model=CalibrationStatus,
+    responses=error_responses({404: "no such calibration"}),
+)
+def get_calibration(calibration_id: str, engine: EngineDep) -> CalibrationStatus:
+    """Status, and once completed the noise floor per metric."""
+    with engine.sessions() as session:
+        calibration = repo.get_calibration(session, calibration_id)
+    if calibration is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, f"no calibration {calibration_id}")
+    return _status(engine, calibration)

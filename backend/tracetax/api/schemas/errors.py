@@ -1,0 +1,20 @@
+"""The error answers every route documents.
+
+Validation errors (422) are FastAPI's own `HTTPValidationError`: a `detail` list whose items
+name the field (`loc`). Every other error carries one sentence in `detail`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+
+class ErrorMessage(BaseModel):
+    detail: str
+
+
+def error_responses(descriptions: dict[int, str]) -> dict[int | str, dict[str, Any]]:
+    """`responses=` entries documenting each status code with an ErrorMessage body."""
+    return {code: {"model": ErrorMessage, "description": text} for code, text in descriptions.items()}

@@ -1,0 +1,21 @@
+"""Response models of the services route."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+
+class ModeInfo(BaseModel):
+    name: str
+    available: bool
+    why: str | None = None
+
+
+class ServiceInfo(BaseModel):
+    language: str
+    framework: str
+    sdk_version: str | None
+    modes: list[ModeInfo]
+    queue_full: str | None
+    dropped_spans_metric: str | None
+    profiling_command: str | None
