@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from tracetax.cli_calibrate import register as register_calibrate_command
 from tracetax.cli_check import register as register_check_command
 from tracetax.cli_run import register as register_run_commands
 from tracetax.core.config import get_settings
@@ -23,6 +24,7 @@ stack_app = typer.Typer(help="The native stack: Collector, Tempo, Loki, Promethe
 app.add_typer(stack_app, name="stack")
 register_run_commands(app)
 register_check_command(app)
+register_calibrate_command(app)
 
 StateOption = Annotated[
     Path | None,

@@ -17,7 +17,7 @@ import yaml
 EXIT_PASS, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
 
 
-def _configuration(value: str, env: list[str]) -> dict[str, Any]:
+def configuration_of(value: str, env: list[str]) -> dict[str, Any]:
     """A preset name (`batch-default`) or a processor (`batch`), plus KEY=VALUE OTEL_* overrides."""
     from tracetax.engine.presets import PRESETS
 
@@ -49,8 +49,8 @@ def _request(
         raise typer.BadParameter("give --service (a demo service language) or a --spec file", param_hint="--service")
     return {
         "service": {"kind": "demo", "language": service},
-        "baseline": _configuration(baseline, []),
-        "candidate": _configuration(candidate, candidate_env),
+        "baseline": configuration_of(baseline, []),
+        "candidate": configuration_of(candidate, candidate_env),
         "load": {
             "rate": rate,
             "warmup_s": 2,
@@ -85,9 +85,13 @@ def register(app: typer.Typer) -> None:
         rounds: Annotated[int, typer.Option(help="Interleaved rounds.")] = 3,
         iters: Annotated[int, typer.Option(help="CPU work per request.")] = 1000,
         spans: Annotated[int, typer.Option(help="Spans per request.")] = 5,
-        p99_overhead_pct: Annotated[float | None, typer.Option(help="Budget: p99 overhead, %.")] = None,
-        cpu_overhead_pct: Annotated[float | None, typer.Option(help="Budget: CPU per request overhead, %.")] = None,
-        max_dropped_spans: Annotated[int | None, typer.Option(help="Budget: spans dropped in the SDK.")] = None,
+        p50_overhead_pct: Annotated[float | None, typer.Option(help="Budget: p50 growth, %.")] = None,
+        p99_overhead_pct: Annotated[float | None, typer.Option(help="Budget: p99 growth, %.")] = None,
+        cpu_overhead_pct: Annotated[float | None, typer.Option(help="Budget: CPU per request growth, %.")] = None,
+        p50_added_ms: Annotated[float | None, typer.Option(help="Budget: p50 growth, ms.")] = None,
+        p99_added_ms: Annotated[float | None, typer.Option(help="Budget: p99 growth, ms.")] = None,
+        cpu_added_us: Annotated[float | None, typer.Option(help="Budget: CPU per request growth, µs.")] = None,
+        max_dropped_spans: Annotated[int | None, typer.Option(help="Budget: spans lost in the SDK.")] = None,
         strict: Annotated[
             bool, typer.Option(help="Fail on the point estimate, not the interval's lower bound.")
         ] = False,
@@ -98,8 +102,12 @@ def register(app: typer.Typer) -> None:
         budget = {
             key: value
             for key, value in (
+                ("p50_overhead_pct", p50_overhead_pct),
                 ("p99_overhead_pct", p99_overhead_pct),
                 ("cpu_overhead_pct", cpu_overhead_pct),
+                ("p50_added_ms", p50_added_ms),
+                ("p99_added_ms", p99_added_ms),
+                ("cpu_added_us", cpu_added_us),
                 ("max_dropped_spans", max_dropped_spans),
             )
             if value is not None
@@ -128,7 +136,9 @@ def register(app: typer.Typer) -> None:
                 junit.write_text(http.get(f"/api/v1/checks/{check_id}", params={"format": "junit"}).text)
         verdict = status["verdict"]
         for line in verdict["lines"]:
-            typer.echo(f"  {line['verdict'].upper():<7} {line['name']}: {line['reason']}")
+            typer.echo(f"  {line['verdict'].upper():<12} {line['name']}: {line['reason']}")
+            if line.get("summary"):
+                typer.echo(f"  {'':<12} {line['summary']}")
         if status.get("error"):
             typer.echo(f"  error: {status['error']}", err=True)
         typer.echo(f"check {check_id}: {verdict['verdict']}")

@@ -119,7 +119,10 @@ def test_an_injected_cost_survives_a_preset_and_is_only_for_demo_services() -> N
     parsed = ExperimentSpec.model_validate(
         {
             "service": {"kind": "command", "argv": ["./svc"], "port": 8080},
-            "configurations": [{"preset": "none"}, {"preset": "none", "name": "busy", "baseline": False, "inject_busy_us": 1000}],
+            "configurations": [
+                {"preset": "none"},
+                {"preset": "none", "name": "busy", "baseline": False, "inject_busy_us": 1000},
+            ],
             "load": {"rate": 10},
         }
     )

@@ -48,9 +48,15 @@ CheckVerdict = Literal["pass", "fail", "error"]
 class Budget(BaseModel):
     """What the candidate may cost against the baseline; every field is optional."""
 
-    p50_overhead_pct: float | None = Field(default=None, description="Max p50 latency growth, % of the baseline.")
-    p99_overhead_pct: float | None = Field(default=None, description="Max p99 latency growth, % of the baseline.")
-    cpu_overhead_pct: float | None = Field(default=None, description="Max CPU-per-request growth, % of the baseline.")
+    p50_overhead_pct: float | None = Field(
+        default=None, gt=-100, description="Max p50 latency growth, % of the baseline."
+    )
+    p99_overhead_pct: float | None = Field(
+        default=None, gt=-100, description="Max p99 latency growth, % of the baseline."
+    )
+    cpu_overhead_pct: float | None = Field(
+        default=None, gt=-100, description="Max CPU-per-request growth, % of the baseline."
+    )
     p50_added_ms: float | None = Field(default=None, description="Max p50 latency growth, milliseconds.")
     p99_added_ms: float | None = Field(default=None, description="Max p99 latency growth, milliseconds.")
     cpu_added_us: float | None = Field(default=None, description="Max CPU-per-request growth, microseconds.")

@@ -50,6 +50,13 @@ def _sample(round_: Round) -> RoundSample:
     )
 
 
+def samples_by_configuration(experiment: Experiment) -> dict[str, list[RoundSample]]:
+    """The completed rounds of each configuration, as the paired statistics need them."""
+    spec = ExperimentSpec.model_validate(experiment.spec)
+    completed = [r for r in experiment.rounds if r.status == "completed"]
+    return {c.name: [_sample(r) for r in completed if r.configuration == c.name] for c in spec.configurations}
+
+
 def round_facts(spec: ExperimentSpec, round_: Round, manifest: ServiceManifest | None) -> RoundFacts:
     configuration = spec.configuration(round_.configuration)
     signals = (
@@ -79,6 +86,7 @@ def round_facts(spec: ExperimentSpec, round_: Round, manifest: ServiceManifest |
         dropped_spans_selector=manifest.dropped_spans_selector(configuration.processor) if manifest else None,
         sampler=configuration.env.get("OTEL_TRACES_SAMPLER"),
         span_name=signals.span_name if signals else None,
+        flushed=(round_.shutdown or {}).get("flushed", True),
     )
 
 
@@ -170,7 +178,7 @@ def _build(
     spec = ExperimentSpec.model_validate(experiment.spec)
     baseline = spec.baseline.name
     completed = [r for r in experiment.rounds if r.status == "completed"]
-    by_config = {c.name: [_sample(r) for r in completed if r.configuration == c.name] for c in spec.configurations}
+    by_config = samples_by_configuration(experiment)
     ledgers = [RoundLedger.model_validate(readings[r.run_id].ledger) for r in completed if r.run_id in readings]
     overheads = {name: compare(by_config[baseline], samples) for name, samples in by_config.items() if name != baseline}
     dropped = {c.name: _dropped(ledgers, c.name) for c in spec.configurations}
@@ -222,10 +230,9 @@ def flagged_rounds(rounds: list[Round]) -> list[str]:
     """Rounds with a measured phase flagged for interference on the service's cores."""
     flagged = []
     for round_ in rounds:
-        phases = (round_.resources or {}).get("isolation") or {}
-        records = phases.values() if isinstance(phases, dict) and "flagged" not in phases else [phases]
-        if any(isinstance(record, dict) and record.get("flagged") for record in records):
-            flagged.append(f"{round_.configuration} round {round_.round_index}")
+        phases = (round_.resources or {}).get("isolation") or {}  # {"open": record, "closed": record}
+        if any(record.get("flagged") for record in phases.values()):
+            flagged.append(f"{round_.configuration} round {round_.round_index + 1}")
     return flagged
 
 

@@ -22,9 +22,7 @@ def upgrade() -> None:
     op.create_table(
         "calibrations",
         sa.Column("id", sa.String(36), primary_key=True),
-        sa.Column(
-            "experiment_id", sa.String(36), sa.ForeignKey("experiments.id", ondelete="CASCADE"), index=True
-        ),
+        sa.Column("experiment_id", sa.String(36), sa.ForeignKey("experiments.id", ondelete="CASCADE"), index=True),
         sa.Column("service", sa.String(120), index=True),
         sa.Column("signature", sa.JSON(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False, index=True),
