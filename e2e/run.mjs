@@ -245,14 +245,25 @@ test(
     diagnostics = await answer.json();
     const p99 = await table.locator('tr[data-metric="p99"] td').allInnerTexts();
     assert.match(p99[0], /^\d[\d.,]* (µs|ms|s)$/, `baseline p99: ${p99[0]}`);
-    assert.match(p99[1], /\d (µs|ms|s)\n[+−]?[\d.,]+ %/, `batch-default p99: ${p99[1]}`);
-    const p99Overhead = diagnostics.overhead["batch-default"].p99;
-    assert.ok(
-      p99[1].includes(percentText(p99Overhead.estimate)),
-      `${p99[1]} vs ${p99Overhead.estimate}`,
-    );
+    // The value, then the absolute change beside the relative one and the direction, in the
+    // API's words (a Change: absolute, relative_pct, direction, note).
+    assert.match(p99[1], /\d (µs|ms|s)\n[+−]?[\d.,]+ (µs|ms|s)/, `batch-default p99: ${p99[1]}`);
+    const p99Change = diagnostics.overhead["batch-default"].p99;
+    if (p99Change.relative_pct.estimate != null) {
+      assert.ok(
+        p99[1].includes(percentText(p99Change.relative_pct.estimate).replace(" %", "%")),
+        `${p99[1]} vs ${p99Change.relative_pct.estimate}`,
+      );
+    }
+    const words = {
+      worse: "worse",
+      better: "better",
+      unchanged: "no significant change",
+      unknown: "unknown",
+    }[p99Change.direction];
+    assert.ok(p99[1].includes(words), `${p99[1]} vs ${p99Change.direction}`);
     // One round: the backend gives no interval and says why; the UI shows that, not a made-up one.
-    assert.ok(p99[1].includes(p99Overhead.note ?? "["), p99[1]);
+    assert.ok(p99[1].includes(p99Change.note ?? "("), p99[1]);
     const noise = await table
       .locator('tr[data-metric="p50"] td[data-testid="noise-floor"]')
       .innerText();

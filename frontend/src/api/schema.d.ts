@@ -58,7 +58,8 @@ export interface paths {
         /**
          * Create Experiment
          * @description Validate the spec against the service catalog and queue the experiment. One experiment
-         *     measures at a time; the answer says where this one stands in the queue.
+         *     measures at a time; the answer says where this one stands in the queue. A spec that does
+         *     not fit the service is 422, each item naming its field.
          */
         post: operations["create_experiment_api_v1_experiments_post"];
         delete?: never;
@@ -198,7 +199,8 @@ export interface paths {
         /**
          * Recollect Ledger
          * @description Read the span ledger from Tempo, Loki, the metrics store and the Collector's counters
-         *     again, for example after a backend that was down during collection is back.
+         *     again, for example after a backend that was down during collection is back. A backend
+         *     that does not answer leaves its stages unknown, with the reason.
          */
         post: operations["recollect_ledger_api_v1_experiments__experiment_id__ledger_post"];
         delete?: never;
@@ -214,7 +216,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List Services */
+        /**
+         * List Services
+         * @description Every demo service and its modes, read from the manifests on disk (a threadpool route).
+         */
         get: operations["list_services_api_v1_services_get"];
         put?: never;
         post?: never;
@@ -302,6 +307,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/calibrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Calibrations */
+        get: operations["list_calibrations_api_v1_calibrations_get"];
+        put?: never;
+        /**
+         * Create Calibration
+         * @description Queue an A/A experiment of the configuration against itself at the given load.
+         */
+        post: operations["create_calibration_api_v1_calibrations_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/calibrations/{calibration_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Calibration
+         * @description Status, and once completed the noise floor per metric.
+         */
+        get: operations["get_calibration_api_v1_calibrations__calibration_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/experiments/{experiment_id}/logs": {
         parameters: {
             query?: never;
@@ -344,21 +390,44 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** Budget */
+        /**
+         * Budget
+         * @description What the candidate may cost against the baseline; every field is optional.
+         */
         Budget: {
             /**
+             * P50 Overhead Pct
+             * @description Max p50 latency growth, % of the baseline.
+             */
+            p50_overhead_pct?: number | null;
+            /**
              * P99 Overhead Pct
-             * @description Max p99 latency overhead, % of the baseline.
+             * @description Max p99 latency growth, % of the baseline.
              */
             p99_overhead_pct?: number | null;
             /**
              * Cpu Overhead Pct
-             * @description Max CPU-per-request overhead, % of the baseline.
+             * @description Max CPU-per-request growth, % of the baseline.
              */
             cpu_overhead_pct?: number | null;
             /**
+             * P50 Added Ms
+             * @description Max p50 latency growth, milliseconds.
+             */
+            p50_added_ms?: number | null;
+            /**
+             * P99 Added Ms
+             * @description Max p99 latency growth, milliseconds.
+             */
+            p99_added_ms?: number | null;
+            /**
+             * Cpu Added Us
+             * @description Max CPU-per-request growth, microseconds.
+             */
+            cpu_added_us?: number | null;
+            /**
              * Max Dropped Spans
-             * @description Max spans dropped inside the SDK.
+             * @description Max spans lost inside the SDK.
              */
             max_dropped_spans?: number | null;
         };
@@ -369,13 +438,119 @@ export interface components {
             /** Budget */
             budget: number;
             measured: components["schemas"]["Interval"] | null;
+            /** Summary */
+            summary?: string | null;
+            /** P Adjusted */
+            p_adjusted?: number | null;
             /**
              * Verdict
              * @enum {string}
              */
-            verdict: "pass" | "fail" | "unknown";
+            verdict: "pass" | "fail" | "inconclusive" | "unknown";
             /** Reason */
             reason: string;
+        };
+        /** CalibrationCreated */
+        CalibrationCreated: {
+            /** Id */
+            id: string;
+            /** Experiment Id */
+            experiment_id: string;
+            /** Status */
+            status: string;
+            /** Queue Position */
+            queue_position: number | null;
+            /** Estimated Seconds */
+            estimated_seconds: number;
+        };
+        /**
+         * CalibrationRequest
+         * @description An A/A experiment: `configuration` twice, interleaved, at `load`.
+         */
+        CalibrationRequest: {
+            /** Service */
+            service: components["schemas"]["DemoServiceRef"] | components["schemas"]["CommandServiceRef"];
+            /** @description The setting to measure twice; the baseline of the checks this calibration serves. */
+            configuration?: components["schemas"]["ConfigurationSpec"];
+            load: components["schemas"]["LoadSpec"];
+            /**
+             * Rounds
+             * @description Paired rounds; at least 2 for a spread.
+             * @default 5
+             */
+            rounds: number;
+            /**
+             * Seed
+             * @default 0
+             */
+            seed: number;
+        };
+        /** CalibrationStatus */
+        CalibrationStatus: {
+            /** Id */
+            id: string;
+            /** Experiment Id */
+            experiment_id: string;
+            /** Status */
+            status: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Service */
+            service: string;
+            /** Signature */
+            signature: {
+                [key: string]: unknown;
+            };
+            /** Noise Floor */
+            noise_floor?: {
+                [key: string]: components["schemas"]["NoiseFloor"];
+            } | null;
+            /** Error */
+            error?: string | null;
+        };
+        /**
+         * Change
+         * @description How one metric of a configuration differs from the baseline's.
+         */
+        Change: {
+            /** Metric */
+            metric: string;
+            /** Label */
+            label: string;
+            /** Unit */
+            unit: string;
+            /** Higher Is Worse */
+            higher_is_worse: boolean;
+            /** Pairs */
+            pairs: number;
+            /** Baseline */
+            baseline: number | null;
+            /** Candidate */
+            candidate: number | null;
+            absolute: components["schemas"]["Interval"];
+            relative_pct: components["schemas"]["Interval"];
+            /** P Value */
+            p_value?: number | null;
+            /** P Adjusted */
+            p_adjusted?: number | null;
+            /**
+             * Significant
+             * @default false
+             */
+            significant: boolean;
+            /**
+             * Direction
+             * @default unknown
+             * @enum {string}
+             */
+            direction: "worse" | "better" | "unchanged" | "unknown";
+            /** Summary */
+            summary: string;
+            /** Note */
+            note?: string | null;
         };
         /** CheckCreated */
         CheckCreated: {
@@ -507,6 +682,12 @@ export interface components {
             baseline: boolean;
             /** Preset */
             preset?: string | null;
+            /**
+             * Inject Busy Us
+             * @description A known cost for checking the harness: the demo service busy-waits this many microseconds in every request (TRACETAX_INJECT_BUSY_US). 0: none.
+             * @default 0
+             */
+            inject_busy_us: number;
         };
         /**
          * DemoServiceRef
@@ -533,13 +714,15 @@ export interface components {
             /** Overhead */
             overhead: {
                 [key: string]: {
-                    [key: string]: components["schemas"]["Interval"];
+                    [key: string]: components["schemas"]["Change"];
                 };
             };
             /** Noise Floor */
             noise_floor: {
-                [key: string]: components["schemas"]["Interval"];
+                [key: string]: components["schemas"]["NoiseFloor"];
             };
+            /** Flagged Rounds */
+            flagged_rounds: string[];
             /** Ledger */
             ledger: components["schemas"]["RoundLedger"][];
             /** Dropped Spans */
@@ -555,6 +738,11 @@ export interface components {
                 [key: string]: components["schemas"]["StackSummary"];
             };
             recommendation: components["schemas"]["Recommendation"];
+        };
+        /** ErrorMessage */
+        ErrorMessage: {
+            /** Detail */
+            detail: string;
         };
         /** ExperimentCreated */
         ExperimentCreated: {
@@ -650,7 +838,7 @@ export interface components {
             seed: number;
             /**
              * Sample Stacks
-             * @description Sample the service's stacks during each measured phase to show where export runs (demo services only). The sampler costs every configuration, the baseline too, a little CPU alike.
+             * @description Sample the service's stacks in a phase of their own after the measured one, under the same load, to show where export runs (demo services only). The sampler's cost never reaches a measured figure.
              * @default true
              */
             sample_stacks: boolean;
@@ -771,7 +959,7 @@ export interface components {
         };
         /**
          * Interval
-         * @description Overhead in percent of the baseline: positive means worse than the baseline.
+         * @description A point estimate with its 95% interval (None where it could not be computed).
          */
         Interval: {
             /** Estimate */
@@ -780,13 +968,6 @@ export interface components {
             low?: number | null;
             /** High */
             high?: number | null;
-            /**
-             * Significant
-             * @default false
-             */
-            significant: boolean;
-            /** Note */
-            note?: string | null;
         };
         /** LoadSpec */
         LoadSpec: {
@@ -826,6 +1007,12 @@ export interface components {
              * @default 10
              */
             max_throughput_s: number;
+            /**
+             * Stacks S
+             * @description Stacks phase after the measured one: the same load with the stack sampler attached (never measured). Only when sample_stacks is on.
+             * @default 5
+             */
+            stacks_s: number;
         };
         /** LogRecord */
         LogRecord: {
@@ -856,6 +1043,30 @@ export interface components {
             available: boolean;
             /** Why */
             why?: string | null;
+        };
+        /**
+         * NoiseFloor
+         * @description The smallest change of a metric this experiment can tell from noise (95%).
+         */
+        NoiseFloor: {
+            /** Metric */
+            metric: string;
+            /** Label */
+            label: string;
+            /** Unit */
+            unit: string;
+            /** Relative Pct */
+            relative_pct: number | null;
+            /** Absolute */
+            absolute: number | null;
+            /** Pairs */
+            pairs: number;
+            /** Sd Log */
+            sd_log: number | null;
+            /** Df */
+            df: number;
+            /** Note */
+            note?: string | null;
         };
         /** Preset */
         Preset: {
@@ -942,6 +1153,16 @@ export interface components {
             p99_us: number | null;
             /** Max Throughput Rps */
             max_throughput_rps: number | null;
+            /** Limited By */
+            limited_by?: string | null;
+            /** Shutdown */
+            shutdown?: {
+                [key: string]: unknown;
+            } | null;
+            /** Isolation */
+            isolation?: {
+                [key: string]: unknown;
+            } | null;
             /** Histogram */
             histogram: string | null;
             /** Open Phase */
@@ -995,6 +1216,16 @@ export interface components {
             p99_us: number | null;
             /** Max Throughput Rps */
             max_throughput_rps: number | null;
+            /** Limited By */
+            limited_by?: string | null;
+            /** Shutdown */
+            shutdown?: {
+                [key: string]: unknown;
+            } | null;
+            /** Isolation */
+            isolation?: {
+                [key: string]: unknown;
+            } | null;
         };
         /** RuleFiring */
         RuleFiring: {
@@ -1076,6 +1307,8 @@ export interface components {
             value: number | null;
             /** Unknown Reason */
             unknown_reason?: string | null;
+            /** Source */
+            source?: string | null;
         };
         /** ValidationError */
         ValidationError: {
@@ -1217,19 +1450,32 @@ export interface operations {
                     "application/json": components["schemas"]["ExperimentCreated"];
                 };
             };
+            /** @description the body is not UTF-8 JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
             /** @description unknown service */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
             };
-            /** @description invalid spec */
+            /** @description Validation Error */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
             };
         };
     };
@@ -1258,7 +1504,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
             };
             /** @description Validation Error */
             422: {
@@ -1296,14 +1544,18 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
             };
             /** @description already finished */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
             };
             /** @description Validation Error */
             422: {
@@ -1344,7 +1596,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
             };
             /** @description Validation Error */
             422: {
@@ -1376,6 +1630,15 @@ export interface operations {
                 content: {
                     "application/json": unknown;
                     "text/event-stream": unknown;
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
             /** @description Validation Error */
@@ -1417,14 +1680,18 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
             };
             /** @description not finished yet */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
             };
             /** @description Validation Error */
             422: {
@@ -1469,7 +1736,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
             };
             /** @description Validation Error */
             422: {
@@ -1507,14 +1776,18 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
             };
             /** @description not finished yet */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
             };
             /** @description Validation Error */
             422: {
@@ -1572,6 +1845,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description 1-32 hexadecimal digits */
                 trace_id: string;
             };
             cookie?: never;
@@ -1594,7 +1868,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
             };
             /** @description Validation Error */
             422: {
@@ -1610,7 +1886,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
             };
         };
     };
@@ -1667,6 +1945,24 @@ export interface operations {
                     "application/json": components["schemas"]["CheckCreated"];
                 };
             };
+            /** @description the body is not UTF-8 JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description unknown service */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -1707,7 +2003,140 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description format=junit before the check has a verdict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_calibrations_api_v1_calibrations_get: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalibrationStatus"][];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    create_calibration_api_v1_calibrations_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CalibrationRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalibrationCreated"];
+                };
+            };
+            /** @description the body is not UTF-8 JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description unknown service */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_calibration_api_v1_calibrations__calibration_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                calibration_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalibrationStatus"];
+                };
+            };
+            /** @description no such calibration */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
             };
             /** @description Validation Error */
             422: {
@@ -1750,7 +2179,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
             };
             /** @description Validation Error */
             422: {
@@ -1766,7 +2197,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
             };
         };
     };

@@ -22,8 +22,12 @@ export type Processor = ConfigurationSpec["processor"];
 
 // Diagnostics of a finished experiment (tracetax.diagnostics.report).
 export type Diagnostics = Schemas["Diagnostics"];
-/** Overhead in percent of the baseline: positive means worse than the baseline. */
+/** A point estimate with its 95% interval (null where it could not be computed). */
 export type Interval = Schemas["Interval"];
+/** How one metric of a configuration differs from the baseline's (diagnostics/overhead.py). */
+export type Change = Schemas["Change"];
+/** The smallest change of a metric an experiment (or a calibration) can tell from noise. */
+export type NoiseFloor = Schemas["NoiseFloor"];
 export type RoundLedger = Schemas["RoundLedger"];
 export type SignalLedger = Schemas["SignalLedger"];
 export type LedgerStage = Schemas["Stage"];
@@ -46,6 +50,11 @@ export type Budget = Schemas["Budget"];
 export type BudgetLine = Schemas["BudgetLine"];
 export type Verdict = Schemas["Verdict"];
 export type ServiceRef = CheckRequest["service"];
+
+// Calibrations: A/A experiments whose noise floor checks are held to (api/routes/calibrations.py).
+export type CalibrationRequest = Schemas["CalibrationRequest"];
+export type CalibrationCreated = Schemas["CalibrationCreated"];
+export type CalibrationStatus = Schemas["CalibrationStatus"];
 
 /** Experiment states after which nothing changes (tracetax.db.repository.FINAL_EXPERIMENT_STATES). */
 export const FINAL_STATES = ["completed", "failed", "cancelled", "interrupted"] as const;

@@ -34,6 +34,7 @@ export function AppLayout() {
           </NavLink>
           <NavLink to="/experiments/new">New experiment</NavLink>
           <NavLink to="/checks">CI checks</NavLink>
+          <NavLink to="/calibrations">Calibrate</NavLink>
           <NavLink to="/stack">Stack</NavLink>
         </nav>
       </header>

@@ -42,6 +42,16 @@ describe("routes", () => {
     );
   });
 
+  it("has the calibrations in the navigation", async () => {
+    stubApi({ "GET /api/v1/calibrations": [] });
+    renderRoute("/calibrations");
+    expect(await screen.findByRole("heading", { level: 1, name: "Calibrations" })).toBeTruthy();
+    const nav = screen.getByRole("navigation", { name: "Main" });
+    expect(within(nav).getByRole("link", { name: "Calibrate" }).getAttribute("aria-current")).toBe(
+      "page",
+    );
+  });
+
   it("answers an unknown URL with a not-found page", async () => {
     stubApi({});
     renderRoute("/no/such/page");

@@ -1,4 +1,7 @@
 import type { RouteObject } from "react-router";
+import { CalibrationPage } from "../features/calibrations/CalibrationPage";
+import { CalibrationsPage } from "../features/calibrations/CalibrationsPage";
+import { NewCalibrationPage } from "../features/calibrations/NewCalibrationPage";
 import { CheckPage } from "../features/checks/CheckPage";
 import { ChecksPage } from "../features/checks/ChecksPage";
 import { NewCheckPage } from "../features/checks/NewCheckPage";
@@ -23,6 +26,9 @@ export const routes: RouteObject[] = [
       { path: "checks", element: <ChecksPage /> },
       { path: "checks/new", element: <NewCheckPage /> },
       { path: "checks/:id", element: <CheckPage /> },
+      { path: "calibrations", element: <CalibrationsPage /> },
+      { path: "calibrations/new", element: <NewCalibrationPage /> },
+      { path: "calibrations/:id", element: <CalibrationPage /> },
       { path: "stack", element: <StackPage /> },
       { path: "*", element: <NotFoundPage /> },
     ],

@@ -1,13 +1,17 @@
 import { describe, expect, it } from "vitest";
 import {
   formatBytes,
+  formatChangePercent,
   formatDateTime,
   formatDuration,
   formatInterval,
+  formatInUnit,
   formatMicros,
   formatNumber,
   formatPercent,
   formatRate,
+  formatSignedInUnit,
+  formatSignedRange,
   formatUtilization,
   parseApiDate,
   significant,
@@ -82,5 +86,28 @@ describe("time", () => {
     expect(parseApiDate("not a date")).toBeNull();
     expect(formatDateTime(null)).toBe("—");
     expect(formatDateTime("2026-11-21T13:36:38", "en-GB")).toContain("2026");
+  });
+});
+
+describe("changes in their unit", () => {
+  it("signs an absolute change with a real minus, at a readable scale", () => {
+    expect(formatSignedInUnit(1020, "us")).toBe("+1.02 ms");
+    expect(formatSignedInUnit(-576.4, "req/s")).toBe("\u2212576 req/s");
+    expect(formatSignedInUnit(3_250_000, "bytes")).toBe("+3.10 MiB");
+    expect(formatSignedInUnit(0, "us")).toBe("0 µs");
+    expect(formatSignedInUnit(null, "us")).toBe("—");
+    expect(formatInUnit(38.4, "us")).toBe("38.4 µs");
+  });
+
+  it("writes a range's unit once when both ends share it", () => {
+    expect(formatSignedRange(950, 1090, "us")).toBe("+950 µs to +1.09 ms");
+    expect(formatSignedRange(1200, 1800, "us")).toBe("+1.20 to +1.80 ms");
+    expect(formatSignedRange(-600, -550, "req/s")).toBe("\u2212600 to \u2212550 req/s");
+    expect(formatSignedRange(null, 1, "us")).toBeNull();
+  });
+
+  it("writes a relative change as the API does", () => {
+    expect(formatChangePercent(4.1)).toBe("+4.1%");
+    expect(formatChangePercent(-97)).toBe("\u221297%");
   });
 });

@@ -72,6 +72,48 @@ export function formatPercent(percent: number | null | undefined): string {
   return `${percent > 0 ? "+" : MINUS}${body} %`;
 }
 
+/** A signed percentage as the API writes a change: +4.1%, −97%, 0.0% (no space before %). */
+export function formatChangePercent(percent: number | null | undefined): string {
+  return formatPercent(percent).replace(" %", "%");
+}
+
+/** The units the diagnostics give values in (Change.unit, NoiseFloor.unit). */
+export type MetricUnit = "us" | "req/s" | "bytes";
+
+/** A value in its API unit at a readable scale: µs → ms → s, bytes → KiB/MiB, req/s. */
+export function formatInUnit(value: number | null | undefined, unit: string): string {
+  if (!isNumber(value)) return MISSING;
+  if (unit === "us") return formatMicros(value);
+  if (unit === "bytes") return formatBytes(value);
+  if (unit === "req/s") return formatRate(value);
+  return `${formatNumber(value, 2)} ${unit}`.trim();
+}
+
+/** A signed change in its unit, with a real minus: +1.02 ms, −576 req/s, +3.1 MiB, 0 µs. */
+export function formatSignedInUnit(value: number | null | undefined, unit: string): string {
+  if (!isNumber(value)) return MISSING;
+  const body = formatInUnit(Math.abs(value), unit);
+  if (value === 0 || /^0(\.0+)? /.test(body)) return body;
+  return `${value > 0 ? "+" : MINUS}${body}`;
+}
+
+/** A signed range in a unit, the unit once when both ends share it: "+0.95 to +1.09 ms". */
+export function formatSignedRange(
+  low: number | null | undefined,
+  high: number | null | undefined,
+  unit: string,
+): string | null {
+  if (!isNumber(low) || !isNumber(high)) return null;
+  const [a, b] = low <= high ? [low, high] : [high, low];
+  const from = formatSignedInUnit(a, unit);
+  const to = formatSignedInUnit(b, unit);
+  const unitOf = (text: string) => text.slice(text.indexOf(" ") + 1);
+  if (from.includes(" ") && unitOf(from) === unitOf(to)) {
+    return `${from.slice(0, from.indexOf(" "))} to ${to}`;
+  }
+  return `${from} to ${to}`;
+}
+
 /** A confidence interval of a percent difference: [+1.2 %, +5.0 %]. */
 export function formatInterval(
   interval: readonly [number, number] | null | undefined,

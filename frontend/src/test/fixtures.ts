@@ -1,6 +1,8 @@
 // Small, realistic API payloads (shapes as the backend returns them).
 
 import type {
+  CalibrationStatus,
+  Change,
   CheckStatus,
   ConfigurationAggregates,
   Diagnostics,
@@ -10,6 +12,7 @@ import type {
   FlameGraph,
   Interval,
   Meta,
+  NoiseFloor,
   OtlpTrace,
   Preset,
   ResourceSample,
@@ -240,10 +243,69 @@ export function interval(
   estimate: number | null,
   low: number | null = null,
   high: number | null = null,
-  extra: Partial<Interval> = {},
 ): Interval {
-  const significant = low != null && high != null && (low > 0 || high < 0);
-  return { estimate, low, high, significant, note: null, ...extra };
+  return { estimate, low, high };
+}
+
+const METRIC_INFO: Record<string, { label: string; unit: string; higher_is_worse: boolean }> = {
+  p50: { label: "p50", unit: "us", higher_is_worse: true },
+  p90: { label: "p90", unit: "us", higher_is_worse: true },
+  p99: { label: "p99", unit: "us", higher_is_worse: true },
+  "p99.9": { label: "p99.9", unit: "us", higher_is_worse: true },
+  cpu_per_request_us: { label: "CPU per request", unit: "us", higher_is_worse: true },
+  rss_max_bytes: { label: "RSS", unit: "bytes", higher_is_worse: true },
+  max_throughput_rps: { label: "max throughput", unit: "req/s", higher_is_worse: false },
+};
+
+/** A paired change of one metric as diagnostics/overhead.py writes it. */
+export function change(
+  metric: string,
+  absolute: [number | null, (number | null)?, (number | null)?],
+  relative: [number | null, (number | null)?, (number | null)?],
+  extra: Partial<Change> = {},
+): Change {
+  const info = METRIC_INFO[metric];
+  return {
+    metric,
+    ...info,
+    pairs: 5,
+    baseline: null,
+    candidate: null,
+    absolute: interval(absolute[0], absolute[1] ?? null, absolute[2] ?? null),
+    relative_pct: interval(relative[0], relative[1] ?? null, relative[2] ?? null),
+    p_value: 0.2,
+    p_adjusted: 0.8,
+    significant: false,
+    direction: "unchanged",
+    summary: `${info.label}: change`,
+    note: null,
+    ...extra,
+  };
+}
+
+/** A metric's noise floor (± half-width in % and in its unit) at `pairs` rounds. */
+export function noiseFloor(
+  metric: string,
+  relative: number | null,
+  absolute: number | null,
+  extra: Partial<NoiseFloor> = {},
+): NoiseFloor {
+  const { label, unit } = METRIC_INFO[metric];
+  return {
+    metric,
+    label,
+    unit,
+    relative_pct: relative,
+    absolute,
+    pairs: relative == null ? 0 : 5,
+    sd_log: relative == null ? null : 0.05,
+    df: relative == null ? 0 : 4,
+    note:
+      relative == null
+        ? "needs a second configuration with at least 2 rounds paired with the baseline (an A/A: tracetax calibrate)"
+        : null,
+    ...extra,
+  };
 }
 
 /** One signal's ledger; `values` in stage order, null for an unknown stage. */
@@ -342,26 +404,48 @@ export function diagnostics(extra: Partial<Diagnostics> = {}): Diagnostics {
     baseline: "none",
     overhead: {
       "batch-default": {
-        p50: interval(50, 41.5, 58.25),
-        p90: interval(40, -28.8, 110.3),
-        p99: interval(50, -100, 435.6),
-        "p99.9": interval(-21.7, -100, 203.9),
-        max_throughput_rps: interval(33.3, 30, 36.7),
-        cpu_per_request_us: interval(50, null, null, {
-          note: "an interval needs at least 2 rounds",
+        p50: change("p50", [300, 249, 351], [50, 41.5, 58.25], {
+          p_value: 0.0004,
+          p_adjusted: 0.0028,
+          significant: true,
+          direction: "worse",
+          summary: "+300 µs p50 (+249 µs to +351 µs), +50.0% — worse",
         }),
-        rss_max_bytes: interval(-12, -14, -10),
+        p90: change("p90", [400, -288, 1103], [40, -28.8, 110.3]),
+        p99: change("p99", [2000, -4000, 17424], [50, -20.5, 182.4]),
+        "p99.9": change("p99.9", [-1300, -5000, 2400], [-21.7, -55, 36]),
+        max_throughput_rps: change("max_throughput_rps", [-576, -600, -550], [-97, -97.5, -96.4], {
+          p_value: 0.0001,
+          p_adjusted: 0.0007,
+          significant: true,
+          direction: "worse",
+          summary:
+            "\u2212576 req/s max throughput (\u2212600 req/s to \u2212550 req/s), \u221297.0% — worse",
+        }),
+        cpu_per_request_us: change("cpu_per_request_us", [250], [50], {
+          pairs: 1,
+          p_value: null,
+          p_adjusted: null,
+          note: "an interval needs at least 2 paired rounds",
+        }),
+        rss_max_bytes: change("rss_max_bytes", [-4026531, -4697620, -3355443], [-12, -14, -10], {
+          p_value: 0.001,
+          p_adjusted: 0.006,
+          significant: true,
+          direction: "better",
+        }),
       },
     },
     noise_floor: {
-      p50: interval(0, -6.4, 6.4),
-      p90: interval(0, -54.5, 54.5),
-      p99: interval(0, -100, 387.5),
-      "p99.9": interval(0, -100, 283.4),
-      max_throughput_rps: interval(0, null, null, { note: "an interval needs at least 2 rounds" }),
-      cpu_per_request_us: interval(0, -31, 31),
-      rss_max_bytes: interval(0, -0.9, 0.9),
+      p50: noiseFloor("p50", 6.4, 38.4),
+      p90: noiseFloor("p90", 54.5, 545),
+      p99: noiseFloor("p99", 38.75, 1550),
+      "p99.9": noiseFloor("p99.9", 28.3, 1698),
+      max_throughput_rps: noiseFloor("max_throughput_rps", null, null),
+      cpu_per_request_us: noiseFloor("cpu_per_request_us", 31, 155),
+      rss_max_bytes: noiseFloor("rss_max_bytes", 0.9, 301990),
     },
+    flagged_rounds: [],
     ledger: [
       roundLedger("none", 0, [
         spansLedger(0, 0, 0, 0),
@@ -566,6 +650,8 @@ export function checkStatus(extra: Partial<CheckStatus> = {}): CheckStatus {
           name: "p99_overhead_pct",
           budget: 15,
           measured: interval(42.41, -100, 350.72),
+          summary: "+1.70 ms p99 (\u22124.00 ms to +14.0 ms), +42.4% — no significant change",
+          p_adjusted: 0.31,
           verdict: "pass",
           reason: "interval lower bound -100.00% <= budget 15%",
         },
@@ -625,4 +711,58 @@ export function checkExperiment(
       seed: 0,
     },
   });
+}
+
+/** A budget line the check could not decide: its interval straddles the budget. */
+export function inconclusiveLine(): NonNullable<CheckStatus["verdict"]>["lines"][number] {
+  return {
+    name: "p50_added_ms",
+    budget: 0.5,
+    measured: interval(0.3, -0.1, 0.7),
+    summary: "+300 µs p50 (\u2212100 µs to +700 µs), +5.1% — no significant change",
+    p_adjusted: 0.21,
+    verdict: "inconclusive",
+    reason:
+      "cannot tell: interval \u22120.1 to +0.7 straddles budget 0.5 ms; about 12 rounds would resolve it",
+  };
+}
+
+// Calibrations ---------------------------------------------------------------------------------
+
+export const CALIBRATION_ID = "5d1c7e0a-aaaa-bbbb-cccc-ddddeeeeffff";
+
+export function calibrationStatus(extra: Partial<CalibrationStatus> = {}): CalibrationStatus {
+  return {
+    id: CALIBRATION_ID,
+    experiment_id: "7e57ab1e-0000-1111-2222-333344445555",
+    status: "completed",
+    created_at: "2026-11-23T17:40:00Z",
+    service: "go",
+    signature: {
+      service: "demo:go",
+      processor: "none",
+      env: {},
+      inject_busy_us: 0,
+      load: {
+        rate: 200,
+        duration_s: 10,
+        connections: 16,
+        path: "/work",
+        query: { iters: "1000", spans: "5" },
+      },
+    },
+    noise_floor: {
+      p50: noiseFloor("p50", 2.1, 12.6),
+      p90: noiseFloor("p90", 3.4, 34),
+      p99: noiseFloor("p99", 8.7, 348),
+      "p99.9": noiseFloor("p99.9", 19.5, 1170),
+      cpu_per_request_us: noiseFloor("cpu_per_request_us", 1.8, 9),
+      rss_max_bytes: noiseFloor("rss_max_bytes", 0.4, 134218),
+      max_throughput_rps: noiseFloor("max_throughput_rps", null, null, {
+        note: "not measured in any round that both the baseline and this configuration completed",
+      }),
+    },
+    error: null,
+    ...extra,
+  };
 }

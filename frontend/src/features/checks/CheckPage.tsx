@@ -14,16 +14,20 @@ import {
   formatInterval,
   formatNumber,
   formatPercent,
+  formatSignedInUnit,
   MISSING,
 } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
+import { formatP } from "../results/overhead";
 import {
   BUDGET_LINES,
   budgetLabel,
   budgetLimit,
+  budgetUnit,
   checkRequest,
   cliCommand,
   curlCommands,
+  ISOLATION_LINE,
   junitUrl,
 } from "./commands";
 import { useCheck } from "./useChecks";
@@ -89,7 +93,11 @@ export function CheckPage() {
         </div>
         <div>
           <dt>Judged on</dt>
-          <dd>{data.strict ? "the point estimate (strict)" : "the 95% interval's lower bound"}</dd>
+          <dd>
+            {data.strict
+              ? "the point estimate (strict)"
+              : "the paired 95% interval (one-sided test after Holm)"}
+          </dd>
         </div>
         <div>
           <dt>Created</dt>
@@ -132,13 +140,42 @@ function measuredText(line: BudgetLine): { estimate: string; interval: string } 
   if (line.name === "max_dropped_spans") {
     return { estimate: `${formatNumber(measured.estimate, 0)} spans`, interval: "counted" };
   }
+  if (line.name === ISOLATION_LINE) {
+    const n = measured.estimate;
+    return { estimate: `${formatNumber(n, 0)} flagged round${n === 1 ? "" : "s"}`, interval: "—" };
+  }
+  // Oriented so that positive is worse, in the budget's unit (% , ms or µs).
+  const unit = budgetUnit(line.name);
+  const format = (value: number) =>
+    unit === "ms"
+      ? formatSignedInUnit(value * 1000, "us")
+      : unit === "us"
+        ? formatSignedInUnit(value, "us")
+        : formatPercent(value);
   return {
-    estimate: formatPercent(measured.estimate),
+    estimate: format(measured.estimate),
     interval:
       measured.low != null && measured.high != null
-        ? formatInterval([measured.low, measured.high])
-        : (measured.note ?? "no interval"),
+        ? formatInterval([measured.low, measured.high], format)
+        : "no interval",
   };
+}
+
+const HINT =
+  /(about \d+ rounds would resolve it|more than \d+ rounds would be needed|more rounds would narrow it)/;
+
+/** A line's reason, with how many rounds would resolve an inconclusive line picked out. */
+function Reason({ line }: { line: BudgetLine }) {
+  const match = line.verdict === "inconclusive" ? HINT.exec(line.reason) : null;
+  if (!match) return <>{line.reason}</>;
+  const at = match.index;
+  return (
+    <>
+      {line.reason.slice(0, at)}
+      <span className="line-hint">{match[0]}</span>
+      {line.reason.slice(at + match[0].length)}
+    </>
+  );
 }
 
 function BudgetLines({ check }: { check: CheckStatus }) {
@@ -153,45 +190,73 @@ function BudgetLines({ check }: { check: CheckStatus }) {
       </p>
     );
   }
+  const inconclusive = lines.filter((line) => line.verdict === "inconclusive").length;
   return (
-    <div className="table-scroll">
-      <table className="budget-lines">
-        <caption>
-          A line fails only when its {check.strict ? "estimate" : "interval's lower bound"} is over
-          budget; a line that could not be measured makes the check an error.
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Line</th>
-            <th scope="col">Budget</th>
-            <th scope="col">Measured</th>
-            <th scope="col">95% interval</th>
-            <th scope="col">Verdict</th>
-            <th scope="col">Why</th>
-          </tr>
-        </thead>
-        <tbody>
-          {lines.map((line) => {
-            const measured = measuredText(line);
-            return (
-              <tr key={line.name} data-line={line.name} className={`line-${line.verdict}`}>
-                <th scope="row">
-                  {budgetLabel(line.name)}
-                  <div className="muted small mono">{line.name}</div>
-                </th>
-                <td>{budgetLimit(line.name, line.budget)}</td>
-                <td className="number">{measured.estimate}</td>
-                <td className="number">{measured.interval}</td>
-                <td>
-                  <VerdictBadge verdict={line.verdict} />
-                </td>
-                <td className="small">{line.reason}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <>
+      {inconclusive > 0 && (
+        <p className="banner banner-warning" data-testid="inconclusive">
+          <strong>
+            {inconclusive === 1 ? "One line is" : `${inconclusive} lines are`} inconclusive:
+          </strong>{" "}
+          the 95% interval straddles the budget, so these rounds cannot tell whether the candidate
+          is within it. The check is an error, not a pass; its reason says how many rounds would
+          resolve it.
+        </p>
+      )}
+      <div className="table-scroll">
+        <table className="budget-lines">
+          <caption>
+            {check.strict
+              ? "Strict: a line fails when its estimate is over budget."
+              : "A line fails when the change is over budget beyond noise (one-sided paired t-test after Holm over the lines), passes when its whole 95% interval is within budget, and is inconclusive otherwise."}{" "}
+            Measured values are oriented so that positive is worse (a drop in throughput is
+            positive); an inconclusive or unknown line, or a flagged round, makes the check an
+            error.
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Line</th>
+              <th scope="col">Budget</th>
+              <th scope="col">Measured</th>
+              <th scope="col">95% interval</th>
+              <th scope="col">Verdict</th>
+              <th scope="col">Change</th>
+              <th scope="col">Why</th>
+            </tr>
+          </thead>
+          <tbody>
+            {lines.map((line) => {
+              const measured = measuredText(line);
+              return (
+                <tr key={line.name} data-line={line.name} className={`line-${line.verdict}`}>
+                  <th scope="row">
+                    {budgetLabel(line.name)}
+                    <div className="muted small mono">{line.name}</div>
+                  </th>
+                  <td>{budgetLimit(line.name, line.budget)}</td>
+                  <td className="number">{measured.estimate}</td>
+                  <td className="number">{measured.interval}</td>
+                  <td>
+                    <VerdictBadge verdict={line.verdict} />
+                  </td>
+                  <td className="small">
+                    {line.summary ?? <span className="muted">{MISSING}</span>}
+                  </td>
+                  <td className="small">
+                    <Reason line={line} />
+                    {line.p_adjusted != null && (
+                      <div className="muted">
+                        one-sided p = {formatP(line.p_adjusted)} after Holm over the lines
+                      </div>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }
 

@@ -2,7 +2,14 @@ import { cleanup, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ExperimentSummary } from "../../api/types";
-import { CHECK_ID, checkExperiment, checkStatus, presets, services } from "../../test/fixtures";
+import {
+  CHECK_ID,
+  checkExperiment,
+  checkStatus,
+  inconclusiveLine,
+  presets,
+  services,
+} from "../../test/fixtures";
 import { json, renderAt, stubApi } from "../../test/render";
 import { CheckPage } from "./CheckPage";
 import { ChecksPage } from "./ChecksPage";
@@ -92,6 +99,12 @@ describe("CheckPage", () => {
     expect(within(p99).getByText("+42 %")).toBeTruthy();
     expect(within(p99).getByText("[\u2212100 %, +351 %]")).toBeTruthy();
     expect(within(p99).getByText("pass")).toBeTruthy();
+    expect(
+      within(p99).getByText(
+        "+1.70 ms p99 (\u22124.00 ms to +14.0 ms), +42.4% — no significant change",
+      ),
+    ).toBeTruthy();
+    expect(within(p99).getByText(/one-sided p = 0.310 after Holm/)).toBeTruthy();
     const dropped = screen.getByRole("row", { name: /^Spans dropped in the SDK/ });
     expect(within(dropped).getByText("3,000 spans")).toBeTruthy();
     expect(within(dropped).getByText("fail")).toBeTruthy();
@@ -104,6 +117,48 @@ describe("CheckPage", () => {
     expect(cli.textContent).toContain("--p99-overhead-pct 15 --max-dropped-spans 0");
     expect(screen.getByTestId("curl-command").textContent).toContain("/api/v1/checks");
     expect(screen.getByText("batch-tuned vs none on go")).toBeTruthy();
+  });
+
+  it("shows an inconclusive line distinctly, with how many rounds would resolve it", async () => {
+    const check = checkStatus({
+      budget: { p50_added_ms: 0.5, max_dropped_spans: 0 },
+      verdict: {
+        verdict: "error",
+        strict: false,
+        lines: [
+          inconclusiveLine(),
+          {
+            name: "isolation",
+            budget: 0,
+            measured: { estimate: 1, low: null, high: null },
+            verdict: "unknown",
+            reason: "other processes ran on the service's cores during: candidate round 1",
+          },
+        ],
+      },
+    });
+    stubApi({
+      [`GET /api/v1/checks/${CHECK_ID}`]: check,
+      [`GET /api/v1/experiments/${experiment.id}`]: experiment,
+      "GET /api/v1/presets": presets,
+    });
+    renderAt(<CheckPage />, at);
+    const line = await screen.findByRole("row", { name: /^p50 latency added/ });
+    expect(line.className).toContain("line-inconclusive");
+    const badge = within(line).getByText("inconclusive");
+    expect(badge.className).toContain("badge-verdict-inconclusive");
+    expect(within(line).getByText("≤ 0.5 ms")).toBeTruthy();
+    expect(within(line).getByText("+300 µs")).toBeTruthy();
+    expect(within(line).getByText("[\u2212100 µs, +700 µs]")).toBeTruthy();
+    expect(within(line).getByText("about 12 rounds would resolve it").className).toBe("line-hint");
+    expect(line.textContent).toContain(inconclusiveLine().reason);
+    expect(line.textContent).toContain(inconclusiveLine().summary);
+    expect(screen.getByTestId("inconclusive").textContent).toContain("One line is inconclusive");
+    const isolation = screen.getByRole("row", { name: /^Isolation of the service's cores/ });
+    expect(within(isolation).getByText("1 flagged round")).toBeTruthy();
+    expect(within(isolation).getByText("unknown")).toBeTruthy();
+    const cli = await screen.findByTestId("cli-command");
+    expect(cli.textContent).toContain("--p50-added-ms 0.5 --max-dropped-spans 0");
   });
 
   it("waits for a running check, without a JUnit link", async () => {
@@ -157,6 +212,60 @@ describe("NewCheckPage", () => {
       rounds: 1,
       budget: { p99_overhead_pct: 15, max_dropped_spans: 0 },
     });
+  });
+
+  it("sends the new budget lines, relative and absolute", async () => {
+    const user = userEvent.setup();
+    const calls = stubApi({
+      "GET /api/v1/services": services,
+      "GET /api/v1/presets": presets,
+      "POST /api/v1/checks": () =>
+        json(202, {
+          id: "new-check",
+          experiment_id: "e",
+          status: "queued",
+          queue_position: 0,
+          estimated_seconds: 30,
+        }),
+    });
+    renderAt(<NewCheckPage />, { path: "/checks/new", pattern: "/checks/new" });
+    await user.type(await screen.findByLabelText("Max p50 overhead (%)"), "5");
+    await user.type(screen.getByLabelText("Max p99 added (ms)"), "2");
+    await user.type(screen.getByLabelText("Max CPU per request added (µs)"), "40");
+    await user.click(screen.getByRole("button", { name: "Run check" }));
+    await vi.waitFor(() => expect(calls.some((c) => c.method === "POST")).toBe(true));
+    const body = calls.find((c) => c.method === "POST")?.body as Record<string, unknown>;
+    expect(body.budget).toEqual({
+      p50_overhead_pct: 5,
+      p99_overhead_pct: 15,
+      cpu_overhead_pct: 20,
+      p99_added_ms: 2,
+      cpu_added_us: 40,
+      max_dropped_spans: 0,
+    });
+  });
+
+  it("shows a budget the calibration cannot resolve beside its field", async () => {
+    const user = userEvent.setup();
+    const message =
+      "budget 1% is tighter than this machine resolves for p99 with 3 rounds at this load (noise floor ±8.7%, from the calibration); about 40 rounds would resolve it, or use a longer phase";
+    stubApi({
+      "GET /api/v1/services": services,
+      "GET /api/v1/presets": presets,
+      "POST /api/v1/checks": () =>
+        json(422, {
+          detail: [
+            { type: "value_error", loc: ["body", "budget", "p99_overhead_pct"], msg: message },
+          ],
+        }),
+    });
+    renderAt(<NewCheckPage />, { path: "/checks/new", pattern: "/checks/new" });
+    const p99 = await screen.findByLabelText("Max p99 overhead (%)");
+    await user.clear(p99);
+    await user.type(p99, "1");
+    await user.click(screen.getByRole("button", { name: "Run check" }));
+    expect((await screen.findByText(message)).id).toBe("field-budget-p99_overhead_pct-error");
+    expect(p99.getAttribute("aria-invalid")).toBe("true");
   });
 
   it("shows the API's 422 beside the field", async () => {

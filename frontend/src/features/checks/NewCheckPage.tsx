@@ -10,7 +10,7 @@ import { ErrorSummary } from "../new-experiment/ErrorSummary";
 import { estimatedSeconds } from "../new-experiment/estimate";
 import { presetsFor } from "../new-experiment/form";
 import { type CheckFormState, initialCheckForm, toCheckRequest } from "./checkForm";
-import { CLI_LOAD } from "./commands";
+import { BUDGET_LINES, CLI_LOAD } from "./commands";
 import { useCreateCheck } from "./useChecks";
 
 /** `/checks/new`: queue a CI check from the UI, as `tracetax check` would. */
@@ -177,24 +177,31 @@ function CheckForm({ services, presets }: { services: ServiceInfo[]; presets: Pr
 
       <section className="panel" aria-labelledby="check-budget-title">
         <h2 id="check-budget-title">Budget</h2>
+        <p className="muted small">
+          Blank: not judged. A line fails when the change is over budget beyond noise, passes when
+          its whole 95% interval is within budget, and is inconclusive otherwise (it then says how
+          many rounds would tell). A relative budget tighter than a stored calibration of this
+          service, baseline and load can resolve is refused beside its field.
+        </p>
+        <h3 className="field-group-title">Relative, % of the baseline</h3>
         <div className="field-grid">
-          {numberField(
-            "p99_overhead_pct",
-            "budget.p99_overhead_pct",
-            "Max p99 overhead (%)",
-            "Blank: not judged.",
+          {BUDGET_LINES.filter((line) => line.unit === "pct").map((line) =>
+            numberField(line.key, `budget.${line.key}`, line.field, `CLI: ${line.flag}`),
           )}
-          {numberField(
-            "cpu_overhead_pct",
-            "budget.cpu_overhead_pct",
-            "Max CPU per request overhead (%)",
-            "Blank: not judged.",
+        </div>
+        <h3 className="field-group-title">Absolute, added to the baseline</h3>
+        <div className="field-grid">
+          {BUDGET_LINES.filter((line) => line.unit === "ms" || line.unit === "us").map((line) =>
+            numberField(line.key, `budget.${line.key}`, line.field, `CLI: ${line.flag}`),
           )}
+        </div>
+        <h3 className="field-group-title">Telemetry</h3>
+        <div className="field-grid">
           {numberField(
             "max_dropped_spans",
             "budget.max_dropped_spans",
             "Max dropped spans",
-            "Blank: not judged.",
+            "Spans lost inside the SDK (--max-dropped-spans).",
             "1",
           )}
         </div>
@@ -204,8 +211,7 @@ function CheckForm({ services, presets }: { services: ServiceInfo[]; presets: Pr
             checked={form.strict}
             onChange={(event) => set("strict", event.target.checked)}
           />{" "}
-          Strict: judge the point estimate, not the 95% interval's lower bound (noise can then fail
-          the check)
+          Strict: judge the point estimate, not the 95% interval (noise can then fail the check)
         </label>
       </section>
 

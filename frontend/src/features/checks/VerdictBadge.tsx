@@ -1,6 +1,6 @@
 import { StatusBadge } from "../../components/StatusBadge";
 
-const VERDICTS = ["pass", "fail", "error", "unknown"];
+const VERDICTS = ["pass", "fail", "inconclusive", "error", "unknown"];
 
 /** A check's or a budget line's verdict; while there is none, the check's status. */
 export function VerdictBadge({ verdict, status }: { verdict?: string | null; status?: string }) {

@@ -13,8 +13,12 @@ describe("the new-check form", () => {
       rate: "200",
       duration_s: "10",
       rounds: "3",
+      p50_overhead_pct: "",
       p99_overhead_pct: "15",
       cpu_overhead_pct: "20",
+      p50_added_ms: "",
+      p99_added_ms: "",
+      cpu_added_us: "",
       max_dropped_spans: "0",
       strict: false,
     });
@@ -46,6 +50,13 @@ describe("the new-check form", () => {
       budget: { p99_overhead_pct: 15, max_dropped_spans: 0 },
       strict: true,
     });
+  });
+
+  it("sends every budget line that is set, relative and absolute", () => {
+    expect(
+      toCheckRequest({ ...form, p50_added_ms: "0.5", cpu_added_us: "25", p99_overhead_pct: "" })
+        .budget,
+    ).toEqual({ cpu_overhead_pct: 20, p50_added_ms: 0.5, cpu_added_us: 25, max_dropped_spans: 0 });
   });
 
   it("sends what was typed for the API to judge", () => {

@@ -5,9 +5,11 @@
 
 import type { Budget, CheckRequest, Preset } from "../../api/types";
 import { parseNumber } from "../new-experiment/form";
-import { CLI_LOAD } from "./commands";
+import { BUDGET_LINES, type BudgetKey, CLI_LOAD } from "./commands";
 
-export interface CheckFormState {
+export type BudgetDraft = Record<BudgetKey, string>;
+
+export interface CheckFormState extends BudgetDraft {
   language: string;
   baseline: string;
   candidate: string;
@@ -18,9 +20,6 @@ export interface CheckFormState {
   rounds: string;
   iters: string;
   spans: string;
-  p99_overhead_pct: string;
-  cpu_overhead_pct: string;
-  max_dropped_spans: string;
   strict: boolean;
 }
 
@@ -37,8 +36,12 @@ export function initialCheckForm(languages: readonly string[], presets: readonly
     rounds: "3",
     iters: "1000",
     spans: "5",
+    p50_overhead_pct: "",
     p99_overhead_pct: "15",
     cpu_overhead_pct: "20",
+    p50_added_ms: "",
+    p99_added_ms: "",
+    cpu_added_us: "",
     max_dropped_spans: "0",
     strict: false,
   } satisfies CheckFormState;
@@ -66,7 +69,7 @@ function numberOrText(text: string): number | string | undefined {
 export function toCheckRequest(form: CheckFormState): CheckRequest {
   const env = parseEnvLines(form.candidateEnv);
   const budget: Budget = {};
-  for (const key of ["p99_overhead_pct", "cpu_overhead_pct", "max_dropped_spans"] as const) {
+  for (const { key } of BUDGET_LINES) {
     const value = numberOrText(form[key]);
     if (value !== undefined) (budget as Record<string, unknown>)[key] = value;
   }

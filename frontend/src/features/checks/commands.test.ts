@@ -146,4 +146,40 @@ describe("budget text", () => {
     ).toEqual(["p99 latency overhead ≤ 15 %", "Spans dropped in the SDK ≤ 0 spans"]);
     expect(budgetLimit("cpu_overhead_pct", -2.5)).toBe("≤ \u22122.5 %");
   });
+
+  it("reads the absolute lines in their units, in the backend's order", () => {
+    expect(
+      budgetSummary({ cpu_added_us: 40, p50_added_ms: 0.5, p50_overhead_pct: 5, p99_added_ms: 2 }),
+    ).toEqual([
+      "p50 latency overhead ≤ 5.0 %",
+      "p50 latency added ≤ 0.5 ms",
+      "p99 latency added ≤ 2 ms",
+      "CPU per request added ≤ 40 µs",
+    ]);
+    expect(budgetLimit("isolation", 0)).toBe("no flagged round");
+  });
+});
+
+describe("the CLI's budget flags", () => {
+  it("spells every budget line as its flag", () => {
+    const cli = cliCommand(
+      BASE,
+      checkStatus({
+        budget: {
+          p50_overhead_pct: 5,
+          p99_overhead_pct: 15,
+          cpu_overhead_pct: 20,
+          p50_added_ms: 0.5,
+          p99_added_ms: 2,
+          cpu_added_us: 40,
+          max_dropped_spans: 0,
+        },
+      }),
+      spec(),
+      presets,
+    );
+    expect(cli.command).toContain(
+      "  --p50-overhead-pct 5 --p99-overhead-pct 15 --cpu-overhead-pct 20 --p50-added-ms 0.5 --p99-added-ms 2 --cpu-added-us 40 --max-dropped-spans 0",
+    );
+  });
 });

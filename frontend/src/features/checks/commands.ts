@@ -19,37 +19,84 @@ type ConfigurationRequest = CheckRequest["baseline"];
 export const CLI_LOAD = { warmup_s: 2, max_throughput_s: 0, connections: 16, path: "/work" };
 export const JUNIT_FILE = "tracetax-junit.xml";
 
+/**
+ * Every budget line, in the backend's order (diagnostics/checks.py BUDGET_LINES): relative
+ * ones in % of the baseline, absolute ones in ms or µs, and the SDK's dropped spans.
+ */
 export const BUDGET_LINES = [
+  {
+    key: "p50_overhead_pct",
+    label: "p50 latency overhead",
+    field: "Max p50 overhead (%)",
+    flag: "--p50-overhead-pct",
+    unit: "pct",
+  },
   {
     key: "p99_overhead_pct",
     label: "p99 latency overhead",
+    field: "Max p99 overhead (%)",
     flag: "--p99-overhead-pct",
     unit: "pct",
   },
   {
     key: "cpu_overhead_pct",
     label: "CPU per request overhead",
+    field: "Max CPU per request overhead (%)",
     flag: "--cpu-overhead-pct",
     unit: "pct",
   },
   {
+    key: "p50_added_ms",
+    label: "p50 latency added",
+    field: "Max p50 added (ms)",
+    flag: "--p50-added-ms",
+    unit: "ms",
+  },
+  {
+    key: "p99_added_ms",
+    label: "p99 latency added",
+    field: "Max p99 added (ms)",
+    flag: "--p99-added-ms",
+    unit: "ms",
+  },
+  {
+    key: "cpu_added_us",
+    label: "CPU per request added",
+    field: "Max CPU per request added (µs)",
+    flag: "--cpu-added-us",
+    unit: "us",
+  },
+  {
     key: "max_dropped_spans",
     label: "Spans dropped in the SDK",
+    field: "Max dropped spans",
     flag: "--max-dropped-spans",
     unit: "spans",
   },
 ] as const;
 
 export type BudgetKey = (typeof BUDGET_LINES)[number]["key"];
+export type BudgetUnit = (typeof BUDGET_LINES)[number]["unit"];
+
+/** The line a check adds when a measured phase was flagged for interference. */
+export const ISOLATION_LINE = "isolation";
 
 export function budgetLabel(name: string): string {
+  if (name === ISOLATION_LINE) return "Isolation of the service's cores";
   return BUDGET_LINES.find((line) => line.key === name)?.label ?? name;
 }
 
-/** A budget line's limit as text: "≤ 15 %", "≤ 0 spans". */
+export function budgetUnit(name: string): BudgetUnit | null {
+  return BUDGET_LINES.find((line) => line.key === name)?.unit ?? null;
+}
+
+/** A budget line's limit as text: "≤ 15 %", "≤ 0.5 ms", "≤ 20 µs", "≤ 0 spans". */
 export function budgetLimit(name: string, value: number): string {
-  const line = BUDGET_LINES.find((l) => l.key === name);
-  if (line?.unit === "spans") return `≤ ${formatNumber(value, 0)} spans`;
+  if (name === ISOLATION_LINE) return "no flagged round";
+  const unit = budgetUnit(name);
+  if (unit === "spans") return `≤ ${formatNumber(value, 0)} spans`;
+  if (unit === "ms") return `≤ ${formatNumber(value, 3)} ms`;
+  if (unit === "us") return `≤ ${formatNumber(value, 2)} µs`;
   return `≤ ${formatPercent(value).replace(/^\+/, "")}`;
 }
 

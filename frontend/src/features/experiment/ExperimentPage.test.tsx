@@ -58,7 +58,7 @@ function finishedApi(extra: Record<string, unknown> = {}) {
 }
 
 describe("ExperimentPage", () => {
-  it("shows the results of a finished experiment with the diagnostics' overhead", async () => {
+  it("shows the results of a finished experiment with the diagnostics' changes", async () => {
     const failed = round("batch-default", 1, {
       status: "failed",
       error: "service exited with code 2",
@@ -71,19 +71,28 @@ describe("ExperimentPage", () => {
       }),
     });
     renderAt(<ExperimentPage />, at);
-    const table = await screen.findByRole("table", { name: /Overhead is against the baseline/ });
-    // The overhead comes with the diagnostics.
+    const table = await screen.findByRole("table", { name: /paired round by round/ });
+    // The change comes with the diagnostics: absolute with its interval, relative, direction.
     const p50 = await within(table).findByRole("row", { name: /^p50 / });
     expect(within(p50).getByText("600 µs")).toBeTruthy();
     expect(within(p50).getByText("900 µs")).toBeTruthy();
-    expect(within(p50).getByText("+50 %")).toBeTruthy();
-    expect(within(p50).getByText("[+42 %, +58 %]")).toBeTruthy();
-    expect(within(p50).getByText("significant")).toBeTruthy();
-    expect(within(p50).getByText("[\u22126.4 %, +6.4 %]")).toBeTruthy();
+    const cell = within(p50).getByText("900 µs").closest("td") as HTMLElement;
+    expect(cell.textContent).toContain("+300 µs (+249 to +351 µs)");
+    expect(cell.textContent).toContain("+50% · worse");
+    expect(cell.getAttribute("data-direction")).toBe("worse");
+    // The noise floor: ± relative and absolute, with its pairs.
+    const floor = within(p50).getByTestId("noise-floor");
+    expect(floor.textContent).toContain("±6.4%");
+    expect(floor.textContent).toContain("±38.4 µs");
+    expect(floor.textContent).toContain("at 5 paired rounds");
+    const throughput = within(table).getByRole("row", { name: /^Max throughput / });
+    expect(within(throughput).getByTestId("noise-floor").textContent).toContain("unknown");
+    expect(throughput.textContent).toContain("\u221297% · worse");
     const cpu = within(table).getByRole("row", { name: /^CPU per request / });
-    expect(within(cpu).getByText("an interval needs at least 2 rounds")).toBeTruthy();
+    expect(within(cpu).getByText("an interval needs at least 2 paired rounds")).toBeTruthy();
     const dropped = within(table).getByRole("row", { name: /^Dropped spans / });
     expect(within(dropped).getByText("unknown")).toBeTruthy();
+    expect(screen.queryByTestId("flagged-rounds")).toBeNull();
     const plot = screen.getByTestId("percentile-plot");
     expect(plot.getAttribute("data-series")).toBe("2");
     expect(plot.getAttribute("data-points")).toBe("10");
@@ -92,6 +101,71 @@ describe("ExperimentPage", () => {
     expect(screen.getByText("service exited with code 2")).toBeTruthy();
     expect(screen.getByText("panic: boom")).toBeTruthy();
     expect(FakeEventSource.instances).toHaveLength(0);
+  });
+
+  it("warns of flagged rounds, and says per round who interfered, how it stopped and what limited it", async () => {
+    const sigterm =
+      "terminated by SIGTERM's default action (no signal handler): the SDK had no chance to flush, so telemetry it still held may be missing from the ledger";
+    finishedApi({
+      [`GET /api/v1/experiments/${id}/diagnostics`]: diagnostics({
+        flagged_rounds: ["batch-default round 0"],
+      }),
+      [`GET /api/v1/experiments/${id}/results`]: results({
+        rounds: [
+          round("none", 0, { limited_by: "service" }),
+          round("batch-default", 0, {
+            order_index: 1,
+            exit_code: -15,
+            shutdown: { exit_code: -15, clean: false, flushed: false, note: sigterm },
+            isolation: {
+              open: {
+                flagged: true,
+                reasons: ["other processes used 1.20s of CPU on the service's cores"],
+                foreign_cpu_s: 1.2,
+                service_run_delay_ms: 812.5,
+                foreign_tasks: [{ pid: 4242, comm: "stress", cpu_s: 1.18, kernel_thread: false }],
+              },
+              closed: { flagged: false, reasons: [], foreign_tasks: [] },
+            },
+            closed_phase: {
+              limited_by: "load generator",
+              limited_by_reason: "the load generator's cores were 97% busy",
+            },
+            limited_by: "load generator",
+          }),
+        ],
+      }),
+    });
+    renderAt(<ExperimentPage />, at);
+    const warning = await screen.findByTestId("flagged-rounds");
+    expect(warning.textContent).toContain(
+      "other processes ran on the service's cores during batch-default round 0",
+    );
+    expect(warning.textContent).toContain("kept but its figures are suspect");
+    // The comparison says what limited the max throughput when it was not the service.
+    const table = screen.getByRole("table", { name: /paired round by round/ });
+    const throughput = within(table).getByRole("row", { name: /^Max throughput / });
+    expect(
+      within(throughput)
+        .getAllByTestId("limited-by")
+        .map((e) => e.textContent),
+    ).toEqual(["limited by: load generator"]);
+    // The rounds table: the isolation flag with its reasons, the shutdown note, the limiter.
+    const rounds = document.querySelector("table.rounds") as HTMLElement;
+    const row = rounds.querySelector('tr[data-round="batch-default-0"]') as HTMLElement;
+    expect(row.textContent).toContain("flagged: measured phase");
+    expect(row.textContent).toContain("limited by: load generator");
+    expect(row.textContent).toContain("not clean");
+    const detail = row.nextElementSibling as HTMLElement;
+    expect(within(detail).getByTestId("round-isolation").textContent).toContain(
+      "other processes used 1.20s of CPU on the service's cores",
+    );
+    expect(within(detail).getByTestId("round-isolation").textContent).toContain(
+      "stress (pid 4242, 1.18 s)",
+    );
+    expect(within(detail).getByTestId("round-shutdown").textContent).toContain(sigterm);
+    const baselineRow = rounds.querySelector('tr[data-round="none-0"]') as HTMLElement;
+    expect(baselineRow.textContent).toContain("limited by: service");
   });
 
   it("shows the recommendation, where export runs, the ledger, a trace and the logs", async () => {
@@ -150,10 +224,10 @@ describe("ExperimentPage", () => {
     renderAt(<ExperimentPage />, at);
     const alert = await screen.findByText(/bootstrap failed: no rounds/);
     expect(alert.closest('[role="alert"]')).toBeTruthy();
-    const table = screen.getByRole("table", { name: /Overhead is against the baseline/ });
+    const table = screen.getByRole("table", { name: /paired round by round/ });
     const p99 = within(table).getByRole("row", { name: /^p99 / });
     expect(within(p99).getByText("6.00 ms")).toBeTruthy();
-    expect(within(table).queryByText("+50 %")).toBeNull();
+    expect(table.textContent).not.toContain("+50%");
     expect(screen.getAllByText(/the diagnostics could not be computed/).length).toBeGreaterThan(0);
   });
 

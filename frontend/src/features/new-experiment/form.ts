@@ -197,13 +197,14 @@ export function toSpec(form: FormState, presets: readonly Preset[]): ExperimentS
       const preset = presets.find((p) => p.name === draft.preset);
       const keepsPreset =
         preset !== undefined && Object.keys(preset.env ?? {}).every((key) => key in env);
+      // inject_busy_us (a harness check) is left to the API's default, 0.
       return {
         name: draft.name.trim(),
         processor: draft.processor,
         env,
         baseline: draft.uid === form.baseline,
         ...(keepsPreset ? { preset: preset.name } : {}),
-      };
+      } as ExperimentSpec["configurations"][number];
     }),
     load,
     rounds: parseNumber(form.rounds) ?? SPEC_DEFAULTS.rounds,

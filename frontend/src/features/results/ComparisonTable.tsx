@@ -3,30 +3,42 @@ import { colorFor } from "../../lib/charts/palette";
 import { formatNumber, MISSING } from "../../lib/format";
 import { comparisonRows } from "./comparison";
 import { MetricCell } from "./MetricCell";
-import { describeOverhead } from "./overhead";
+import { describeNoiseFloor } from "./overhead";
 
 interface Props {
   configurations: ConfigurationAggregates[];
   baseline: string;
   /** Every configuration of the spec, for stable colours. */
   order: string[];
-  /** Overhead intervals, noise floor and dropped spans; absent while they load or failed. */
+  /** Changes, noise floor and dropped spans; absent while they load or failed. */
   diagnostics?: Diagnostics;
+  /** Per configuration, what limited its max throughput when not the service (rounds.ts). */
+  limits?: Record<string, string | null>;
 }
 
 /**
- * A column per configuration, a row per metric. Overhead against the baseline and its 95%
- * interval come from the diagnostics; the last column is the noise floor (baseline vs itself).
+ * A column per configuration, a row per metric. The change against the baseline (absolute and
+ * relative, 95% intervals, direction after Holm) comes from the diagnostics; the last column
+ * is the noise floor: the smallest change these rounds can tell from noise.
  */
-export function ComparisonTable({ configurations, baseline, order, diagnostics }: Props) {
-  const rows = comparisonRows(configurations, baseline, diagnostics);
+export function ComparisonTable({ configurations, baseline, order, diagnostics, limits }: Props) {
+  const rows = comparisonRows(configurations, baseline, diagnostics, undefined, limits);
   return (
     <div className="table-scroll">
       <table className="comparison">
         <caption>
-          Medians over rounds; latency from the merged histogram of all rounds. Overhead is against
-          the baseline, <strong>{baseline}</strong>, with its 95% interval; a{" "}
-          <span className="significant-key">significant</span> overhead's interval excludes zero.
+          Medians over rounds; latency from the merged histogram of all rounds. Each change is
+          paired round by round against the baseline, <strong>{baseline}</strong>: the absolute
+          change with its 95% interval, the relative change, and whether it is{" "}
+          <span className="direction-key" data-direction="worse">
+            worse
+          </span>
+          ,{" "}
+          <span className="direction-key" data-direction="better">
+            better
+          </span>{" "}
+          or no significant change after Holm's correction over the configuration's seven metrics (a
+          drop in throughput is worse).
         </caption>
         <thead>
           <tr>
@@ -57,14 +69,16 @@ export function ComparisonTable({ configurations, baseline, order, diagnostics }
             {diagnostics && (
               <th scope="col" className="noise-floor">
                 Noise floor
-                <div className="muted small column-meta">baseline against itself</div>
+                <div className="muted small column-meta">
+                  smallest change these rounds resolve (95%)
+                </div>
               </th>
             )}
           </tr>
         </thead>
         <tbody>
           {rows.map(({ metric, cells, noiseFloor }) => {
-            const floor = describeOverhead(noiseFloor);
+            const floor = describeNoiseFloor(noiseFloor);
             return (
               <tr key={metric.key} data-metric={metric.key}>
                 <th scope="row" title={metric.description}>
@@ -75,18 +89,23 @@ export function ComparisonTable({ configurations, baseline, order, diagnostics }
                 ))}
                 {diagnostics && (
                   <td className="noise-floor" data-testid="noise-floor">
-                    {floor ? (
+                    {!floor ? (
+                      <span className="muted">{MISSING}</span>
+                    ) : floor.known ? (
                       <>
-                        <span className="metric-interval">{floor.range ?? MISSING}</span>
-                        {!floor.range && floor.note && (
-                          <span className="metric-interval metric-note">{floor.note}</span>
+                        <span className="metric-floor">{floor.relative}</span>
+                        {floor.absolute && (
+                          <span className="metric-interval">{floor.absolute}</span>
                         )}
-                        {floor.significant && (
-                          <span className="error small">significant: the rounds disagree</span>
-                        )}
+                        <span className="metric-stats">{floor.pairs}</span>
                       </>
                     ) : (
-                      <span className="muted">{MISSING}</span>
+                      <>
+                        <span className="metric-floor">unknown</span>
+                        {floor.note && (
+                          <span className="metric-interval metric-note">{floor.note}</span>
+                        )}
+                      </>
                     )}
                   </td>
                 )}

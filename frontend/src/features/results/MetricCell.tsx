@@ -1,40 +1,61 @@
 import type { CellData } from "./comparison";
-import { describeOverhead } from "./overhead";
+import { describeChange } from "./overhead";
+import { limiterText } from "./rounds";
 
 /**
- * A value with its overhead against the baseline as the diagnostics computed it: the
- * estimate, its 95% interval (or why there is none), highlighted when significant.
+ * A value with its change against the baseline as the diagnostics computed it: the absolute
+ * change with its 95% interval, the relative change and the direction in the API's words,
+ * coloured by direction (a throughput drop is worse), with the test after Holm in small text.
  */
 export function MetricCell({ cell }: { cell: CellData }) {
-  const overhead = cell.isBaseline ? null : describeOverhead(cell.overhead);
-  const direction =
-    overhead?.direction === "worse"
-      ? "worse than the baseline"
-      : overhead?.direction === "better"
-        ? "better than the baseline"
-        : undefined;
+  const change = cell.isBaseline ? null : describeChange(cell.overhead);
+  const direction = change?.direction ?? undefined;
+  const tooltip = change
+    ? [
+        change.summary,
+        change.relativeRange ? `relative 95% interval ${change.relativeRange}` : null,
+        change.significance,
+        change.note,
+      ]
+        .filter(Boolean)
+        .join("\n")
+    : undefined;
   return (
     <td
       className={`metric-cell${cell.significant ? " is-significant" : ""}${cell.isBaseline ? " is-baseline" : ""}`}
-      data-worse={cell.worse == null ? undefined : String(cell.worse)}
+      data-direction={direction}
       data-significant={cell.significant || undefined}
     >
       <span className="metric-value">{cell.text}</span>
-      {overhead && (
-        <>
-          <span className="metric-diff" title={direction}>
-            {overhead.estimate}
-            {direction && <span className="visually-hidden"> ({direction})</span>}
-          </span>
-          {overhead.range ? (
-            <span className="metric-interval" title="95% interval of the overhead">
-              {overhead.range}
-            </span>
+      {change && (
+        <span className="metric-change" title={tooltip}>
+          {change.absolute !== "—" ? (
+            <>
+              <span className="metric-diff">
+                {change.absolute}
+                {change.absoluteRange && (
+                  <span className="metric-range" title="95% interval of the absolute change">
+                    {" "}
+                    ({change.absoluteRange})
+                  </span>
+                )}
+              </span>
+              <span className="metric-relative">
+                {change.relative && <>{change.relative} · </>}
+                <span className="metric-direction">{change.words}</span>
+              </span>
+            </>
           ) : (
-            overhead.note && <span className="metric-interval metric-note">{overhead.note}</span>
+            <span className="metric-direction">unknown</span>
           )}
-          {cell.significant && <span className="metric-flag">significant</span>}
-        </>
+          <span className="metric-stats">{change.significanceShort}</span>
+          {change.note && <span className="metric-interval metric-note">{change.note}</span>}
+        </span>
+      )}
+      {cell.limitedBy && (
+        <span className="metric-limit" data-testid="limited-by">
+          {limiterText(cell.limitedBy)}
+        </span>
       )}
     </td>
   );

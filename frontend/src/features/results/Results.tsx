@@ -6,9 +6,11 @@ import { parseApiDate } from "../../lib/format";
 import { runRange } from "../../lib/grafana";
 import { ComparisonTable } from "./ComparisonTable";
 import { CpuChart } from "./CpuChart";
+import { FlaggedRounds } from "./FlaggedRounds";
 import { PercentilePlot } from "./PercentilePlot";
 import { RecommendationPanel } from "./RecommendationPanel";
 import { RoundsTable } from "./RoundsTable";
+import { throughputLimits } from "./rounds";
 import { SpanLedger } from "./SpanLedger";
 import { Telemetry } from "./Telemetry";
 import { useDiagnostics } from "./useDiagnostics";
@@ -70,8 +72,9 @@ export function Results({ experiment }: { experiment: ExperimentDetail }) {
       </nav>
       <section className="panel" aria-labelledby="comparison-title">
         <h2 id="comparison-title">Side by side</h2>
+        {diagnostics.data && <FlaggedRounds flagged={diagnostics.data.flagged_rounds ?? []} />}
         {diagnostics.isPending && (
-          <Loading>Computing the overhead intervals and the noise floor…</Loading>
+          <Loading>Computing the changes against the baseline and the noise floor…</Loading>
         )}
         {diagnostics.isError && (
           <ErrorState
@@ -93,6 +96,7 @@ export function Results({ experiment }: { experiment: ExperimentDetail }) {
             baseline={baseline}
             order={order}
             diagnostics={diagnostics.data}
+            limits={throughputLimits(rounds)}
           />
         )}
       </section>

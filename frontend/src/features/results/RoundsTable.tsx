@@ -1,15 +1,81 @@
 import { Fragment } from "react";
-import type { RoundSummary } from "../../api/types";
+import type { RoundRaw, RoundSummary } from "../../api/types";
 import { StatusBadge } from "../../components/StatusBadge";
 import { formatMicros, formatNumber, formatRate, MISSING } from "../../lib/format";
+import {
+  type IsolationRecord,
+  isolationRecords,
+  limiter,
+  limiterText,
+  PHASE_NAMES,
+  shutdownRecord,
+} from "./rounds";
 
-/** Every (round, configuration) run in the order it ran; failed runs show why and the log tail. */
-export function RoundsTable({ rounds }: { rounds: RoundSummary[] }) {
+function phaseName(record: IsolationRecord): string {
+  return record.phase ? (PHASE_NAMES[record.phase] ?? record.phase) : "measured phase";
+}
+
+function IsolationCell({ records }: { records: IsolationRecord[] }) {
+  if (records.length === 0) return <span className="muted">{MISSING}</span>;
+  const flagged = records.filter((r) => r.flagged);
+  if (flagged.length === 0) {
+    return (
+      <span className="muted" title={records.map((r) => r.note).find(Boolean) ?? undefined}>
+        clean
+      </span>
+    );
+  }
+  return <span className="badge badge-flagged">flagged: {flagged.map(phaseName).join(", ")}</span>;
+}
+
+function IsolationDetail({ records }: { records: IsolationRecord[] }) {
+  return (
+    <div className="round-isolation" data-testid="round-isolation">
+      <p className="warning">
+        <strong>Other processes on the service's cores</strong> (figures of this round are suspect):
+      </p>
+      <ul>
+        {records.map((record) => (
+          <li key={record.phase ?? "phase"}>
+            <strong>{phaseName(record)}:</strong>{" "}
+            {record.reasons.length > 0 ? record.reasons.join("; ") : "flagged"}
+            {record.service_run_delay_ms != null && (
+              <span className="muted">
+                {" "}
+                (the service waited {formatNumber(record.service_run_delay_ms, 1)} ms for a CPU)
+              </span>
+            )}
+            {record.foreign_tasks.length > 0 && (
+              <span className="small">
+                {" "}
+                —{" "}
+                {record.foreign_tasks
+                  .map(
+                    (task) =>
+                      `${task.comm}${task.kernel ? " [kernel]" : ""} (pid ${task.pid ?? "?"}, ${formatNumber(task.cpu_s, 2)} s)`,
+                  )
+                  .join(", ")}
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/**
+ * Every (round, configuration) run in the order it ran: failed runs show why and the log
+ * tail; a round whose measured phase other processes interfered with shows who, a service
+ * that did not exit cleanly after SIGTERM says what that means for its telemetry, and the
+ * max throughput says what limited it when that was not the service.
+ */
+export function RoundsTable({ rounds }: { rounds: (RoundSummary | RoundRaw)[] }) {
   if (rounds.length === 0) return <p className="muted">No round has started yet.</p>;
   const sorted = [...rounds].sort(
     (a, b) => a.round_index - b.round_index || a.order_index - b.order_index,
   );
-  const columns = 9;
+  const columns = 10;
   return (
     <div className="table-scroll">
       <table className="rounds">
@@ -23,46 +89,86 @@ export function RoundsTable({ rounds }: { rounds: RoundSummary[] }) {
             <th scope="col">Achieved rate</th>
             <th scope="col">p99</th>
             <th scope="col">Max throughput</th>
+            <th scope="col">Isolation</th>
             <th scope="col">Exit code</th>
           </tr>
         </thead>
         <tbody>
-          {sorted.map((round) => (
-            <Fragment key={round.run_id}>
-              <tr className={round.status === "failed" ? "row-failed" : undefined}>
-                <td>{round.round_index + 1}</td>
-                <td>{round.order_index + 1}</td>
-                <th scope="row">{round.configuration}</th>
-                <td>
-                  <StatusBadge status={round.status} />
-                </td>
-                <td>{formatNumber(round.requests, 0)}</td>
-                <td>{formatRate(round.achieved_rps)}</td>
-                <td>{formatMicros(round.p99_us)}</td>
-                <td>{formatRate(round.max_throughput_rps)}</td>
-                <td>{round.exit_code ?? MISSING}</td>
-              </tr>
-              {(round.error || round.service_log_tail) && (
-                <tr className="round-detail">
-                  <td colSpan={columns}>
-                    {round.error && (
-                      <p className="error">
-                        <strong>Error:</strong> {round.error}
-                      </p>
-                    )}
-                    {round.service_log_tail && (
-                      <details open={round.status === "failed"}>
-                        <summary>
-                          Service log tail ({round.configuration}, round {round.round_index + 1})
-                        </summary>
-                        <pre className="log">{round.service_log_tail}</pre>
-                      </details>
+          {sorted.map((round) => {
+            const records = isolationRecords(round);
+            const flagged = records.filter((r) => r.flagged);
+            const shutdown = shutdownRecord(round);
+            const unclean = shutdown != null && !shutdown.clean;
+            const limit = limiter(round);
+            const classes = [
+              round.status === "failed" ? "row-failed" : null,
+              flagged.length > 0 ? "row-flagged" : null,
+            ].filter(Boolean);
+            return (
+              <Fragment key={round.run_id}>
+                <tr
+                  className={classes.length > 0 ? classes.join(" ") : undefined}
+                  data-round={`${round.configuration}-${round.round_index}`}
+                >
+                  <td>{round.round_index + 1}</td>
+                  <td>{round.order_index + 1}</td>
+                  <th scope="row">{round.configuration}</th>
+                  <td>
+                    <StatusBadge status={round.status} />
+                  </td>
+                  <td>{formatNumber(round.requests, 0)}</td>
+                  <td>{formatRate(round.achieved_rps)}</td>
+                  <td>{formatMicros(round.p99_us)}</td>
+                  <td>
+                    {formatRate(round.max_throughput_rps)}
+                    {limit && round.max_throughput_rps != null && (
+                      <span
+                        className={`small limited-by${limit.by === "service" ? " muted" : ""}`}
+                        title={limit.reason ?? undefined}
+                      >
+                        {limiterText(limit.by)}
+                      </span>
                     )}
                   </td>
+                  <td>
+                    <IsolationCell records={records} />
+                  </td>
+                  <td>
+                    {round.exit_code ?? MISSING}
+                    {unclean && <span className="small warning"> not clean</span>}
+                  </td>
                 </tr>
-              )}
-            </Fragment>
-          ))}
+                {(round.error || round.service_log_tail || flagged.length > 0 || unclean) && (
+                  <tr className="round-detail">
+                    <td colSpan={columns}>
+                      {round.error && (
+                        <p className="error">
+                          <strong>Error:</strong> {round.error}
+                        </p>
+                      )}
+                      {flagged.length > 0 && <IsolationDetail records={flagged} />}
+                      {unclean && (
+                        <p className="warning" data-testid="round-shutdown">
+                          <strong>Shutdown:</strong>{" "}
+                          {shutdown.note ??
+                            `exited with code ${shutdown.exit_code ?? "unknown"} after SIGTERM`}
+                          {round.status === "completed" && " Its measured phases are kept."}
+                        </p>
+                      )}
+                      {round.service_log_tail && (
+                        <details open={round.status === "failed"}>
+                          <summary>
+                            Service log tail ({round.configuration}, round {round.round_index + 1})
+                          </summary>
+                          <pre className="log">{round.service_log_tail}</pre>
+                        </details>
+                      )}
+                    </td>
+                  </tr>
+                )}
+              </Fragment>
+            );
+          })}
         </tbody>
       </table>
     </div>

@@ -4,7 +4,10 @@ import { comparisonRows, METRICS } from "./comparison";
 
 describe("comparisonRows", () => {
   const configurations = [aggregates("none", 1), aggregates("batch-default", 1.5)];
-  const rows = comparisonRows(configurations, "none", diagnostics());
+  const rows = comparisonRows(configurations, "none", diagnostics(), undefined, {
+    "batch-default": "load generator",
+    none: null,
+  });
   const row = (key: string) => rows.find((r) => r.metric.key === key);
 
   it("has the table's rows in order", () => {
@@ -22,25 +25,35 @@ describe("comparisonRows", () => {
     ]);
   });
 
-  it("takes each cell's overhead and interval from the diagnostics", () => {
+  it("takes each cell's change from the diagnostics", () => {
     const p50 = row("p50");
     expect(p50?.cells.map((c) => c.text)).toEqual(["600 µs", "900 µs"]);
-    expect(p50?.cells[0]).toMatchObject({ isBaseline: true, overhead: null, worse: null });
-    expect(p50?.cells[1].overhead).toMatchObject({ estimate: 50, low: 41.5, high: 58.25 });
-    expect(p50?.cells[1]).toMatchObject({ significant: true, worse: true });
-    expect(row("p99")?.cells[1]).toMatchObject({ significant: false, worse: true });
+    expect(p50?.cells[0]).toMatchObject({ isBaseline: true, overhead: null, direction: null });
+    expect(p50?.cells[1].overhead?.relative_pct).toMatchObject({
+      estimate: 50,
+      low: 41.5,
+      high: 58.25,
+    });
+    expect(p50?.cells[1]).toMatchObject({ significant: true, direction: "worse" });
+    expect(row("p99")?.cells[1]).toMatchObject({ significant: false, direction: "unchanged" });
   });
 
-  it("uses the backend's sign: positive overhead is worse, even for throughput", () => {
-    // The measured throughput dropped by a third; the backend reports that as +33 %.
-    expect(row("max_throughput")?.cells[1].overhead?.estimate).toBe(33.3);
-    expect(row("max_throughput")?.cells[1].worse).toBe(true);
-    expect(row("rss")?.cells[1]).toMatchObject({ worse: false, significant: true });
+  it("keeps the API's direction: a throughput drop is negative and worse", () => {
+    const throughput = row("max_throughput")?.cells[1];
+    expect(throughput?.overhead?.relative_pct.estimate).toBe(-97);
+    expect(throughput?.direction).toBe("worse");
+    expect(row("rss")?.cells[1]).toMatchObject({ direction: "better", significant: true });
+  });
+
+  it("says what limited the max throughput, on that row only", () => {
+    expect(row("max_throughput")?.cells.map((c) => c.limitedBy)).toEqual([null, "load generator"]);
+    expect(row("p50")?.cells[1].limitedBy).toBeNull();
   });
 
   it("shows the noise floor for metrics the diagnostics have it for", () => {
-    expect(row("p50")?.noiseFloor).toMatchObject({ low: -6.4, high: 6.4 });
+    expect(row("p50")?.noiseFloor).toMatchObject({ relative_pct: 6.4, absolute: 38.4, pairs: 5 });
     expect(row("max")?.noiseFloor).toBeNull();
+    expect(row("max_throughput")?.noiseFloor?.relative_pct).toBeNull();
     expect(row("ctx_per_request")?.cells[1].overhead).toBeNull();
   });
 

@@ -1,9 +1,9 @@
 // The side-by-side table's rows: one metric per row, one cell per configuration. A cell's
-// overhead against the baseline (estimate, 95% interval, significance) comes from the
-// diagnostics API as it is: the UI never recomputes it. Until the diagnostics arrive, the
-// cells show the measured values alone.
+// change against the baseline (absolute and relative with 95% intervals, direction after
+// Holm) comes from the diagnostics API as it is: the UI never recomputes it. Until the
+// diagnostics arrive, the cells show the measured values alone.
 
-import type { ConfigurationAggregates, Diagnostics, Interval } from "../../api/types";
+import type { Change, ConfigurationAggregates, Diagnostics, NoiseFloor } from "../../api/types";
 import { formatBytes, formatMicros, formatNumber, formatRate } from "../../lib/format";
 
 export interface MetricDef {
@@ -85,26 +85,29 @@ export const METRICS: MetricDef[] = [
 ];
 
 export const DROPPED_SPANS = "dropped_spans";
+export const MAX_THROUGHPUT = "max_throughput";
 
 export interface CellData {
   configuration: string;
   value: number | null;
   text: string;
   isBaseline: boolean;
-  /** Overhead against the baseline, from the diagnostics; null for the baseline, a metric
-   *  without an interval, or while the diagnostics are not there. */
-  overhead: Interval | null;
-  /** The overhead's interval excludes zero (diagnostics). */
+  /** The change against the baseline, from the diagnostics; null for the baseline, a metric
+   *  without one, or while the diagnostics are not there. */
+  overhead: Change | null;
+  /** Significant after Holm's correction over the configuration's metrics (diagnostics). */
   significant: boolean;
-  /** The estimate is worse than the baseline (positive overhead); null without an estimate. */
-  worse: boolean | null;
+  /** worse / better / unchanged / unknown, as the API decided it; null without a change. */
+  direction: Change["direction"] | null;
+  /** What limited the max throughput when it was not the service ("load generator"). */
+  limitedBy: string | null;
 }
 
 export interface RowData {
   metric: MetricDef;
   cells: CellData[];
-  /** The baseline against itself: the smallest overhead this experiment can tell from noise. */
-  noiseFloor: Interval | null;
+  /** The smallest change this experiment can tell from noise, for metrics that have one. */
+  noiseFloor: NoiseFloor | null;
 }
 
 type DiagnosticsPart = Pick<Diagnostics, "overhead" | "noise_floor" | "dropped_spans">;
@@ -114,6 +117,8 @@ export function comparisonRows(
   baseline: string,
   diagnostics: DiagnosticsPart | null | undefined,
   metrics: readonly MetricDef[] = METRICS,
+  /** Per configuration, what limited its max throughput when not the service (rounds.ts). */
+  limits: Readonly<Record<string, string | null>> = {},
 ): RowData[] {
   return metrics.map((metric) => ({
     metric,
@@ -129,7 +134,6 @@ export function comparisonRows(
         isBaseline || !metric.overheadKey
           ? null
           : (diagnostics?.overhead[name]?.[metric.overheadKey] ?? null);
-      const estimate = overhead?.estimate;
       return {
         configuration: name,
         value,
@@ -137,7 +141,8 @@ export function comparisonRows(
         isBaseline,
         overhead,
         significant: overhead?.significant ?? false,
-        worse: estimate == null || estimate === 0 ? null : estimate > 0,
+        direction: overhead?.direction ?? null,
+        limitedBy: metric.key === MAX_THROUGHPUT ? (limits[name] ?? null) : null,
       };
     }),
   }));

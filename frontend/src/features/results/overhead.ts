@@ -1,61 +1,180 @@
-// How an overhead Interval of the diagnostics reads: the estimate, its 95% interval, and why
-// there is none when there is none. Overhead is in percent of the baseline; positive is worse.
+// How a change against the baseline (Diagnostics.overhead[config][metric], a `Change`) and a
+// noise floor (Diagnostics.noise_floor[metric]) read. The one formatter for them: the results
+// table, the calibration page and the recommendation's evidence all write them through here,
+// in the API's words (diagnostics/overhead.py `describe`): the absolute change in the metric's
+// unit with its 95% interval, the relative change, and the direction after Holm:
+// "+1.02 ms p50 (+0.95 to +1.09 ms) · +4.1% · worse".
 
-import type { Interval } from "../../api/types";
-import { formatInterval, formatPercent, MISSING } from "../../lib/format";
+import type { Change, Interval, NoiseFloor } from "../../api/types";
+import {
+  formatChangePercent,
+  formatInterval,
+  formatInUnit,
+  formatPercent,
+  formatSignedInUnit,
+  formatSignedRange,
+  MISSING,
+} from "../../lib/format";
 
-export interface OverheadText {
-  /** "+39.8 %"; "—" without an estimate. */
-  estimate: string;
-  /** "[+31.1 %, +48.5 %]"; null without an interval. */
-  range: string | null;
-  /** Why something is missing ("an interval needs at least 2 rounds"), from the API. */
-  note: string | null;
+export type Direction = Change["direction"];
+
+/** The API's words for a direction (overhead.py WORDS). */
+export const DIRECTION_WORDS: Record<Direction, string> = {
+  worse: "worse",
+  better: "better",
+  unchanged: "no significant change",
+  unknown: "unknown",
+};
+
+export interface ChangeText {
+  /** The metric as the API names it: "p50", "max throughput". */
+  label: string;
+  /** "+1.02 ms"; "—" when not measured. */
+  absolute: string;
+  /** "+0.95 to +1.09 ms"; null without an interval. */
+  absoluteRange: string | null;
+  /** "+4.1%"; null when there is no relative change (a zero or unmeasured baseline). */
+  relative: string | null;
+  /** "+3.2% to +5.0%"; null without an interval. */
+  relativeRange: string | null;
+  direction: Direction;
+  /** "worse", "better", "no significant change", "unknown". */
+  words: string;
   significant: boolean;
-  /** Against the baseline, by the estimate's sign; null without one or at exactly zero. */
-  direction: "worse" | "better" | null;
+  /** "p = 0.004 after Holm over 7 metrics (0.0006 alone), 5 paired rounds". */
+  significance: string;
+  /** "Holm p = 0.004 · 5 pairs": the same, short, for small text. */
+  significanceShort: string;
+  /** Why something is missing or not significant, from the API. */
+  note: string | null;
+  /** The whole change on one line, with the metric's label. */
+  line: string;
+  /** The same without the label (a table row already names the metric). */
+  short: string;
+  /** The server's own sentence. */
+  summary: string;
 }
 
 function isNumber(value: unknown): value is number {
   return typeof value === "number" && Number.isFinite(value);
 }
 
-/** An Interval as text; null for no interval at all. */
-export function describeOverhead(interval: Interval | null | undefined): OverheadText | null {
-  if (!interval) return null;
-  const { estimate, low, high } = interval;
-  const range = isNumber(low) && isNumber(high) ? formatInterval([low, high]) : null;
-  const note =
-    interval.note ??
-    (range == null && isNumber(estimate) ? "no interval" : null) ??
-    (isNumber(estimate) ? null : "not measured");
+/** A p-value as text: "0.012", "< 0.001". */
+export function formatP(p: number): string {
+  if (p < 0.001) return "< 0.001";
+  return p.toFixed(3);
+}
+
+function significanceText(change: Change): string {
+  const pairs = `${change.pairs} paired round${change.pairs === 1 ? "" : "s"}`;
+  if (!isNumber(change.p_adjusted)) return `no test (${pairs})`;
+  const adjusted = formatP(change.p_adjusted);
+  const p = adjusted.startsWith("<") ? `p ${adjusted}` : `p = ${adjusted}`;
+  const alone = isNumber(change.p_value) ? ` (${formatP(change.p_value)} alone)` : "";
+  const verdict = change.significant ? "significant" : "not significant";
+  return `${verdict}: ${p} after Holm over the configuration's metrics${alone}, ${pairs}`;
+}
+
+function significanceShort(change: Change): string {
+  const pairs = `${change.pairs} pair${change.pairs === 1 ? "" : "s"}`;
+  if (!isNumber(change.p_adjusted)) return `${pairs}, no test`;
+  const adjusted = formatP(change.p_adjusted);
+  return `Holm p ${adjusted.startsWith("<") ? adjusted : `= ${adjusted}`} · ${pairs}`;
+}
+
+/** A change as text; null for no change at all (the baseline, or no diagnostics yet). */
+export function describeChange(change: Change | null | undefined): ChangeText | null {
+  if (!change) return null;
+  const { absolute, relative_pct: relative } = change;
+  const direction = change.direction ?? "unknown";
+  const words = DIRECTION_WORDS[direction] ?? direction;
+  const absoluteText = formatSignedInUnit(absolute.estimate, change.unit);
+  const absoluteRange = formatSignedRange(absolute.low, absolute.high, change.unit);
+  const relativeText = isNumber(relative.estimate) ? formatChangePercent(relative.estimate) : null;
+  const relativeRange =
+    isNumber(relative.low) && isNumber(relative.high)
+      ? `${formatChangePercent(relative.low)} to ${formatChangePercent(relative.high)}`
+      : null;
+  let short: string;
+  let line: string;
+  if (!isNumber(absolute.estimate)) {
+    short = "unknown";
+    line = `${change.label}: unknown`;
+  } else {
+    const range = absoluteRange ? ` (${absoluteRange})` : "";
+    const rest = [relativeText, words].filter(Boolean).join(" · ");
+    short = `${absoluteText}${range} · ${rest}`;
+    line = `${absoluteText} ${change.label}${range} · ${rest}`;
+  }
   return {
-    estimate: isNumber(estimate) ? formatPercent(estimate) : MISSING,
-    range,
-    note,
-    significant: interval.significant === true,
-    direction: !isNumber(estimate) || estimate === 0 ? null : estimate > 0 ? "worse" : "better",
+    label: change.label,
+    absolute: absoluteText,
+    absoluteRange,
+    relative: relativeText,
+    relativeRange,
+    direction,
+    words,
+    significant: change.significant === true,
+    significance: significanceText(change),
+    significanceShort: significanceShort(change),
+    note: change.note ?? null,
+    line,
+    short,
+    summary: change.summary,
   };
 }
 
-/** One line: "+39.8 % [+31.1 %, +48.5 %], significant" or "+194 % (no interval: …)". */
-export function overheadSummary(interval: Interval | null | undefined): string {
-  const text = describeOverhead(interval);
-  if (!text) return MISSING;
-  const parts = [text.estimate];
-  if (text.range) parts.push(` ${text.range}`);
-  else if (text.note) parts.push(` (${text.note})`);
-  if (text.significant) parts.push(", significant");
-  return parts.join("");
+/** One line for a change: "+1.02 ms p50 (+0.95 to +1.09 ms) · +4.1% · worse". */
+export function changeLine(change: Change | null | undefined): string {
+  return describeChange(change)?.line ?? MISSING;
 }
 
-/** Whether an unknown JSON value (a rule's evidence) is an Interval. */
+export interface NoiseFloorText {
+  known: boolean;
+  /** "±6.4%"; null when unknown. */
+  relative: string | null;
+  /** "±38.4 µs" (at the baseline's level); null when unknown. */
+  absolute: string | null;
+  /** "at 5 paired rounds". */
+  pairs: string;
+  /** "±6.4% (±38.4 µs) at 5 paired rounds", or "unknown". */
+  line: string;
+  note: string | null;
+}
+
+/** A metric's noise floor as text; null for a metric without one. */
+export function describeNoiseFloor(floor: NoiseFloor | null | undefined): NoiseFloorText | null {
+  if (!floor) return null;
+  const known = isNumber(floor.relative_pct);
+  const relative = known
+    ? `±${formatChangePercent(floor.relative_pct).replace(/^[+−]/, "")}`
+    : null;
+  const absolute = isNumber(floor.absolute)
+    ? `±${formatInUnit(Math.abs(floor.absolute), floor.unit)}`
+    : null;
+  const pairs = `at ${floor.pairs} paired round${floor.pairs === 1 ? "" : "s"}`;
+  const line = known
+    ? `${relative}${absolute ? ` (${absolute})` : ""} ${pairs}`
+    : `unknown${floor.note ? ` (${floor.note})` : ""}`;
+  return { known, relative, absolute, pairs, line, note: floor.note ?? null };
+}
+
+/** Whether an unknown JSON value (a rule's evidence) is an interval: {estimate, low, high}. */
 export function isInterval(value: unknown): value is Interval {
   return (
     typeof value === "object" &&
     value !== null &&
+    !Array.isArray(value) &&
     "estimate" in value &&
-    "significant" in value &&
-    !Array.isArray(value)
+    "low" in value &&
+    "high" in value
   );
+}
+
+/** A relative interval of the evidence: "+87 % [+42 %, +132 %]", or the estimate alone. */
+export function intervalSummary(interval: Interval | null | undefined): string {
+  if (!interval || !isNumber(interval.estimate)) return MISSING;
+  const { low, high } = interval;
+  const range = isNumber(low) && isNumber(high) ? ` ${formatInterval([low, high])}` : "";
+  return `${formatPercent(interval.estimate)}${range}`;
 }

@@ -39,7 +39,7 @@ describe("the recommendation as text", () => {
       { label: "Span rate", value: "1,000 /s" },
       { label: "Schedule delay", value: "5 s" },
       { label: "Export on request path share", value: "65.1 %" },
-      { label: "CPU overhead", value: "+87 % [+42 %, +132 %], significant" },
+      { label: "CPU overhead", value: "+87 % [+42 %, +132 %]" },
       { label: "Export duration", value: "not measured" },
     ]);
     expect(evidenceValue("budget_pct", 10)).toBe("10 %");

@@ -2,7 +2,7 @@
 // and each rule's evidence, whose values are numbers, shares, overhead intervals or words.
 
 import { formatNumber, formatPercent, MISSING } from "../../lib/format";
-import { isInterval, overheadSummary } from "./overhead";
+import { intervalSummary, isInterval } from "./overhead";
 
 const PROCESSORS: Record<string, string> = {
   none: "no OpenTelemetry SDK",
@@ -50,7 +50,7 @@ export function humanize(key: string): string {
 /** One evidence value as text, by what it is (and, for numbers, by its key's name). */
 export function evidenceValue(key: string, value: unknown): string {
   if (value == null) return "not measured";
-  if (isInterval(value)) return overheadSummary(value);
+  if (isInterval(value)) return intervalSummary(value);
   if (typeof value === "number") {
     if (key.endsWith("_share")) return `${formatNumber(value * 100, 1)} %`;
     if (key.endsWith("_pct")) return formatPercent(value).replace(/^\+/, "");
