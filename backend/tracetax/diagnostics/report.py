@@ -86,7 +86,7 @@ def round_facts(spec: ExperimentSpec, round_: Round, manifest: ServiceManifest |
         dropped_spans_selector=manifest.dropped_spans_selector(configuration.processor) if manifest else None,
         sampler=configuration.env.get("OTEL_TRACES_SAMPLER"),
         span_name=signals.span_name if signals else None,
-        flushed=(round_.shutdown or {}).get("flushed", True),
+        flushed=round_.shutdown is None or round_.shutdown.get("flushed") is True,
     )
 
 

@@ -257,6 +257,14 @@ def shutdown_record(exit_code: int | None, grace_s: float) -> dict[str, Any]:
             "terminated by SIGTERM's default action (no signal handler): the SDK had no chance to flush, "
             "so telemetry it still held may be missing from the ledger"
         )
+    elif exit_code == 128 + signal.SIGTERM:
+        return {
+            "exit_code": exit_code,
+            "clean": False,
+            "flushed": None,
+            "note": "exited with 143 (128 + SIGTERM, as the JVM and shells report a SIGTERM exit): shutdown "
+            "hooks may have flushed the SDK, or not",
+        }
     elif exit_code == -signal.SIGKILL:
         note = (
             f"did not exit within {grace_s:.0f} s of SIGTERM and was killed: telemetry the SDK still held "

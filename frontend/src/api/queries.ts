@@ -3,7 +3,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "./client";
-import { type ExperimentResults, type ExperimentSummary, isFinal } from "./types";
+import { type ExperimentResults, isFinal } from "./types";
 
 export const queryKeys = {
   all: ["experiments"] as const,
@@ -30,9 +30,18 @@ export const queryKeys = {
 
 const CATALOG_STALE_MS = 5 * 60 * 1000;
 
-/** Polls while anything in the list is still queued or running. */
-export function listRefetchInterval(experiments: ExperimentSummary[] | undefined): number | false {
-  return experiments?.some((experiment) => !isFinal(experiment.status)) ? 3000 : false;
+type Polled<T> = { state: { data?: T } };
+
+/** A `refetchInterval`: every `ms` while the loaded experiment, check or calibration is queued or running. */
+export function pollUntilFinal(ms: number) {
+  return (query: Polled<{ status: string }>) =>
+    query.state.data && !isFinal(query.state.data.status) ? ms : false;
+}
+
+/** A `refetchInterval`: every `ms` while anything in the loaded list is queued or running. */
+export function pollWhileAnyRunning(ms: number) {
+  return (query: Polled<{ status: string }[]>) =>
+    query.state.data?.some((item) => !isFinal(item.status)) ? ms : false;
 }
 
 export function useExperiments(service: string | null) {
@@ -45,7 +54,7 @@ export function useExperiments(service: string | null) {
           signal,
         }),
       ),
-    refetchInterval: (query) => listRefetchInterval(query.state.data),
+    refetchInterval: pollWhileAnyRunning(3000),
   });
 }
 
@@ -61,8 +70,7 @@ export function useExperiment(id: string, enabled = true) {
         }),
       ),
     // A fallback for the event stream: keeps the status fresh while the run goes on.
-    refetchInterval: (query) =>
-      query.state.data && !isFinal(query.state.data.status) ? 5000 : false,
+    refetchInterval: pollUntilFinal(5000),
   });
 }
 

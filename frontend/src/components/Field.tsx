@@ -1,4 +1,5 @@
 import type { InputHTMLAttributes, ReactNode } from "react";
+import { type FormErrors, fieldId, messagesFor } from "../api/validation";
 
 interface FieldProps {
   /** The input's id; also the target of the error summary's links. */
@@ -59,5 +60,33 @@ export function NumberInput({ value, onValue, ...rest }: NumberInputProps) {
       onChange={(event) => onValue(event.target.value)}
       {...rest}
     />
+  );
+}
+
+/**
+ * A number input for a request's field path ("load.rate"), with the API's messages about it and
+ * about anything below it.
+ */
+export function NumberField({
+  field,
+  label,
+  hint,
+  step = "any",
+  value,
+  onValue,
+  errors,
+}: {
+  field: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  step?: string;
+  value: string;
+  onValue: (value: string) => void;
+  errors: FormErrors;
+}) {
+  return (
+    <Field id={fieldId(field)} label={label} hint={hint} errors={messagesFor(errors, field, true)}>
+      {(input) => <NumberInput {...input} step={step} value={value} onValue={onValue} />}
+    </Field>
   );
 }

@@ -5,6 +5,7 @@ import { render } from "@testing-library/react";
 import type { ReactElement } from "react";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { vi } from "vitest";
+import { presets, services } from "./fixtures";
 
 export function testQueryClient(): QueryClient {
   return new QueryClient({
@@ -63,4 +64,37 @@ export function stubApi(routes: Record<string, Handler | unknown>) {
     }),
   );
   return calls;
+}
+
+/**
+ * Renders a form page at `path` over the catalog it is built from (the services and presets),
+ * with `routes` stubbed as well; returns the requests made with the render's result.
+ */
+export function renderFormPage(
+  element: ReactElement,
+  path: string,
+  routes: Record<string, Handler | unknown>,
+) {
+  const calls = stubApi({
+    "GET /api/v1/services": services,
+    "GET /api/v1/presets": presets,
+    ...routes,
+  });
+  return { calls, ...renderAt(element, { path, pattern: path }) };
+}
+
+/** The API's 202 for a queued check or calibration. */
+export function queued(id: string, estimated_seconds: number): Response {
+  return json(202, {
+    id,
+    experiment_id: "e",
+    status: "queued",
+    queue_position: 0,
+    estimated_seconds,
+  });
+}
+
+/** FastAPI's 422: an issue per field, its `loc` from "body". */
+export function invalid(...detail: { loc: (string | number)[]; msg: string; type: string }[]) {
+  return json(422, { detail });
 }

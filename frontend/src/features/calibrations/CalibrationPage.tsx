@@ -1,6 +1,6 @@
 import { Link, useParams } from "react-router";
-import { isFinal } from "../../api/types";
-import { ErrorState, Loading } from "../../components/States";
+import type { CalibrationStatus } from "../../api/types";
+import { DetailGate, DetailHead, Fact, OnceFinal } from "../../components/DetailPage";
 import { StatusBadge } from "../../components/StatusBadge";
 import { formatDateTime } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
@@ -8,99 +8,79 @@ import { configurationText, floorMeaning, loadText } from "./calibrationForm";
 import { NoiseFloorTable } from "./NoiseFloorTable";
 import { useCalibration } from "./useCalibrations";
 
+const BACK = { to: "/calibrations", label: "Back to the calibrations" };
+
 /** `/calibrations/:id`: a calibration's noise floor per metric, and what it means for checks. */
 export function CalibrationPage() {
   const { id = "" } = useParams();
   const calibration = useCalibration(id);
   useDocumentTitle(`Calibration ${id.slice(0, 8)}`);
+  return (
+    <DetailGate
+      query={calibration}
+      what="the calibration"
+      heading={`Calibration ${id.slice(0, 8)}`}
+      back={BACK}
+    >
+      {(data) => <Calibration data={data} />}
+    </DetailGate>
+  );
+}
 
-  if (calibration.isPending) return <Loading>Loading the calibration…</Loading>;
-  if (calibration.isError) {
-    return (
-      <>
-        <div className="page-head">
-          <h1>Calibration {id.slice(0, 8)}</h1>
-          <Link to="/calibrations">Back to the calibrations</Link>
-        </div>
-        <ErrorState
-          title="Could not load the calibration"
-          error={calibration.error}
-          onRetry={() => calibration.refetch()}
-        />
-      </>
-    );
-  }
-  const data = calibration.data;
+function Calibration({ data }: { data: CalibrationStatus }) {
   const meaning = floorMeaning(data.noise_floor);
   return (
     <>
-      <div className="page-head">
-        <div>
-          <h1>
+      <DetailHead
+        title={
+          <>
             Calibration {data.id.slice(0, 8)} <StatusBadge status={data.status} />
-          </h1>
-          <p className="muted small mono">{data.id}</p>
-        </div>
-        <Link to="/calibrations">Back to the calibrations</Link>
-      </div>
-      {data.error && (
-        <p className="banner banner-error" role="status">
-          {data.error}
-        </p>
-      )}
+          </>
+        }
+        id={data.id}
+        back={BACK}
+        error={data.error}
+      />
       <dl className="spec-summary">
-        <div>
-          <dt>Service</dt>
-          <dd>{data.service}</dd>
-        </div>
-        <div>
-          <dt>Measured twice</dt>
-          <dd>{configurationText(data.signature) ?? "—"}</dd>
-        </div>
-        <div>
-          <dt>Load</dt>
-          <dd>{loadText(data.signature) ?? "—"}</dd>
-        </div>
-        <div>
-          <dt>Experiment</dt>
-          <dd>
-            <Link to={`/experiments/${data.experiment_id}`}>{data.experiment_id.slice(0, 8)}</Link>
-          </dd>
-        </div>
-        <div>
-          <dt>Created</dt>
-          <dd>{formatDateTime(data.created_at)}</dd>
-        </div>
+        <Fact term="Service">{data.service}</Fact>
+        <Fact term="Measured twice">{configurationText(data.signature) ?? "—"}</Fact>
+        <Fact term="Load">{loadText(data.signature) ?? "—"}</Fact>
+        <Fact term="Experiment">
+          <Link to={`/experiments/${data.experiment_id}`}>{data.experiment_id.slice(0, 8)}</Link>
+        </Fact>
+        <Fact term="Created">{formatDateTime(data.created_at)}</Fact>
       </dl>
 
       <section className="panel" aria-labelledby="floor-title">
         <h2 id="floor-title">Noise floor</h2>
-        {!isFinal(data.status) ? (
-          <p role="status" className="state state-loading">
-            <span className="spinner" aria-hidden="true" />
-            The A/A experiment is {data.status}; the noise floor comes when it finishes.{" "}
-            <Link to={`/experiments/${data.experiment_id}`}>Watch its progress</Link>
-          </p>
-        ) : data.noise_floor ? (
-          <>
-            <NoiseFloorTable floors={data.noise_floor} />
-            {meaning ? (
-              <p className="floor-meaning" data-testid="floor-meaning">
-                A check with <strong>{meaning.rounds} rounds</strong> at this load can resolve
-                changes larger than <strong>{meaning.changes.join(", ")}</strong>. A check on{" "}
-                {data.service} with this baseline and load that asks for a tighter relative budget
-                is refused, saying how many rounds would resolve it; more rounds or a longer phase
-                narrow the floor.
-              </p>
-            ) : (
-              <p className="floor-meaning muted">
-                No latency or CPU floor could be computed: checks are not held to this calibration.
-              </p>
-            )}
-          </>
-        ) : (
-          <p className="muted">This calibration has no noise floor.</p>
-        )}
+        <OnceFinal
+          status={data.status}
+          experimentId={data.experiment_id}
+          subject="The A/A experiment"
+          outcome="the noise floor"
+        >
+          {data.noise_floor ? (
+            <>
+              <NoiseFloorTable floors={data.noise_floor} />
+              {meaning ? (
+                <p className="floor-meaning" data-testid="floor-meaning">
+                  A check with <strong>{meaning.rounds} rounds</strong> at this load can resolve
+                  changes larger than <strong>{meaning.changes.join(", ")}</strong>. A check on{" "}
+                  {data.service} with this baseline and load that asks for a tighter relative budget
+                  is refused, saying how many rounds would resolve it; more rounds or a longer phase
+                  narrow the floor.
+                </p>
+              ) : (
+                <p className="floor-meaning muted">
+                  No latency or CPU floor could be computed: checks are not held to this
+                  calibration.
+                </p>
+              )}
+            </>
+          ) : (
+            <p className="muted">This calibration has no noise floor.</p>
+          )}
+        </OnceFinal>
       </section>
     </>
   );

@@ -1,8 +1,8 @@
 import { cleanup, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { CALIBRATION_ID, calibrationStatus, presets, services } from "../../test/fixtures";
-import { json, renderAt, stubApi } from "../../test/render";
+import { CALIBRATION_ID, calibrationStatus } from "../../test/fixtures";
+import { invalid, json, queued, renderAt, renderFormPage, stubApi } from "../../test/render";
 import { CalibrationPage } from "./CalibrationPage";
 import { CalibrationsPage } from "./CalibrationsPage";
 import { NewCalibrationPage } from "./NewCalibrationPage";
@@ -13,6 +13,10 @@ afterEach(() => {
 });
 
 const at = { path: `/calibrations/${CALIBRATION_ID}`, pattern: "/calibrations/:id" };
+const renderNewCalibration = (post: () => Response) =>
+  renderFormPage(<NewCalibrationPage />, "/calibrations/new", {
+    "POST /api/v1/calibrations": post,
+  });
 
 describe("CalibrationPage", () => {
   it("shows the noise floor per metric, relative and absolute, and what it means for a check", async () => {
@@ -98,22 +102,7 @@ describe("CalibrationsPage", () => {
 describe("NewCalibrationPage", () => {
   it("queues an A/A calibration and opens its page", async () => {
     const user = userEvent.setup();
-    const calls = stubApi({
-      "GET /api/v1/services": services,
-      "GET /api/v1/presets": presets,
-      "POST /api/v1/calibrations": () =>
-        json(202, {
-          id: "new-calibration",
-          experiment_id: "e",
-          status: "queued",
-          queue_position: 0,
-          estimated_seconds: 200,
-        }),
-    });
-    const { router } = renderAt(<NewCalibrationPage />, {
-      path: "/calibrations/new",
-      pattern: "/calibrations/new",
-    });
+    const { calls, router } = renderNewCalibration(() => queued("new-calibration", 200));
     await user.click(await screen.findByRole("radio", { name: /java/ }));
     await user.selectOptions(screen.getByLabelText("Configuration"), "batch-default");
     await user.clear(screen.getByLabelText("Rounds"));
@@ -133,21 +122,13 @@ describe("NewCalibrationPage", () => {
 
   it("shows the API's 422 beside the field", async () => {
     const user = userEvent.setup();
-    stubApi({
-      "GET /api/v1/services": services,
-      "GET /api/v1/presets": presets,
-      "POST /api/v1/calibrations": () =>
-        json(422, {
-          detail: [
-            {
-              loc: ["body", "rounds"],
-              msg: "Input should be greater than or equal to 2",
-              type: "greater_than_equal",
-            },
-          ],
-        }),
-    });
-    renderAt(<NewCalibrationPage />, { path: "/calibrations/new", pattern: "/calibrations/new" });
+    renderNewCalibration(() =>
+      invalid({
+        loc: ["body", "rounds"],
+        msg: "Input should be greater than or equal to 2",
+        type: "greater_than_equal",
+      }),
+    );
     const rounds = await screen.findByLabelText("Rounds");
     await user.clear(rounds);
     await user.type(rounds, "1");

@@ -1,7 +1,6 @@
 import { Link } from "react-router";
-import { Empty, ErrorState, Loading } from "../../components/States";
-import { StatusBadge } from "../../components/StatusBadge";
-import { formatDateTime } from "../../lib/format";
+import { CreatedCell, ListTable, NameCell, StatusCell } from "../../components/ListTable";
+import { QueryStates } from "../../components/States";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { describeNoiseFloor } from "../results/overhead";
 import { configurationText, loadText } from "./calibrationForm";
@@ -31,66 +30,50 @@ export function CalibrationsPage() {
         <h2 id="calibrations-title" className="visually-hidden">
           All calibrations
         </h2>
-        {calibrations.isPending && <Loading>Loading calibrations…</Loading>}
-        {calibrations.isError && (
-          <ErrorState
-            title="Could not load the calibrations"
-            error={calibrations.error}
-            onRetry={() => calibrations.refetch()}
-          />
-        )}
-        {calibrations.data?.length === 0 && (
-          <Empty>
+        <QueryStates
+          query={calibrations}
+          loading="Loading calibrations…"
+          error="Could not load the calibrations"
+          empty={
             <p>
               No calibrations yet. <Link to="/calibrations/new">Run the first one</Link>, or run{" "}
               <code>tracetax calibrate</code>.
             </p>
-          </Empty>
-        )}
-        {calibrations.data && calibrations.data.length > 0 && (
-          <div className="table-scroll">
-            <table className="calibrations">
-              <thead>
-                <tr>
-                  <th scope="col">Calibration</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Configuration</th>
-                  <th scope="col">Load</th>
-                  <th scope="col">p99 noise floor</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {calibrations.data.map((calibration) => {
-                  const p99 = describeNoiseFloor(calibration.noise_floor?.p99);
-                  return (
-                    <tr key={calibration.id} data-calibration={calibration.id}>
-                      <th scope="row">
-                        <Link to={`/calibrations/${calibration.id}`}>
-                          {calibration.service} {calibration.id.slice(0, 8)}
-                        </Link>
-                      </th>
-                      <td>
-                        <StatusBadge status={calibration.status} />
-                        {calibration.error && (
-                          <div className="error small">{calibration.error}</div>
-                        )}
-                      </td>
-                      <td>{configurationText(calibration.signature) ?? "—"}</td>
-                      <td className="small">{loadText(calibration.signature) ?? "—"}</td>
-                      <td>{p99 ? p99.line : <span className="muted">—</span>}</td>
-                      <td>
-                        <time dateTime={calibration.created_at}>
-                          {formatDateTime(calibration.created_at)}
-                        </time>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        )}
+          }
+        >
+          {(list) => (
+            <ListTable
+              className="calibrations"
+              columns={[
+                "Calibration",
+                "Status",
+                "Configuration",
+                "Load",
+                "p99 noise floor",
+                "Created",
+              ]}
+            >
+              {list.map((calibration) => {
+                const p99 = describeNoiseFloor(calibration.noise_floor?.p99);
+                return (
+                  <tr key={calibration.id} data-calibration={calibration.id}>
+                    <NameCell
+                      to={`/calibrations/${calibration.id}`}
+                      name={`${calibration.service} ${calibration.id.slice(0, 8)}`}
+                    />
+                    <StatusCell status={calibration.status}>
+                      {calibration.error && <div className="error small">{calibration.error}</div>}
+                    </StatusCell>
+                    <td>{configurationText(calibration.signature) ?? "—"}</td>
+                    <td className="small">{loadText(calibration.signature) ?? "—"}</td>
+                    <td>{p99 ? p99.line : <span className="muted">—</span>}</td>
+                    <CreatedCell at={calibration.created_at} />
+                  </tr>
+                );
+              })}
+            </ListTable>
+          )}
+        </QueryStates>
       </section>
     </>
   );

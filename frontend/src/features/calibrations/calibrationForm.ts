@@ -4,18 +4,13 @@
 // are the new-check form's, so a calibration made here serves the checks made there.
 
 import type { CalibrationRequest, NoiseFloor, Preset } from "../../api/types";
-import { parseNumber } from "../new-experiment/form";
+import { DEFAULT_LOAD, type LoadDraft, loadRequest } from "../checks/loadForm";
 import { describeNoiseFloor } from "../results/overhead";
 
-export interface CalibrationFormState {
+export interface CalibrationFormState extends LoadDraft {
   language: string;
   /** The preset measured twice: the baseline of the checks this calibration serves. */
   configuration: string;
-  rate: string;
-  duration_s: string;
-  rounds: string;
-  iters: string;
-  spans: string;
 }
 
 /** `tracetax calibrate` runs no max-throughput phase; warm-up is the API's default. */
@@ -28,43 +23,18 @@ export function initialCalibrationForm(
   return {
     language: languages.includes("go") ? "go" : (languages[0] ?? ""),
     configuration: presets.some((p) => p.name === "none") ? "none" : (presets[0]?.name ?? ""),
-    rate: "200",
-    duration_s: "10",
+    ...DEFAULT_LOAD,
     rounds: "5",
-    iters: "1000",
-    spans: "5",
   };
-}
-
-function numberOrText(text: string): number | string | undefined {
-  const parsed = parseNumber(text);
-  if (parsed === undefined) return undefined;
-  return Number.isNaN(parsed) ? text : parsed;
 }
 
 /** The request to POST; what was typed goes as typed, for the API to judge (422 beside fields). */
 export function toCalibrationRequest(form: CalibrationFormState): CalibrationRequest {
-  const query: Record<string, number | string> = {};
-  const iters = numberOrText(form.iters);
-  const spans = numberOrText(form.spans);
-  if (iters !== undefined) query.iters = iters;
-  if (spans !== undefined) query.spans = spans;
-  const load: Record<string, unknown> = {
-    max_throughput_s: CALIBRATION_LOAD.max_throughput_s,
-    query,
-  };
-  const rate = numberOrText(form.rate);
-  const duration = numberOrText(form.duration_s);
-  if (rate !== undefined) load.rate = rate;
-  if (duration !== undefined) load.duration_s = duration;
-  const request: Record<string, unknown> = {
+  return {
     service: { kind: "demo", language: form.language },
     configuration: { preset: form.configuration },
-    load,
-  };
-  const rounds = numberOrText(form.rounds);
-  if (rounds !== undefined) request.rounds = rounds;
-  return request as unknown as CalibrationRequest;
+    ...loadRequest(form, { max_throughput_s: CALIBRATION_LOAD.max_throughput_s }),
+  } as unknown as CalibrationRequest;
 }
 
 /** The metrics a check judges, in the order the meaning names them. */

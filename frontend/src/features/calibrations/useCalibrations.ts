@@ -3,24 +3,17 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
-import { queryKeys } from "../../api/queries";
-import { type CalibrationRequest, type CalibrationStatus, isFinal } from "../../api/types";
+import { pollUntilFinal, pollWhileAnyRunning, queryKeys } from "../../api/queries";
+import type { CalibrationRequest } from "../../api/types";
 
 const POLL_MS = 3000;
 const LIST_POLL_MS = 5000;
-
-/** Polls while a calibration's experiment is still queued or running. */
-export function calibrationsRefetchInterval(
-  calibrations: CalibrationStatus[] | undefined,
-): number | false {
-  return calibrations?.some((c) => !isFinal(c.status)) ? LIST_POLL_MS : false;
-}
 
 export function useCalibrations() {
   return useQuery({
     queryKey: queryKeys.calibrationList,
     queryFn: ({ signal }) => unwrap(api.GET("/api/v1/calibrations", { signal })),
-    refetchInterval: (query) => calibrationsRefetchInterval(query.state.data),
+    refetchInterval: pollWhileAnyRunning(LIST_POLL_MS),
   });
 }
 
@@ -34,8 +27,7 @@ export function useCalibration(id: string) {
           signal,
         }),
       ),
-    refetchInterval: (query) =>
-      query.state.data && !isFinal(query.state.data.status) ? POLL_MS : false,
+    refetchInterval: pollUntilFinal(POLL_MS),
   });
 }
 

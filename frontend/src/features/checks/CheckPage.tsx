@@ -4,10 +4,11 @@ import { useExperiment, usePresets } from "../../api/queries";
 import {
   type BudgetLine,
   type CheckStatus,
+  type ExperimentDetail,
   type ExperimentSpec,
-  isFinal,
   type Preset,
 } from "../../api/types";
+import { DetailGate, DetailHead, Fact, OnceFinal } from "../../components/DetailPage";
 import { ErrorState, Loading } from "../../components/States";
 import {
   formatDateTime,
@@ -33,76 +34,52 @@ import {
 import { useCheck } from "./useChecks";
 import { VerdictBadge } from "./VerdictBadge";
 
+const BACK = { to: "/checks", label: "Back to the checks" };
+
 /** `/checks/:id`: a check's verdict line by line, its JUnit XML, and how to run it from CI. */
 export function CheckPage() {
   const { id = "" } = useParams();
   const check = useCheck(id);
   const experiment = useExperiment(check.data?.experiment_id ?? "", check.data != null);
   useDocumentTitle(`Check ${id.slice(0, 8)}`);
+  return (
+    <DetailGate query={check} what="the check" heading={`Check ${id.slice(0, 8)}`} back={BACK}>
+      {(data) => <Check data={data} experiment={experiment.data} />}
+    </DetailGate>
+  );
+}
 
-  if (check.isPending) return <Loading>Loading the check…</Loading>;
-  if (check.isError) {
-    return (
-      <>
-        <div className="page-head">
-          <h1>Check {id.slice(0, 8)}</h1>
-          <Link to="/checks">Back to the checks</Link>
-        </div>
-        <ErrorState
-          title="Could not load the check"
-          error={check.error}
-          onRetry={() => check.refetch()}
-        />
-      </>
-    );
-  }
-  const data = check.data;
+function Check({ data, experiment }: { data: CheckStatus; experiment?: ExperimentDetail }) {
   const verdict = data.verdict ?? null;
   return (
     <>
-      <div className="page-head">
-        <div>
-          <h1>
+      <DetailHead
+        title={
+          <>
             Check {data.id.slice(0, 8)}{" "}
             <VerdictBadge verdict={verdict?.verdict} status={data.status} />
-          </h1>
-          <p className="muted small mono">{data.id}</p>
-        </div>
-        <Link to="/checks">Back to the checks</Link>
-      </div>
-      {data.error && (
-        <p className="banner banner-error" role="status">
-          {data.error}
-        </p>
-      )}
+          </>
+        }
+        id={data.id}
+        back={BACK}
+        error={data.error}
+      />
       <dl className="spec-summary">
-        <div>
-          <dt>Compares</dt>
-          <dd>
-            {experiment.data
-              ? `${experiment.data.name?.replace(/^check: /, "") ?? "candidate vs baseline"} on ${experiment.data.service}`
-              : MISSING}
-          </dd>
-        </div>
-        <div>
-          <dt>Experiment</dt>
-          <dd>
-            <Link to={`/experiments/${data.experiment_id}`}>{data.experiment_id.slice(0, 8)}</Link>{" "}
-            ({data.status})
-          </dd>
-        </div>
-        <div>
-          <dt>Judged on</dt>
-          <dd>
-            {data.strict
-              ? "the point estimate (strict)"
-              : "the paired 95% interval (one-sided test after Holm)"}
-          </dd>
-        </div>
-        <div>
-          <dt>Created</dt>
-          <dd>{formatDateTime(data.created_at)}</dd>
-        </div>
+        <Fact term="Compares">
+          {experiment
+            ? `${experiment.name?.replace(/^check: /, "") ?? "candidate vs baseline"} on ${experiment.service}`
+            : MISSING}
+        </Fact>
+        <Fact term="Experiment">
+          <Link to={`/experiments/${data.experiment_id}`}>{data.experiment_id.slice(0, 8)}</Link> (
+          {data.status})
+        </Fact>
+        <Fact term="Judged on">
+          {data.strict
+            ? "the point estimate (strict)"
+            : "the paired 95% interval (one-sided test after Holm)"}
+        </Fact>
+        <Fact term="Created">{formatDateTime(data.created_at)}</Fact>
       </dl>
 
       <section className="panel" aria-labelledby="lines-title">
@@ -118,15 +95,14 @@ export function CheckPage() {
             </a>
           )}
         </div>
-        {!isFinal(data.status) ? (
-          <p role="status" className="state state-loading">
-            <span className="spinner" aria-hidden="true" />
-            The check's experiment is {data.status}; the verdict comes when it finishes.{" "}
-            <Link to={`/experiments/${data.experiment_id}`}>Watch its progress</Link>
-          </p>
-        ) : (
+        <OnceFinal
+          status={data.status}
+          experimentId={data.experiment_id}
+          subject="The check's experiment"
+          outcome="the verdict"
+        >
           <BudgetLines check={data} />
-        )}
+        </OnceFinal>
       </section>
 
       <CiCommands check={data} />

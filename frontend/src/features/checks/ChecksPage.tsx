@@ -1,8 +1,8 @@
 import { useState } from "react";
 import { Link } from "react-router";
 import { useExperiments } from "../../api/queries";
-import { Empty, ErrorState, Loading } from "../../components/States";
-import { formatDateTime } from "../../lib/format";
+import { CreatedCell, ListTable, NameCell } from "../../components/ListTable";
+import { QueryStates } from "../../components/States";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { budgetSummary } from "./commands";
 import { CHECKS_PAGE, useChecks } from "./useChecks";
@@ -35,70 +35,47 @@ export function ChecksPage() {
         <h2 id="checks-title" className="visually-hidden">
           All checks
         </h2>
-        {checks.isPending && (
-          <Loading>Loading checks (each verdict is judged from its experiment)…</Loading>
-        )}
-        {checks.isError && (
-          <ErrorState
-            title="Could not load the checks"
-            error={checks.error}
-            onRetry={() => checks.refetch()}
-          />
-        )}
-        {checks.data?.length === 0 && (
-          <Empty>
+        <QueryStates
+          query={checks}
+          loading="Loading checks (each verdict is judged from its experiment)…"
+          error="Could not load the checks"
+          empty={
             <p>
               No checks yet. <Link to="/checks/new">Run the first one</Link>, or run{" "}
               <code>tracetax check</code> from a CI job.
             </p>
-          </Empty>
-        )}
-        {checks.data && checks.data.length > 0 && (
-          <div className="table-scroll">
-            <table className="checks">
-              <thead>
-                <tr>
-                  <th scope="col">Check</th>
-                  <th scope="col">Verdict</th>
-                  <th scope="col">Service</th>
-                  <th scope="col">Budget</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {checks.data.map((check) => {
-                  const experiment = byId.get(check.experiment_id);
-                  const budget = budgetSummary(check.budget);
-                  return (
-                    <tr key={check.id} data-check={check.id}>
-                      <th scope="row">
-                        <Link to={`/checks/${check.id}`}>
-                          {experiment?.name ?? `Check ${check.id.slice(0, 8)}`}
-                        </Link>
-                        <div className="muted small mono">{check.id.slice(0, 8)}</div>
-                      </th>
-                      <td>
-                        <VerdictBadge verdict={check.verdict?.verdict} status={check.status} />
-                        {check.strict && <span className="tag">strict</span>}
-                      </td>
-                      <td>{experiment?.service ?? "—"}</td>
-                      <td className="small">
-                        {budget.length > 0 ? (
-                          budget.join("; ")
-                        ) : (
-                          <span className="muted">none</span>
-                        )}
-                      </td>
-                      <td>
-                        <time dateTime={check.created_at}>{formatDateTime(check.created_at)}</time>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        )}
+          }
+        >
+          {(list) => (
+            <ListTable
+              className="checks"
+              columns={["Check", "Verdict", "Service", "Budget", "Created"]}
+            >
+              {list.map((check) => {
+                const experiment = byId.get(check.experiment_id);
+                const budget = budgetSummary(check.budget);
+                return (
+                  <tr key={check.id} data-check={check.id}>
+                    <NameCell
+                      to={`/checks/${check.id}`}
+                      name={experiment?.name ?? `Check ${check.id.slice(0, 8)}`}
+                      id={check.id}
+                    />
+                    <td>
+                      <VerdictBadge verdict={check.verdict?.verdict} status={check.status} />
+                      {check.strict && <span className="tag">strict</span>}
+                    </td>
+                    <td>{experiment?.service ?? "—"}</td>
+                    <td className="small">
+                      {budget.length > 0 ? budget.join("; ") : <span className="muted">none</span>}
+                    </td>
+                    <CreatedCell at={check.created_at} />
+                  </tr>
+                );
+              })}
+            </ListTable>
+          )}
+        </QueryStates>
         {checks.data && checks.data.length >= limit && (
           <p>
             <button

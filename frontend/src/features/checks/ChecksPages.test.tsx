@@ -8,9 +8,8 @@ import {
   checkStatus,
   inconclusiveLine,
   presets,
-  services,
 } from "../../test/fixtures";
-import { json, renderAt, stubApi } from "../../test/render";
+import { invalid, json, queued, renderAt, renderFormPage, stubApi } from "../../test/render";
 import { CheckPage } from "./CheckPage";
 import { ChecksPage } from "./ChecksPage";
 import { NewCheckPage } from "./NewCheckPage";
@@ -24,6 +23,8 @@ const experiment = checkExperiment();
 const { spec: _spec, environment: _environment, rounds: _rounds, ...summary } = experiment;
 const experimentSummary: ExperimentSummary = summary;
 const at = { path: `/checks/${CHECK_ID}`, pattern: "/checks/:id" };
+const renderNewCheck = (post: () => Response) =>
+  renderFormPage(<NewCheckPage />, "/checks/new", { "POST /api/v1/checks": post });
 
 describe("ChecksPage", () => {
   it("lists checks with their verdicts, names and budgets", async () => {
@@ -184,19 +185,7 @@ describe("CheckPage", () => {
 describe("NewCheckPage", () => {
   it("queues the check from the keyboard and opens its page", async () => {
     const user = userEvent.setup();
-    const calls = stubApi({
-      "GET /api/v1/services": services,
-      "GET /api/v1/presets": presets,
-      "POST /api/v1/checks": () =>
-        json(202, {
-          id: "new-check",
-          experiment_id: "e",
-          status: "queued",
-          queue_position: 0,
-          estimated_seconds: 30,
-        }),
-    });
-    const { router } = renderAt(<NewCheckPage />, { path: "/checks/new", pattern: "/checks/new" });
+    const { calls, router } = renderNewCheck(() => queued("new-check", 30));
     await user.selectOptions(await screen.findByLabelText("Candidate"), "batch-tuned");
     await user.clear(screen.getByLabelText("Rounds"));
     await user.type(screen.getByLabelText("Rounds"), "1");
@@ -216,19 +205,7 @@ describe("NewCheckPage", () => {
 
   it("sends the new budget lines, relative and absolute", async () => {
     const user = userEvent.setup();
-    const calls = stubApi({
-      "GET /api/v1/services": services,
-      "GET /api/v1/presets": presets,
-      "POST /api/v1/checks": () =>
-        json(202, {
-          id: "new-check",
-          experiment_id: "e",
-          status: "queued",
-          queue_position: 0,
-          estimated_seconds: 30,
-        }),
-    });
-    renderAt(<NewCheckPage />, { path: "/checks/new", pattern: "/checks/new" });
+    const { calls } = renderNewCheck(() => queued("new-check", 30));
     await user.type(await screen.findByLabelText("Max p50 overhead (%)"), "5");
     await user.type(screen.getByLabelText("Max p99 added (ms)"), "2");
     await user.type(screen.getByLabelText("Max CPU per request added (µs)"), "40");
@@ -249,17 +226,9 @@ describe("NewCheckPage", () => {
     const user = userEvent.setup();
     const message =
       "budget 1% is tighter than this machine resolves for p99 with 3 rounds at this load (noise floor ±8.7%, from the calibration); about 40 rounds would resolve it, or use a longer phase";
-    stubApi({
-      "GET /api/v1/services": services,
-      "GET /api/v1/presets": presets,
-      "POST /api/v1/checks": () =>
-        json(422, {
-          detail: [
-            { type: "value_error", loc: ["body", "budget", "p99_overhead_pct"], msg: message },
-          ],
-        }),
-    });
-    renderAt(<NewCheckPage />, { path: "/checks/new", pattern: "/checks/new" });
+    renderNewCheck(() =>
+      invalid({ type: "value_error", loc: ["body", "budget", "p99_overhead_pct"], msg: message }),
+    );
     const p99 = await screen.findByLabelText("Max p99 overhead (%)");
     await user.clear(p99);
     await user.type(p99, "1");
@@ -270,21 +239,13 @@ describe("NewCheckPage", () => {
 
   it("shows the API's 422 beside the field", async () => {
     const user = userEvent.setup();
-    stubApi({
-      "GET /api/v1/services": services,
-      "GET /api/v1/presets": presets,
-      "POST /api/v1/checks": () =>
-        json(422, {
-          detail: [
-            {
-              loc: ["body", "load", "rate"],
-              msg: "Input should be greater than 0",
-              type: "greater_than",
-            },
-          ],
-        }),
-    });
-    renderAt(<NewCheckPage />, { path: "/checks/new", pattern: "/checks/new" });
+    renderNewCheck(() =>
+      invalid({
+        loc: ["body", "load", "rate"],
+        msg: "Input should be greater than 0",
+        type: "greater_than",
+      }),
+    );
     const rate = await screen.findByLabelText("Rate (req/s)");
     await user.clear(rate);
     await user.type(rate, "0");

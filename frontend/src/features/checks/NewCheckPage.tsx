@@ -1,17 +1,18 @@
-import { type FormEvent, useEffect, useRef, useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { Link } from "react-router";
 import type { Preset, ServiceInfo } from "../../api/types";
-import { type FormErrors, fieldId, formErrors, messagesFor } from "../../api/validation";
+import { fieldId, messagesFor } from "../../api/validation";
 import { CatalogGate } from "../../components/CatalogGate";
-import { Field, NumberInput } from "../../components/Field";
-import { formatDuration } from "../../lib/format";
+import { Field, NumberField } from "../../components/Field";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { ErrorSummary } from "../new-experiment/ErrorSummary";
-import { estimatedSeconds } from "../new-experiment/estimate";
+import { FormFooter } from "../new-experiment/FormFooter";
 import { presetsFor } from "../new-experiment/form";
 import { type CheckFormState, initialCheckForm, toCheckRequest } from "./checkForm";
 import { BUDGET_LINES, CLI_LOAD } from "./commands";
+import { LoadFields, PresetSelect } from "./LoadFields";
+import { estimateLoad } from "./loadForm";
 import { useCreateCheck } from "./useChecks";
+import { useQueueForm } from "./useQueueForm";
 
 /** `/checks/new`: queue a CI check from the UI, as `tracetax check` would. */
 export function NewCheckPage() {
@@ -30,86 +31,43 @@ export function NewCheckPage() {
 }
 
 function CheckForm({ services, presets }: { services: ServiceInfo[]; presets: Preset[] }) {
-  const navigate = useNavigate();
   const create = useCreateCheck();
-  const [form, setForm] = useState<CheckFormState>(() =>
-    initialCheckForm(
-      services.map((s) => s.language),
-      presets,
-    ),
-  );
-  const summary = useRef<HTMLDivElement>(null);
-  const errors: FormErrors = formErrors(create.error);
-  useEffect(() => {
-    if (create.isError) summary.current?.focus();
-  }, [create.isError]);
-
-  const set = <K extends keyof CheckFormState>(key: K, value: CheckFormState[K]) =>
-    setForm((f) => ({ ...f, [key]: value }));
+  const { form, set, errors, summary, submit } = useQueueForm({
+    create,
+    initial: (): CheckFormState =>
+      initialCheckForm(
+        services.map((s) => s.language),
+        presets,
+      ),
+    toRequest: toCheckRequest,
+    list: "/checks",
+  });
   const available = presetsFor(presets, form.language);
-  const seconds = (() => {
-    const duration = Number(form.duration_s);
-    const rounds = Number(form.rounds);
-    if (!(duration >= 0) || !(rounds > 0)) return null;
-    return estimatedSeconds({
-      warmup_s: CLI_LOAD.warmup_s,
-      duration_s: duration,
-      max_throughput_s: CLI_LOAD.max_throughput_s,
-      configurations: 2,
-      rounds,
-    });
-  })();
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate(toCheckRequest(form), {
-      onSuccess: (created) => navigate(`/checks/${created.id}`),
-    });
-  };
-
-  const numberField = (
-    key: keyof CheckFormState,
-    field: string,
-    label: string,
-    hint?: string,
-    step = "any",
-  ) => (
-    <Field
-      key={field}
-      id={fieldId(field)}
-      label={label}
-      hint={hint}
-      errors={messagesFor(errors, field, true)}
-    >
-      {(input) => (
-        <NumberInput
-          {...input}
-          step={step}
-          value={form[key] as string}
-          onValue={(value) => set(key, value as never)}
-        />
-      )}
-    </Field>
-  );
 
   const presetSelect = (key: "baseline" | "candidate", label: string, hint: string) => (
-    <Field
-      id={fieldId(key)}
+    <PresetSelect
+      field={key}
       label={label}
-      hint={`${hint} ${available.find((p) => p.name === form[key])?.description ?? ""}`.trim()}
+      hint={hint}
+      presets={available}
+      value={form[key]}
+      onChange={(value) => set(key, value)}
       errors={messagesFor(errors, key, true).filter((m) => !m.startsWith("env"))}
-    >
-      {(input) => (
-        <select {...input} value={form[key]} onChange={(event) => set(key, event.target.value)}>
-          {available.map((preset) => (
-            <option key={preset.name} value={preset.name}>
-              {preset.name}
-            </option>
-          ))}
-        </select>
-      )}
-    </Field>
+    />
   );
+
+  const budgetFields = (lines: (typeof BUDGET_LINES)[number][]) =>
+    lines.map((line) => (
+      <NumberField
+        key={line.key}
+        field={`budget.${line.key}`}
+        label={line.field}
+        hint={`CLI: ${line.flag}`}
+        value={form[line.key]}
+        onValue={(value) => set(line.key, value)}
+        errors={errors}
+      />
+    ));
 
   return (
     <form className="experiment-form" onSubmit={submit} noValidate aria-busy={create.isPending}>
@@ -160,20 +118,16 @@ function CheckForm({ services, presets }: { services: ServiceInfo[]; presets: Pr
         </Field>
       </section>
 
-      <section className="panel" aria-labelledby="check-load-title">
-        <h2 id="check-load-title">Load and rounds</h2>
-        <div className="field-grid">
-          {numberField("rate", "load.rate", "Rate (req/s)", "Open-model arrival rate.")}
-          {numberField("duration_s", "load.duration_s", "Duration (s)", "Measured per round.")}
-          {numberField("rounds", "rounds", "Rounds", "More rounds, narrower intervals.", "1")}
-          {numberField("iters", "load.query.iters", "Work per request (iters)", undefined, "1")}
-          {numberField("spans", "load.query.spans", "Spans per request", undefined, "1")}
-        </div>
-        <p className="muted small">
-          Warm-up {CLI_LOAD.warmup_s} s and no max-throughput phase, as <code>tracetax check</code>{" "}
-          runs them.
-        </p>
-      </section>
+      <LoadFields
+        titleId="check-load-title"
+        draft={form}
+        onChange={set}
+        errors={errors}
+        roundsHint="More rounds, narrower intervals."
+      >
+        Warm-up {CLI_LOAD.warmup_s} s and no max-throughput phase, as <code>tracetax check</code>{" "}
+        runs them.
+      </LoadFields>
 
       <section className="panel" aria-labelledby="check-budget-title">
         <h2 id="check-budget-title">Budget</h2>
@@ -185,25 +139,23 @@ function CheckForm({ services, presets }: { services: ServiceInfo[]; presets: Pr
         </p>
         <h3 className="field-group-title">Relative, % of the baseline</h3>
         <div className="field-grid">
-          {BUDGET_LINES.filter((line) => line.unit === "pct").map((line) =>
-            numberField(line.key, `budget.${line.key}`, line.field, `CLI: ${line.flag}`),
-          )}
+          {budgetFields(BUDGET_LINES.filter((line) => line.unit === "pct"))}
         </div>
         <h3 className="field-group-title">Absolute, added to the baseline</h3>
         <div className="field-grid">
-          {BUDGET_LINES.filter((line) => line.unit === "ms" || line.unit === "us").map((line) =>
-            numberField(line.key, `budget.${line.key}`, line.field, `CLI: ${line.flag}`),
-          )}
+          {budgetFields(BUDGET_LINES.filter((line) => line.unit === "ms" || line.unit === "us"))}
         </div>
         <h3 className="field-group-title">Telemetry</h3>
         <div className="field-grid">
-          {numberField(
-            "max_dropped_spans",
-            "budget.max_dropped_spans",
-            "Max dropped spans",
-            "Spans lost inside the SDK (--max-dropped-spans).",
-            "1",
-          )}
+          <NumberField
+            field="budget.max_dropped_spans"
+            label="Max dropped spans"
+            hint="Spans lost inside the SDK (--max-dropped-spans)."
+            step="1"
+            value={form.max_dropped_spans}
+            onValue={(value) => set("max_dropped_spans", value)}
+            errors={errors}
+          />
         </div>
         <label className="checkbox">
           <input
@@ -215,20 +167,13 @@ function CheckForm({ services, presets }: { services: ServiceInfo[]; presets: Pr
         </label>
       </section>
 
-      <div className="form-footer panel">
-        <p className="estimate" aria-live="polite">
-          {seconds != null ? (
-            <>
-              Estimated time: <strong>about {formatDuration(seconds)}</strong>
-            </>
-          ) : (
-            <span className="muted">Estimated time: — (enter the duration and rounds)</span>
-          )}
-        </p>
-        <button type="submit" className="button-primary" disabled={create.isPending}>
-          {create.isPending ? "Queueing…" : "Run check"}
-        </button>
-      </div>
+      <FormFooter
+        seconds={estimateLoad(form, CLI_LOAD)}
+        needs="the duration and rounds"
+        pending={create.isPending}
+        action="Run check"
+        pendingAction="Queueing…"
+      />
     </form>
   );
 }

@@ -4,22 +4,17 @@
 // repeat any check made here.
 
 import type { Budget, CheckRequest, Preset } from "../../api/types";
-import { parseNumber } from "../new-experiment/form";
 import { BUDGET_LINES, type BudgetKey, CLI_LOAD } from "./commands";
+import { DEFAULT_LOAD, type LoadDraft, loadRequest, numberOrText } from "./loadForm";
 
 export type BudgetDraft = Record<BudgetKey, string>;
 
-export interface CheckFormState extends BudgetDraft {
+export interface CheckFormState extends BudgetDraft, LoadDraft {
   language: string;
   baseline: string;
   candidate: string;
   /** OTEL_*=value, one per line. */
   candidateEnv: string;
-  rate: string;
-  duration_s: string;
-  rounds: string;
-  iters: string;
-  spans: string;
   strict: boolean;
 }
 
@@ -31,11 +26,8 @@ export function initialCheckForm(languages: readonly string[], presets: readonly
     baseline: has("none") ? "none" : (presets[0]?.name ?? ""),
     candidate: has("batch-default") ? "batch-default" : (presets[0]?.name ?? ""),
     candidateEnv: "",
-    rate: "200",
-    duration_s: "10",
+    ...DEFAULT_LOAD,
     rounds: "3",
-    iters: "1000",
-    spans: "5",
     p50_overhead_pct: "",
     p99_overhead_pct: "15",
     cpu_overhead_pct: "20",
@@ -60,12 +52,6 @@ export function parseEnvLines(text: string): Record<string, string> {
   return env;
 }
 
-function numberOrText(text: string): number | string | undefined {
-  const parsed = parseNumber(text);
-  if (parsed === undefined) return undefined;
-  return Number.isNaN(parsed) ? text : parsed;
-}
-
 export function toCheckRequest(form: CheckFormState): CheckRequest {
   const env = parseEnvLines(form.candidateEnv);
   const budget: Budget = {};
@@ -73,32 +59,18 @@ export function toCheckRequest(form: CheckFormState): CheckRequest {
     const value = numberOrText(form[key]);
     if (value !== undefined) (budget as Record<string, unknown>)[key] = value;
   }
-  const query: Record<string, number | string> = {};
-  const iters = numberOrText(form.iters);
-  const spans = numberOrText(form.spans);
-  if (iters !== undefined) query.iters = iters;
-  if (spans !== undefined) query.spans = spans;
-  const load = {
-    warmup_s: CLI_LOAD.warmup_s,
-    max_throughput_s: CLI_LOAD.max_throughput_s,
-    query,
-  } as CheckRequest["load"];
-  const rate = numberOrText(form.rate);
-  const duration = numberOrText(form.duration_s);
-  if (rate !== undefined) load.rate = rate as number;
-  if (duration !== undefined) load.duration_s = duration as number;
-  const request = {
+  return {
     service: { kind: "demo", language: form.language },
     baseline: { preset: form.baseline },
     candidate: {
       preset: form.candidate,
       ...(Object.keys(env).length > 0 ? { env } : {}),
     },
-    load,
+    ...loadRequest(form, {
+      warmup_s: CLI_LOAD.warmup_s,
+      max_throughput_s: CLI_LOAD.max_throughput_s,
+    }),
     budget,
     strict: form.strict,
   } as unknown as CheckRequest;
-  const rounds = numberOrText(form.rounds);
-  if (rounds !== undefined) request.rounds = rounds as number;
-  return request;
 }

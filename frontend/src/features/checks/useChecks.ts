@@ -2,19 +2,14 @@
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
-import { queryKeys } from "../../api/queries";
-import { type CheckRequest, type CheckStatus, isFinal } from "../../api/types";
+import { pollUntilFinal, pollWhileAnyRunning, queryKeys } from "../../api/queries";
+import type { CheckRequest, CheckStatus } from "../../api/types";
 
 const POLL_MS = 3000;
 // The backend judges every listed check from its experiment's diagnostics (about a second
 // each), so the list asks for a page at a time and polls slowly.
 export const CHECKS_PAGE = 10;
 const LIST_POLL_MS = 10_000;
-
-/** Polls while a check's experiment is still queued or running. */
-export function checksRefetchInterval(checks: CheckStatus[] | undefined): number | false {
-  return checks?.some((check) => !isFinal(check.status)) ? LIST_POLL_MS : false;
-}
 
 /** The `limit` most recent checks. */
 export function useChecks(limit: number = CHECKS_PAGE) {
@@ -23,7 +18,7 @@ export function useChecks(limit: number = CHECKS_PAGE) {
     queryFn: ({ signal }) =>
       unwrap(api.GET("/api/v1/checks", { params: { query: { limit } }, signal })),
     placeholderData: keepPreviousData,
-    refetchInterval: (query) => checksRefetchInterval(query.state.data),
+    refetchInterval: pollWhileAnyRunning(LIST_POLL_MS),
   });
 }
 
@@ -35,8 +30,7 @@ export function useCheck(id: string) {
       (await unwrap(
         api.GET("/api/v1/checks/{check_id}", { params: { path: { check_id: id } }, signal }),
       )) as CheckStatus,
-    refetchInterval: (query) =>
-      query.state.data && !isFinal(query.state.data.status) ? POLL_MS : false,
+    refetchInterval: pollUntilFinal(POLL_MS),
   });
 }
 

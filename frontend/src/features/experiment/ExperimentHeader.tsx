@@ -1,5 +1,5 @@
-import { Link } from "react-router";
 import type { ExperimentDetail, ExperimentSpec } from "../../api/types";
+import { DetailHead, Fact } from "../../components/DetailPage";
 import { StatusBadge } from "../../components/StatusBadge";
 import {
   formatDateTime,
@@ -8,6 +8,8 @@ import {
   MISSING,
   parseApiDate,
 } from "../../lib/format";
+
+export const EXPERIMENTS = { to: "/", label: "Back to the experiments" };
 
 /** Title, status and the spec in one line each: what was measured, how, and when. */
 export function ExperimentHeader({ experiment }: { experiment: ExperimentDetail }) {
@@ -18,63 +20,39 @@ export function ExperimentHeader({ experiment }: { experiment: ExperimentDetail 
   const took = started && finished ? (finished.getTime() - started.getTime()) / 1000 : null;
   return (
     <>
-      <div className="page-head">
-        <div>
-          <h1>
+      <DetailHead
+        title={
+          <>
             {experiment.name || `Experiment ${experiment.id.slice(0, 8)}`}{" "}
             <StatusBadge status={experiment.status} />
-          </h1>
-          <p className="muted small mono">{experiment.id}</p>
-        </div>
-        <Link to="/">Back to the experiments</Link>
-      </div>
-      {experiment.error && (
-        <p
-          className={`banner ${experiment.status === "cancelled" ? "banner-info" : "banner-error"}`}
-          role="status"
-        >
-          {experiment.error}
-        </p>
-      )}
+          </>
+        }
+        id={experiment.id}
+        back={EXPERIMENTS}
+        error={experiment.error}
+        errorTone={experiment.status === "cancelled" ? "info" : "error"}
+      />
       <dl className="spec-summary">
-        <div>
-          <dt>Service</dt>
-          <dd>{experiment.service}</dd>
-        </div>
-        <div>
-          <dt>Configurations</dt>
-          <dd>
-            {experiment.configurations.map((name, i) => (
-              <span key={name}>
-                {i > 0 && ", "}
-                {name}
-                {name === experiment.baseline && <span className="tag">baseline</span>}
-              </span>
-            ))}
-          </dd>
-        </div>
-        <div>
-          <dt>Load</dt>
-          <dd>
-            {load
-              ? `${formatRate(load.rate)}, ${load.warmup_s ?? 5} s warm-up, ${load.duration_s ?? 20} s measured, ${load.max_throughput_s ?? 10} s max throughput, ${load.connections ?? 16} connections`
-              : MISSING}
-          </dd>
-        </div>
-        <div>
-          <dt>Rounds</dt>
-          <dd>
-            {spec.rounds ?? MISSING} (seed {spec.seed ?? 0})
-          </dd>
-        </div>
-        <div>
-          <dt>Created</dt>
-          <dd>{formatDateTime(experiment.created_at)}</dd>
-        </div>
-        <div>
-          <dt>Took</dt>
-          <dd>{took == null ? MISSING : formatDuration(took)}</dd>
-        </div>
+        <Fact term="Service">{experiment.service}</Fact>
+        <Fact term="Configurations">
+          {experiment.configurations.map((name, i) => (
+            <span key={name}>
+              {i > 0 && ", "}
+              {name}
+              {name === experiment.baseline && <span className="tag">baseline</span>}
+            </span>
+          ))}
+        </Fact>
+        <Fact term="Load">
+          {load
+            ? `${formatRate(load.rate)}, ${load.warmup_s ?? 5} s warm-up, ${load.duration_s ?? 20} s measured, ${load.max_throughput_s ?? 10} s max throughput, ${load.connections ?? 16} connections`
+            : MISSING}
+        </Fact>
+        <Fact term="Rounds">
+          {spec.rounds ?? MISSING} (seed {spec.seed ?? 0})
+        </Fact>
+        <Fact term="Created">{formatDateTime(experiment.created_at)}</Fact>
+        <Fact term="Took">{took == null ? MISSING : formatDuration(took)}</Fact>
       </dl>
     </>
   );

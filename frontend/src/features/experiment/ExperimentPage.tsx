@@ -1,12 +1,12 @@
-import { Link, useParams } from "react-router";
+import { useParams } from "react-router";
 import { useExperiment } from "../../api/queries";
-import { isFinal } from "../../api/types";
-import { ErrorState, Loading } from "../../components/States";
+import { type ExperimentDetail, isFinal } from "../../api/types";
+import { DetailGate } from "../../components/DetailPage";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { LiveRun } from "../live-run/LiveRun";
 import { Results } from "../results/Results";
 import { RoundsTable } from "../results/RoundsTable";
-import { ExperimentHeader } from "./ExperimentHeader";
+import { EXPERIMENTS, ExperimentHeader } from "./ExperimentHeader";
 
 /** `/experiments/:id`: live progress while queued or running, the results once finished. */
 export function ExperimentPage() {
@@ -14,29 +14,23 @@ export function ExperimentPage() {
   const experiment = useExperiment(id);
   const title = experiment.data?.name || `Experiment ${id.slice(0, 8)}`;
   useDocumentTitle(title);
+  return (
+    <DetailGate
+      query={experiment}
+      what="the experiment"
+      heading={`Experiment ${id.slice(0, 8)}`}
+      back={EXPERIMENTS}
+    >
+      {(data) => <Experiment data={data} />}
+    </DetailGate>
+  );
+}
 
-  if (experiment.isPending) return <Loading>Loading the experiment…</Loading>;
-  if (experiment.isError) {
-    return (
-      <>
-        <div className="page-head">
-          <h1>Experiment {id.slice(0, 8)}</h1>
-          <Link to="/">Back to the experiments</Link>
-        </div>
-        <ErrorState
-          title="Could not load the experiment"
-          error={experiment.error}
-          onRetry={() => experiment.refetch()}
-        />
-      </>
-    );
-  }
-  const data = experiment.data;
-  const finished = isFinal(data.status);
+function Experiment({ data }: { data: ExperimentDetail }) {
   return (
     <>
       <ExperimentHeader experiment={data} />
-      {finished ? (
+      {isFinal(data.status) ? (
         <Results experiment={data} />
       ) : (
         <>

@@ -1,6 +1,6 @@
 import { Link, useSearchParams } from "react-router";
 import { useExperiments, useServices } from "../../api/queries";
-import { Empty, ErrorState, Loading } from "../../components/States";
+import { QueryStates } from "../../components/States";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { ExperimentsTable } from "./ExperimentsTable";
 
@@ -46,17 +46,12 @@ export function ExperimentsPage() {
           </label>
           {services.isError && <span className="error">Services: {services.error.message}</span>}
         </div>
-        {experiments.isPending && <Loading>Loading experiments…</Loading>}
-        {experiments.isError && (
-          <ErrorState
-            title="Could not load the experiments"
-            error={experiments.error}
-            onRetry={() => experiments.refetch()}
-          />
-        )}
-        {experiments.data?.length === 0 && (
-          <Empty>
-            {service ? (
+        <QueryStates
+          query={experiments}
+          loading="Loading experiments…"
+          error="Could not load the experiments"
+          empty={
+            service ? (
               <p>
                 No experiments on <strong>{service}</strong> yet.{" "}
                 <Link to="/">Show every service</Link> or{" "}
@@ -67,12 +62,11 @@ export function ExperimentsPage() {
                 No experiments yet. <Link to="/experiments/new">Start the first one</Link>: pick a
                 service, a baseline and the configurations to compare.
               </p>
-            )}
-          </Empty>
-        )}
-        {experiments.data && experiments.data.length > 0 && (
-          <ExperimentsTable experiments={experiments.data} />
-        )}
+            )
+          }
+        >
+          {(list) => <ExperimentsTable experiments={list} />}
+        </QueryStates>
       </section>
     </>
   );

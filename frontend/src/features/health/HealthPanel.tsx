@@ -1,5 +1,5 @@
 import type { HealthReport } from "../../api/types";
-import { ErrorState, Loading } from "../../components/States";
+import { QueryStates } from "../../components/States";
 import { useHealth } from "./useHealth";
 
 export function HealthPanel() {
@@ -7,15 +7,13 @@ export function HealthPanel() {
   return (
     <section aria-labelledby="health-title" className="panel">
       <h2 id="health-title">Components</h2>
-      {health.isPending && <Loading>Checking components…</Loading>}
-      {health.isError && (
-        <ErrorState
-          title="Could not reach the backend"
-          error={health.error}
-          onRetry={() => health.refetch()}
-        />
-      )}
-      {health.data && <HealthTable report={health.data} />}
+      <QueryStates
+        query={health}
+        loading="Checking components…"
+        error="Could not reach the backend"
+      >
+        {(report) => <HealthTable report={report} />}
+      </QueryStates>
     </section>
   );
 }

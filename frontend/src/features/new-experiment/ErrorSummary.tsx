@@ -1,5 +1,15 @@
-import type { Ref } from "react";
-import { type FormErrors, fieldId } from "../../api/validation";
+import { type Ref, useEffect, useRef } from "react";
+import { type FormErrors, fieldId, formErrors } from "../../api/validation";
+
+/** What a form's mutation failed with, per field, and the summary's ref: focused when it fails. */
+export function useErrorSummary(mutation: { error: unknown; isError: boolean }) {
+  const summary = useRef<HTMLDivElement>(null);
+  const errors: FormErrors = formErrors(mutation.error);
+  useEffect(() => {
+    if (mutation.isError) summary.current?.focus();
+  }, [mutation.isError]);
+  return { errors, summary };
+}
 
 /** Every problem the API reported, each linked to its field; focused after a failed submit. */
 export function ErrorSummary({

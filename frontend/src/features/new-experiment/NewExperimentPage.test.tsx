@@ -1,8 +1,8 @@
 import { cleanup, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { presets, services } from "../../test/fixtures";
-import { json, renderAt, stubApi } from "../../test/render";
+import { presets } from "../../test/fixtures";
+import { invalid, json, renderAt, renderFormPage, stubApi } from "../../test/render";
 import { NewExperimentPage } from "./NewExperimentPage";
 
 afterEach(() => {
@@ -11,16 +11,9 @@ afterEach(() => {
 });
 
 function renderForm(post: (request: Request, body: unknown) => Response) {
-  const calls = stubApi({
-    "GET /api/v1/services": services,
-    "GET /api/v1/presets": presets,
+  return renderFormPage(<NewExperimentPage />, "/experiments/new", {
     "POST /api/v1/experiments": post,
   });
-  const view = renderAt(<NewExperimentPage />, {
-    path: "/experiments/new",
-    pattern: "/experiments/new",
-  });
-  return { calls, ...view };
 }
 
 describe("NewExperimentPage", () => {
@@ -47,20 +40,18 @@ describe("NewExperimentPage", () => {
   it("shows the API's 422 messages beside their fields and in a summary", async () => {
     const user = userEvent.setup();
     const { calls } = renderForm(() =>
-      json(422, {
-        detail: [
-          {
-            type: "greater_than",
-            loc: ["body", "load", "rate"],
-            msg: "Input should be greater than 0",
-          },
-          {
-            type: "value_error",
-            loc: ["body", "configurations", 1, "env"],
-            msg: "only OTEL_* variables may be overridden",
-          },
-        ],
-      }),
+      invalid(
+        {
+          type: "greater_than",
+          loc: ["body", "load", "rate"],
+          msg: "Input should be greater than 0",
+        },
+        {
+          type: "value_error",
+          loc: ["body", "configurations", 1, "env"],
+          msg: "only OTEL_* variables may be overridden",
+        },
+      ),
     );
     const rate = await screen.findByLabelText("Rate (req/s)");
     await user.clear(rate);

@@ -1,18 +1,19 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { api, unwrap } from "../../api/client";
 import { queryKeys } from "../../api/queries";
 import type { ExperimentSpec, Preset, ServiceInfo } from "../../api/types";
-import { type FormErrors, fieldId, formErrors, messagesFor } from "../../api/validation";
+import { fieldId, messagesFor } from "../../api/validation";
 import { CatalogGate } from "../../components/CatalogGate";
-import { Field, NumberInput } from "../../components/Field";
+import { Field, NumberField } from "../../components/Field";
 import { formatDuration } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { ConfigurationsEditor } from "./ConfigurationsEditor";
 import { OTEL_DATALIST_ID, OTEL_SUGGESTIONS } from "./EnvEditor";
-import { ErrorSummary } from "./ErrorSummary";
+import { ErrorSummary, useErrorSummary } from "./ErrorSummary";
 import { estimateForm } from "./estimate";
+import { FormFooter } from "./FormFooter";
 import { type FormState, initialForm, type LoadDraft, toSpec } from "./form";
 import { ServicePicker } from "./ServicePicker";
 
@@ -59,7 +60,6 @@ export function ExperimentForm({ services, presets }: FormProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [form, setForm] = useState<FormState>(() => initialForm(services, presets));
-  const summary = useRef<HTMLDivElement>(null);
 
   const create = useMutation({
     mutationFn: (spec: ExperimentSpec) => unwrap(api.POST("/api/v1/experiments", { body: spec })),
@@ -68,11 +68,7 @@ export function ExperimentForm({ services, presets }: FormProps) {
       navigate(`/experiments/${created.id}`);
     },
   });
-  const errors: FormErrors = formErrors(create.error);
-
-  useEffect(() => {
-    if (create.isError) summary.current?.focus();
-  }, [create.isError]);
+  const { errors, summary } = useErrorSummary(create);
 
   const service = services.find((s) => s.language === form.language);
   const estimate = estimateForm(form);
@@ -92,15 +88,16 @@ export function ExperimentForm({ services, presets }: FormProps) {
     hint?: string,
     step = "any",
   ) => (
-    <Field
+    <NumberField
       key={field}
-      id={fieldId(field)}
+      field={field}
       label={label}
       hint={hint}
-      errors={messagesFor(errors, field, true)}
-    >
-      {(input) => <NumberInput {...input} step={step} value={value} onValue={onValue} />}
-    </Field>
+      step={step}
+      value={value}
+      onValue={onValue}
+      errors={errors}
+    />
   );
 
   return (
@@ -211,25 +208,25 @@ export function ExperimentForm({ services, presets }: FormProps) {
         </div>
       </section>
 
-      <div className="form-footer panel">
-        <p className="estimate" aria-live="polite">
-          {estimate ? (
+      <FormFooter
+        seconds={estimate?.seconds ?? null}
+        detail={
+          estimate && (
             <>
-              Estimated time: <strong>about {formatDuration(estimate.seconds)}</strong>{" "}
+              {" "}
               <span className="muted">
                 ({form.configurations.length} configuration
                 {form.configurations.length === 1 ? "" : "s"} × {form.rounds || "?"} round
                 {form.rounds === "1" ? "" : "s"} × {formatDuration(estimate.perRun)} each)
               </span>
             </>
-          ) : (
-            <span className="muted">Estimated time: — (enter the load and rounds)</span>
-          )}
-        </p>
-        <button type="submit" className="button-primary" disabled={create.isPending}>
-          {create.isPending ? "Starting…" : "Start experiment"}
-        </button>
-      </div>
+          )
+        }
+        needs="the load and rounds"
+        pending={create.isPending}
+        action="Start experiment"
+        pendingAction="Starting…"
+      />
     </form>
   );
 }

@@ -1,0 +1,36 @@
+"""How a round reads a service's exit after SIGTERM: only a failure during a measured phase
+fails a round; every other way out is kept and said."""
+
+from __future__ import annotations
+
+import signal
+
+from tracetax.engine.runner import shutdown_record
+
+
+def test_a_clean_exit_flushed() -> None:
+    assert shutdown_record(0, 20) == {
+        "exit_code": 0,
+        "clean": True,
+        "flushed": True,
+        "note": "exited cleanly after SIGTERM",
+    }
+
+
+def test_sigterms_default_action_is_kept_and_says_the_sdk_may_not_have_flushed() -> None:
+    record = shutdown_record(-signal.SIGTERM, 20)
+    assert record["clean"] is False and record["flushed"] is False
+    assert "default action" in record["note"]
+
+
+def test_killed_after_the_grace_period_names_it() -> None:
+    assert "within 20 s" in shutdown_record(-signal.SIGKILL, 20)["note"]
+
+
+def test_a_jvm_style_143_leaves_the_flush_unknown() -> None:
+    record = shutdown_record(143, 20)
+    assert record["flushed"] is None and "143" in record["note"]
+
+
+def test_any_other_code_is_kept_with_its_code() -> None:
+    assert "code 3" in shutdown_record(3, 20)["note"]
