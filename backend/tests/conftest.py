@@ -11,12 +11,23 @@ from pathlib import Path
 
 import pytest
 
+from tracetax import procfs
+from tracetax.engine.placement import Placement
 from tracetax.stack.native import NativeStack
 from tracetax.stack.supervisor import format_table, http_ready
 
 
 def _all_ready(stack: NativeStack) -> bool:
     return all(http_ready(component.ready_url)[0] for component in stack.components)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def test_runner_off_the_service_cores() -> None:
+    """The test runner is something `make test` starts, like the stack: keep it off the
+    measured service's cores, or the isolation check flags its rounds (rightly)."""
+    stack_cpus = Placement.for_this_machine().stack_cpus
+    if stack_cpus:
+        procfs.pin_all_threads(stack_cpus)
 
 
 @pytest.fixture(scope="session")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import subprocess
 import sys
 import time
 
@@ -24,7 +25,7 @@ from tracetax.engine.isolation import (
     tree_cpu_delta,
 )
 from tracetax.engine.placement import Placement
-from tracetax.engine.sampler import snapshot
+from tracetax.engine.sampler import Sampler, resource_summary, snapshot
 
 TICKS = procfs.CLOCK_TICKS
 
@@ -221,3 +222,20 @@ def test_refuses_while_a_process_is_bound_to_the_service_cores() -> None:
 
 def test_unpinned_placement_checks_nothing() -> None:
     check_service_cores_free(Placement(None, None, None, "none"))
+
+
+def test_cpu_of_a_short_phase_is_measured_in_nanoseconds_not_clock_ticks() -> None:
+    # 0.2 s of spinning: with 10 ms clock ticks the figure could be off by 5%; schedstat is exact.
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import time\nt=time.process_time()\nwhile time.process_time()-t<0.2: pass\ntime.sleep(0.3)",
+        ]
+    )
+    sampler = Sampler(child.pid, interval_s=0.05)
+    sampler.start()
+    child.wait()
+    summary = resource_summary(sampler.stop(), 1)
+    assert summary["cpu_source"] == "schedstat (ns)"
+    assert 0.15 < summary["cpu_s"] < 0.6

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import signal
 
-from tracetax.engine.runner import shutdown_record
+import pytest
+
+from tracetax.engine.loadgen import LoadError, OpenPhaseResult
+from tracetax.engine.runner import require_answers, shutdown_record
 
 
 def test_a_clean_exit_flushed() -> None:
@@ -34,3 +37,10 @@ def test_a_jvm_style_143_leaves_the_flush_unknown() -> None:
 
 def test_any_other_code_is_kept_with_its_code() -> None:
     assert "code 3" in shutdown_record(3, 20)["note"]
+
+
+def test_a_phase_where_no_request_succeeded_fails_naming_what_the_service_answered() -> None:
+    refused = OpenPhaseResult(0, 1000, 5.0, 0.0, "", {}, [], status_codes={"400": 1000})
+    with pytest.raises(LoadError, match=r"HTTP 400 x1000.*load.path and load.query"):
+        require_answers(refused, "the measured phase")
+    require_answers(OpenPhaseResult(10, 2, 5.0, 2.0, "", {}, [], status_codes={"200": 10, "500": 2}), "warm-up")

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from tracetax.engine.isolation import PhaseWatch
-from tracetax.engine.loadgen import LoadDriver, LoadError, RunningLoad
+from tracetax.engine.loadgen import LoadDriver, LoadError, OpenPhaseResult, RunningLoad
 from tracetax.engine.placement import Placement
 from tracetax.engine.sampler import Sampler, resource_summary
 from tracetax.engine.spec import CommandServiceRef, ConfigurationSpec, ExperimentSpec
@@ -189,6 +189,7 @@ def _warm_up(ctx: RoundContext, service: ServiceProcess, url: str) -> int:
         )
         _await_load(ctx, running, slice_s, "warmup", service)
         result = ctx.driver.open_result(running)
+        require_answers(result, "the warm-up")
         answered += result.requests
         ctx.report(
             "warmup",
@@ -275,6 +276,18 @@ def shutdown_record(exit_code: int | None, grace_s: float) -> dict[str, Any]:
     return {"exit_code": exit_code, "clean": False, "flushed": False, "note": note}
 
 
+def require_answers(result: OpenPhaseResult, phase: str) -> None:
+    """A phase in which no request succeeded measured nothing: fail the round saying what the
+    service answered, instead of keeping a round without latencies."""
+    if result.requests == 0 and result.errors:
+        answers = ", ".join(f"HTTP {code} x{count}" for code, count in sorted(result.status_codes.items()))
+        kinds = ", ".join(f"{kind} x{count}" for kind, count in sorted(result.error_kinds.items()))
+        raise LoadError(
+            f"no request succeeded in {phase} ({answers or kinds}): check load.path and load.query "
+            "against what the service accepts"
+        )
+
+
 def _measure_open(ctx: RoundContext, service: ServiceProcess, url: str, outcome: RoundOutcome) -> None:
     """The measured open-model phase, with resource samples (and nothing of ours on the service's cores)."""
     load = ctx.spec.load
@@ -291,6 +304,7 @@ def _measure_open(ctx: RoundContext, service: ServiceProcess, url: str, outcome:
         outcome.samples = resources.stop()
         watch.stop()
     open_result = ctx.driver.open_result(running)
+    require_answers(open_result, "the measured phase")
     outcome.requests_total += open_result.requests
     outcome.histogram = open_result.histogram
     outcome.open_phase = {key: value for key, value in open_result.__dict__.items() if key != "histogram"}
