@@ -15,6 +15,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 const (
@@ -24,10 +25,16 @@ const (
 	modeEBPF   = "ebpf"
 )
 
+// maxInjectBusyUS bounds TRACETAX_INJECT_BUSY_US (1 s of busy-wait per request).
+const maxInjectBusyUS = 1_000_000
+
 type config struct {
 	mode      string
 	port      string
 	pprofPort string // empty: no pprof listener
+	// injectBusy is a known cost for checking the harness: every /work
+	// request spins this long on the monotonic clock (0: none).
+	injectBusy time.Duration
 }
 
 // configError is a refusal to start: printed as one line, exit code 2.
@@ -61,6 +68,14 @@ func loadConfig() (*config, error) {
 			return nil, &configError{"PPROF_PORT", v, "an integer port 1..65535 (unset: no pprof listener)"}
 		}
 		c.pprofPort = v
+	}
+	if v := strings.TrimSpace(os.Getenv("TRACETAX_INJECT_BUSY_US")); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > maxInjectBusyUS {
+			return nil, &configError{"TRACETAX_INJECT_BUSY_US", os.Getenv("TRACETAX_INJECT_BUSY_US"),
+				"an integer 0..1000000 (microseconds of busy-wait per /work request; unset: 0)"}
+		}
+		c.injectBusy = time.Duration(n) * time.Microsecond
 	}
 	if err := validateOTelEnv(); err != nil {
 		return nil, err
@@ -165,7 +180,7 @@ func validateOTelEnv() error {
 	}
 
 	if v := os.Getenv("OTEL_GO_X_OBSERVABILITY"); v != "" && !strings.EqualFold(v, "true") && !strings.EqualFold(v, "false") {
-		return &configError{"OTEL_GO_X_OBSERVABILITY", v, "true, false (unset: true in simple/batch)"}
+		return &configError{"OTEL_GO_X_OBSERVABILITY", v, "true, false (unset: false)"}
 	}
 	return nil
 }

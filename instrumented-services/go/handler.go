@@ -54,8 +54,22 @@ func newWorkArray() *[64]int64 {
 	return arr
 }
 
+// busyWait spins on the monotonic clock (time.Since reads it) until d has
+// passed: TRACETAX_INJECT_BUSY_US, a known cost of exactly that CPU time and
+// that latency (no sleep), for checking what the harness measures.
+//
+//go:noinline
+func busyWait(d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	for start := time.Now(); time.Since(start) < d; {
+	}
+}
+
 type workHandler struct {
-	tel telemetry
+	tel  telemetry
+	busy time.Duration // TRACETAX_INJECT_BUSY_US
 }
 
 func (h *workHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -72,6 +86,7 @@ func (h *workHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	busyWait(h.busy)
 	ctx := r.Context()
 	arr := newWorkArray()
 	var sum int64

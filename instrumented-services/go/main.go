@@ -88,7 +88,7 @@ func run() int {
 
 	otelLoaded := linksOTel()
 	mux := http.NewServeMux()
-	mux.Handle("GET /work", withRequestLabels(tel.instrumentServer(&workHandler{tel: tel}, "/work")))
+	mux.Handle("GET /work", withRequestLabels(tel.instrumentServer(&workHandler{tel: tel, busy: cfg.injectBusy}, "/work")))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"status":"ok","language":"go","processor":%q,"otel_loaded":%t}`+"\n", cfg.mode, otelLoaded)
@@ -120,8 +120,8 @@ func run() int {
 		pprof.SetGoroutineLabels(labelsServer)
 		srvErr <- srv.Serve(ln)
 	}()
-	fmt.Fprintf(os.Stderr, "%s: listening on :%s processor=%s otel_loaded=%t pprof=%q\n",
-		progName, cfg.port, cfg.mode, otelLoaded, cfg.pprofPort)
+	fmt.Fprintf(os.Stderr, "%s: listening on :%s processor=%s otel_loaded=%t pprof=%q inject_busy_us=%d\n",
+		progName, cfg.port, cfg.mode, otelLoaded, cfg.pprofPort, cfg.injectBusy.Microseconds())
 
 	code := 0
 	select {

@@ -146,11 +146,9 @@ func newLogExporter(ctx context.Context) (sdklog.Exporter, error) {
 func setupTelemetry(ctx context.Context, mode string) (telemetry, func(context.Context) error, error) {
 	// The SDK's self-observability metrics (otel.sdk.processor.span.processed
 	// with error.type=queue_full, queue size/capacity, exporter counters) are
-	// experimental and off unless this variable is "true". Default it on;
-	// OTEL_GO_X_OBSERVABILITY=false turns it off.
-	if os.Getenv("OTEL_GO_X_OBSERVABILITY") == "" && os.Getenv("OTEL_GO_X_SELF_OBSERVABILITY") == "" {
-		_ = os.Setenv("OTEL_GO_X_OBSERVABILITY", "true")
-	}
+	// experimental and off unless OTEL_GO_X_OBSERVABILITY=true, which the SDK
+	// reads itself. Left off by default: its per-span instruments cut batch
+	// mode's max throughput by ~17%, a cost that is not OpenTelemetry's default.
 
 	res, err := resource.New(ctx,
 		resource.WithTelemetrySDK(),

@@ -22,6 +22,8 @@ const SAMPLERS = [
 ];
 const RATIO_SAMPLERS = ['traceidratio', 'parentbased_traceidratio'];
 const SIGNALS = ['TRACES', 'METRICS', 'LOGS'];
+// TRACETAX_INJECT_BUSY_US: a known cost for checking the harness, at most 1 s per request.
+const MAX_INJECT_BUSY_US = 1_000_000;
 
 // [variable, minimum, default]: milliseconds or item counts (defaults from the OTel spec).
 const INTEGERS = [
@@ -53,6 +55,14 @@ function get(env, name) {
   return value === '' ? undefined : value;
 }
 
+function isDirectory(p) {
+  try {
+    return require('node:fs').statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function load(env = process.env) {
   const processor = (get(env, 'TRACETAX_PROCESSOR') ?? 'batch').toLowerCase();
   if (!PROCESSORS.includes(processor)) {
@@ -62,6 +72,25 @@ function load(env = process.env) {
   const portRaw = get(env, 'PORT') ?? '8080';
   if (!/^[0-9]{1,5}$/.test(portRaw) || Number(portRaw) < 1 || Number(portRaw) > 65535) {
     throw new ConfigError('PORT', portRaw, 'an integer 1..65535');
+  }
+
+  const busyRaw = get(env, 'TRACETAX_INJECT_BUSY_US') ?? '0';
+  if (!/^[0-9]{1,7}$/.test(busyRaw) || Number(busyRaw) > MAX_INJECT_BUSY_US) {
+    throw new ConfigError(
+      'TRACETAX_INJECT_BUSY_US',
+      busyRaw,
+      'an integer 0..1000000 (microseconds of busy-wait per /work request; unset: 0)',
+    );
+  }
+
+  // The on-demand CPU profiler (main.js): SIGUSR2 starts it, the next SIGUSR2 writes the profile here.
+  const cpuProfileDir = get(env, 'TRACETAX_CPU_PROFILE_DIR');
+  if (cpuProfileDir !== undefined && !isDirectory(cpuProfileDir)) {
+    throw new ConfigError(
+      'TRACETAX_CPU_PROFILE_DIR',
+      cpuProfileDir,
+      'an existing directory (SIGUSR2 toggles the CPU profiler, profiles are written there; unset: no profiler)',
+    );
   }
 
   const ints = {};
@@ -141,6 +170,8 @@ function load(env = process.env) {
   return {
     processor,
     port: Number(portRaw),
+    injectBusyUs: Number(busyRaw),
+    cpuProfileDir,
     protocols,
     bsp: {
       scheduledDelayMillis: ints.OTEL_BSP_SCHEDULE_DELAY,

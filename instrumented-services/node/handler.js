@@ -32,6 +32,16 @@ function compute(start, end, arr) {
   return acc;
 }
 
+// Spin on the monotonic clock for `us` microseconds (TRACETAX_INJECT_BUSY_US): a known cost of
+// exactly that CPU time and that latency, no sleep, for checking what the harness measures.
+function busyWait(us) {
+  if (us <= 0) return;
+  const deadline = process.hrtime.bigint() + BigInt(us) * 1000n;
+  while (process.hrtime.bigint() < deadline) {
+    // spin: the clock read is the work
+  }
+}
+
 function otelLoaded() {
   // Honest check: has any @opentelemetry module been loaded into this process?
   const marker = `${path.sep}@opentelemetry${path.sep}`;
@@ -53,7 +63,7 @@ function send(res, status, payload) {
   res.end(body);
 }
 
-function makeHandler(telemetry, processor) {
+function makeHandler(telemetry, processor, injectBusyUs = 0) {
   function work(res, query) {
     const started = process.hrtime.bigint();
     const iters = param(query, 'iters', 1000, 0, MAX_ITERS);
@@ -63,6 +73,7 @@ function makeHandler(telemetry, processor) {
     const n = iters.value;
     const k = spans.value;
 
+    busyWait(injectBusyUs);
     const arr = new Int32Array(64); // the small per-request allocation
     for (let j = 0; j < 64; j++) arr[j] = j;
     let sum = 0;
@@ -100,4 +111,4 @@ function makeHandler(telemetry, processor) {
   };
 }
 
-module.exports = { makeHandler, NoTelemetry, compute };
+module.exports = { makeHandler, NoTelemetry, compute, busyWait };

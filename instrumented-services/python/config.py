@@ -45,6 +45,8 @@ _INTEGERS = (
     ("OTEL_EXPORTER_OTLP_LOGS_TIMEOUT", 0, 10000),
 )
 _SIGNALS = ("TRACES", "METRICS", "LOGS")
+# TRACETAX_INJECT_BUSY_US: a known cost for checking the harness, at most 1 s per request.
+MAX_INJECT_BUSY_US = 1_000_000
 
 
 class ConfigError(Exception):
@@ -58,6 +60,8 @@ class ConfigError(Exception):
 class Config:
     processor: str
     port: int
+    # Every /work request spins this long on the monotonic clock (0: none).
+    inject_busy_us: int = 0
 
 
 def _get(env: dict[str, str], name: str) -> str | None:
@@ -86,6 +90,11 @@ def load(env: dict[str, str] | None = None) -> Config:
     port_raw = _get(env, "PORT") or "8080"
     if not re.fullmatch(r"[0-9]{1,5}", port_raw) or not 1 <= int(port_raw) <= 65535:
         raise ConfigError("PORT", port_raw, "an integer 1..65535")
+
+    busy_raw = _get(env, "TRACETAX_INJECT_BUSY_US") or "0"
+    if not re.fullmatch(r"[0-9]{1,7}", busy_raw) or int(busy_raw) > MAX_INJECT_BUSY_US:
+        accepted = "an integer 0..1000000 (microseconds of busy-wait per /work request; unset: 0)"
+        raise ConfigError("TRACETAX_INJECT_BUSY_US", busy_raw, accepted)
 
     values: dict[str, int | None] = {}
     for name, minimum, _default in _INTEGERS:
@@ -134,7 +143,7 @@ def load(env: dict[str, str] | None = None) -> Config:
             if item.strip() and (not sep or not key.strip()):
                 raise ConfigError("OTEL_RESOURCE_ATTRIBUTES", attrs, "comma-separated key=value pairs")
 
-    return Config(processor=processor, port=int(port_raw))
+    return Config(processor=processor, port=int(port_raw), inject_busy_us=int(busy_raw))
 
 
 def load_or_exit() -> Config:

@@ -74,11 +74,23 @@ def _param(request: Request, name: str, default: int, low: int, high: int) -> in
     return int(raw)
 
 
+def busy_wait(ns: int) -> None:
+    """Spin on the monotonic clock for `ns` nanoseconds (TRACETAX_INJECT_BUSY_US): a known cost
+    of exactly that CPU time and that latency, no sleep, for checking what the harness measures."""
+    if ns <= 0:
+        return
+    deadline = time.perf_counter_ns() + ns
+    while time.perf_counter_ns() < deadline:
+        pass
+
+
 def otel_loaded() -> bool:
     return any(name == "opentelemetry" or name.startswith("opentelemetry.") for name in sys.modules)
 
 
-def build_app(telemetry: Telemetry, processor: str) -> Starlette:
+def build_app(telemetry: Telemetry, processor: str, inject_busy_us: int = 0) -> Starlette:
+    busy_ns = inject_busy_us * 1000
+
     async def work(request: Request) -> JSONResponse:
         started = time.perf_counter()
         iters = _param(request, "iters", 1000, 0, MAX_ITERS)
@@ -88,6 +100,7 @@ def build_app(telemetry: Telemetry, processor: str) -> Starlette:
         if isinstance(spans, JSONResponse):
             return spans
 
+        busy_wait(busy_ns)
         arr = list(range(64))  # the small per-request allocation
         total = 0
         if spans == 1:

@@ -30,12 +30,12 @@ def main() -> int:
 
     shutdown = None
     if cfg.processor == "none":
-        app = handler.build_app(handler.NoTelemetry(), cfg.processor)
+        app = handler.build_app(handler.NoTelemetry(), cfg.processor, cfg.inject_busy_us)
     else:
         import otel  # the only place OpenTelemetry gets loaded
 
         shutdown = otel.setup_otel_sdk(cfg.processor)
-        app = otel.instrument_app(handler.build_app(otel.OTelTelemetry(), cfg.processor))
+        app = otel.instrument_app(handler.build_app(otel.OTelTelemetry(), cfg.processor, cfg.inject_busy_us))
 
     server = uvicorn.Server(
         uvicorn.Config(
@@ -56,7 +56,11 @@ def main() -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda signum, _frame: received.append(signum))
 
-    print(f"{config.DEFAULT_SERVICE_NAME}: listening on 0.0.0.0:{cfg.port} processor={cfg.processor}", flush=True)
+    print(
+        f"{config.DEFAULT_SERVICE_NAME}: listening on 0.0.0.0:{cfg.port} processor={cfg.processor}"
+        f" inject_busy_us={cfg.inject_busy_us}",
+        flush=True,
+    )
     server.run()
     if not server.started:
         # e.g. the port is taken: uvicorn has already logged why.

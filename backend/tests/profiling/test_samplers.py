@@ -73,10 +73,19 @@ def test_cpuprofile_is_cut_to_the_window_and_idle_is_left_out() -> None:
     }
 
 
-def test_node_sampler_names_a_missing_profile(tmp_path: Path) -> None:
+def test_cpuprofile_without_a_window_keeps_every_busy_sample() -> None:
+    assert fold_cpuprofile(profile()) == {
+        "thread main;(garbage collector)": 1,
+        "thread main;parserOnIncoming node:_http_server;work file:///svc/handler.js": 3,
+        "thread main;parserOnIncoming node:_http_server": 1,
+    }
+
+
+def test_node_sampler_leaves_argv_alone_and_names_a_missing_profile(tmp_path: Path) -> None:
     sampler = NodeCpuProfile(tmp_path, tmp_path)
-    assert sampler.argv(["node", "main.js"])[:2] == ["node", "--cpu-prof"]
-    sampler.start(1, 1)
-    sampler.end_window()
+    assert sampler.argv(["node", "main.js"]) == ["node", "main.js"]
+    directory = Path(sampler.environment()["TRACETAX_CPU_PROFILE_DIR"])
+    assert directory.is_absolute() and directory.is_dir()
+    sampler.end_window()  # never started: nothing to stop
     with pytest.raises(SamplerError, match=r"no \.cpuprofile"):
         sampler.folded()

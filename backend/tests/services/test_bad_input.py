@@ -22,6 +22,19 @@ BAD = [
 ]
 
 
+BUSY = "TRACETAX_INJECT_BUSY_US"
+BAD_BUSY = ("abc", "-1", "1000001", "2.5")
+# Every bad value in one mode per language, one bad value in each other mode (the Go modes run
+# different binaries: demo-go-bare for none, demo-go for simple/batch, the launcher for ebpf).
+BUSY_CASES = [
+    pytest.param(language, mode, value, id=f"{language}-{mode}-{value}")
+    for language, manifest in SERVICES.items()
+    for mode, spec in manifest.modes.items()
+    if spec.available
+    for value in (BAD_BUSY if mode == "batch" else BAD_BUSY[2:3])
+]
+
+
 def run(argv: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     import os
 
@@ -47,3 +60,13 @@ def test_ebpf_launcher_without_its_agent_says_why(tmp_path: Path) -> None:
     result = run([str(launcher)], tmp_path, {"TRACETAX_PROCESSOR": "ebpf"})
     assert result.returncode == 2
     assert "not built" in result.stderr
+
+
+@pytest.mark.parametrize(("language", "mode", "value"), BUSY_CASES)
+def test_bad_busy_wait_is_refused_in_every_mode(language: str, mode: str, value: str) -> None:
+    manifest = SERVICES[language]
+    result = run(manifest.argv(mode), manifest.directory, {"TRACETAX_PROCESSOR": mode, BUSY: value})
+    if mode == "ebpf" and "TRACETAX_PROCESSOR=ebpf unavailable" in result.stderr:
+        pytest.skip(result.stderr.strip().splitlines()[-1])
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert BUSY in result.stderr and "0..1000000" in result.stderr, result.stderr

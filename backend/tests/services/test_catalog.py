@@ -53,4 +53,5 @@ def test_repository_services_follow_the_contract() -> None:
         assert {"none", "simple", "batch"} <= set(manifest.modes)
         assert manifest.queue_full in ("drops the newest span", "evicts the oldest span")
         assert manifest.profiling is not None
+        assert manifest.inject_busy_wait == "TRACETAX_INJECT_BUSY_US"
     assert services["java"].dropped_spans_selector("agent") != services["java"].dropped_spans_selector("batch")

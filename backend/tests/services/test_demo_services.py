@@ -166,6 +166,8 @@ async def test_tiny_queue_counts_dropped_spans(
         "OTEL_BSP_SCHEDULE_DELAY": "5000",
         "OTEL_BSP_EXPORT_TIMEOUT": "1000",
         "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": f"{UNREACHABLE}/v1/traces",
+        # Go's SDK counts its drops only with its self-observability on, off unless asked for.
+        "OTEL_GO_X_OBSERVABILITY": "true",
     }
     process = start_service(manifest, mode, env, tmp_path)
     try:

@@ -386,7 +386,7 @@ def _sampler_step(
 
 
 def _collect_stacks(sampler: StackSampler | None, outcome: RoundOutcome) -> None:
-    """Fold the samples once the service has stopped (Node writes its profile on exit)."""
+    """Fold the samples once the service has stopped."""
     if sampler is None or outcome.stack_profile is None:
         return
     try:

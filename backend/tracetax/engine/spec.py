@@ -216,6 +216,14 @@ def validate_against_catalog(spec: ExperimentSpec, manifest: ServiceManifest | N
             errors.append(
                 {"loc": location, "msg": f"{manifest.language} {configuration.processor} cannot run here: {mode.why}"}
             )
+        if configuration.inject_busy_us and not manifest.inject_busy_wait:
+            errors.append(
+                {
+                    "loc": ("configurations", index, "inject_busy_us"),
+                    "msg": f"the {manifest.language} demo service has no injected busy-wait (inject_busy_wait "
+                    "in its service.json); set it to 0",
+                }
+            )
         preset = PRESETS.get(configuration.preset or "")
         if preset and preset.languages and manifest.language not in preset.languages:
             errors.append(

@@ -10,7 +10,6 @@ stands without stacks and says why.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
@@ -24,6 +23,7 @@ from typing import Any
 
 import httpx
 
+from tracetax import processes
 from tracetax.ports import free_port
 from tracetax.profiling import pprof
 from tracetax.profiling.folded import Folded, parse
@@ -37,6 +37,9 @@ class SamplerError(RuntimeError):
 
 class StackSampler:
     name = "none"
+    # The stack's cores, for a sampler that runs a process of its own (set by the round
+    # runner); None: it inherits the engine's affinity (the stack's cores while measuring).
+    cpus: set[int] | None = None
 
     def __init__(self, service_dir: Path, workdir: Path) -> None:
         self.service_dir = service_dir
@@ -71,8 +74,8 @@ class _ProcessSampler(StackSampler):
 
     def _spawn(self, argv: list[str], log: Path) -> None:
         with log.open("wb") as out:
-            self.process = subprocess.Popen(
-                argv, stdout=out, stderr=subprocess.STDOUT, start_new_session=True, cwd=self.service_dir
+            self.process = processes.spawn(
+                argv, stdout=out, cwd=self.service_dir, cpus=self.cpus, track=f"stack sampler {self.name}"
             )
 
     def _wait(self, timeout_s: float, what: str, log: Path) -> None:
@@ -80,6 +83,7 @@ class _ProcessSampler(StackSampler):
             raise SamplerError(f"{self.name}: {what} was never started")
         try:
             code = self.process.wait(timeout_s)
+            processes.forget(self.process)
         except subprocess.TimeoutExpired:
             self.cancel()
             raise SamplerError(f"{self.name}: {what} did not finish within {timeout_s:.0f}s") from None
@@ -88,10 +92,8 @@ class _ProcessSampler(StackSampler):
             raise SamplerError(f"{self.name}: {what} exited with {code}: {' | '.join(tail)}")
 
     def cancel(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
+        if self.process is not None and self.process.returncode is None:
+            processes.kill(self.process)
 
 
 class GoPprof(StackSampler):
@@ -243,32 +245,70 @@ def fold_jfr_text(text: str) -> Folded:
 
 
 class NodeCpuProfile(StackSampler):
-    """V8's CPU profiler (node --cpu-prof, one sample every 2 ms instead of V8's 1 ms), which
-    writes its profile when the process exits; the samples are cut to the measured window
-    (V8's timestamps are CLOCK_MONOTONIC µs)."""
+    """V8's CPU profiler, on demand: the service (TRACETAX_CPU_PROFILE_DIR in its environment)
+    starts it through node:inspector on a SIGUSR2 and, on the next SIGUSR2, stops it and writes
+    the profile into that directory (one sample every 2 ms instead of V8's 1 ms). So it runs only
+    between start() and end_window() and costs nothing in any other phase (unlike node --cpu-prof,
+    on for the whole life of the process)."""
 
     name = "v8-cpu-prof"
+    toggle = signal.SIGUSR2  # SIGUSR1 is Node's own (it opens the inspector port)
+    write_timeout_s = 30.0
 
-    def argv(self, argv: list[str]) -> list[str]:
-        self.profile_dir = self.workdir / "cpuprofile"
-        flags = ["--cpu-prof", "--cpu-prof-interval=2000", f"--cpu-prof-dir={self.profile_dir}"]
-        return [argv[0], *flags, *argv[1:]]
+    def __init__(self, service_dir: Path, workdir: Path) -> None:
+        super().__init__(service_dir, workdir)
+        self.profile_dir = (workdir / "cpuprofile").absolute()
+        self.pid: int | None = None
+        self.profile: Path | None = None
+        self._before: set[Path] = set()
+
+    def environment(self) -> dict[str, str]:
+        self.profile_dir.mkdir(parents=True, exist_ok=True)
+        return {"TRACETAX_CPU_PROFILE_DIR": str(self.profile_dir)}
+
+    def _profiles(self) -> set[Path]:
+        return set(self.profile_dir.glob("*.cpuprofile"))
+
+    def _signal(self, what: str) -> None:
+        if self.pid is None:
+            raise SamplerError(f"{self.name}: the profiler was never started")
+        try:
+            os.kill(self.pid, self.toggle)
+        except ProcessLookupError:
+            raise SamplerError(
+                f"{self.name}: cannot {what} the profiler: the service (pid {self.pid}) is gone"
+            ) from None
 
     def start(self, pid: int, seconds: int) -> None:
-        self.window = (time.monotonic() * 1e6, time.monotonic() * 1e6 + seconds * 1e6)
+        self._before = self._profiles()
+        self.pid = pid
+        self._signal("start")
 
     def end_window(self) -> None:
-        self.window = (self.window[0], min(self.window[1], time.monotonic() * 1e6))
+        if self.pid is None:
+            return
+        self._signal("stop")
+        # The service writes the profile under a temporary name and renames it: a .cpuprofile
+        # that exists is complete. Waiting here keeps the write out of the next phase.
+        deadline = time.monotonic() + self.write_timeout_s
+        while (new := sorted(self._profiles() - self._before)) == [] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if not new:
+            raise SamplerError(
+                f"{self.name}: the service wrote no .cpuprofile into {self.profile_dir} within "
+                f"{self.write_timeout_s:.0f}s of the second SIGUSR2 (see its log)"
+            )
+        self.profile = new[-1]
 
     def folded(self) -> Folded:
-        files = sorted(getattr(self, "profile_dir", self.workdir).glob("*.cpuprofile"))
-        if not files:
-            raise SamplerError(f"{self.name}: the service wrote no .cpuprofile (it must exit on SIGTERM)")
-        return fold_cpuprofile(json.loads(files[-1].read_text()), self.window)
+        if self.profile is None:
+            raise SamplerError(f"{self.name}: no .cpuprofile was written (the profiler was not started and stopped)")
+        return fold_cpuprofile(json.loads(self.profile.read_text()))
 
 
-def fold_cpuprofile(profile: dict[str, Any], window: tuple[float, float]) -> Folded:
-    """Fold a .cpuprofile's samples taken inside `window` (µs); idle samples are left out."""
+def fold_cpuprofile(profile: dict[str, Any], window: tuple[float, float] | None = None) -> Folded:
+    """Fold a .cpuprofile's samples (only those inside `window`, in V8's CLOCK_MONOTONIC µs, when
+    given); idle samples are left out."""
     nodes = {node["id"]: node for node in profile["nodes"]}
     parent: dict[int, int] = {}
     for node in nodes.values():
@@ -291,7 +331,7 @@ def fold_cpuprofile(profile: dict[str, Any], window: tuple[float, float]) -> Fol
     timestamp = float(profile["startTime"])
     for node_id, delta in zip(profile["samples"], profile["timeDeltas"], strict=False):
         timestamp += delta
-        if window[0] <= timestamp <= window[1]:
+        if window is None or window[0] <= timestamp <= window[1]:
             folded = stack(node_id)
             if not folded.endswith("(idle)"):
                 stacks[folded] += 1

@@ -68,6 +68,9 @@ class ServiceManifest(BaseModel):
     # `otel_sdk_processor_span_processed_total{error_type="queue_full"}`; None if the SDK has none.
     dropped_spans_metric: str | None = None
     profiling: Profiling | None = None
+    # The variable that makes every /work request busy-wait that many microseconds (an integer
+    # 0..1000000; a known cost, for checking what the harness measures), when the service has one.
+    inject_busy_wait: str | None = None
     # Filled in by the loader: the service's folder (argv paths are relative to it).
     directory: Path = Path()
 

@@ -1,5 +1,6 @@
 'use strict';
-// Summarise a V8 .cpuprofile (from `node --cpu-prof`) by where the time went on the one JS thread.
+// Summarise a V8 .cpuprofile (from the SIGUSR2 profiler in main.js, or `node --cpu-prof`) by where
+// the time went on the one JS thread.
 //
 //   node tools/cpuprofile-summary.js profiles/CPU.*.cpuprofile [--stacks N]
 //

@@ -136,6 +136,9 @@ func run() int {
 	case code := <-appDone:
 		stopAgent(agentCmd, agentDone)
 		fmt.Fprintf(os.Stderr, "%s: %s exited (code %d) before the probes were loaded\n", prog, app, code)
+		if code == 2 {
+			return 2 // the app refused its configuration (one line above names the variable)
+		}
 		return 1
 	case <-sigs:
 		stopApp(appCmd, appDone)

@@ -79,8 +79,13 @@ final class Config {
       "always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off, "
           + "parentbased_traceidratio";
 
+  /** TRACETAX_INJECT_BUSY_US is at most 1 s of busy-wait per request. */
+  static final long MAX_INJECT_BUSY_US = 1_000_000L;
+
   final int port;
   final int workerThreads;
+  /** Every /work request spins this long on the monotonic clock (a known cost; 0: none). */
+  final long injectBusyMicros;
   final Mode mode;
   final String serviceName;
   final Map<String, String> resourceAttributes;
@@ -99,6 +104,8 @@ final class Config {
     int cpus = Runtime.getRuntime().availableProcessors();
     workerThreads = intIn(env, "TRACETAX_HTTP_WORKERS", Math.max(4, 2 * cpus), 1, 1024,
         "an integer 1..1024");
+    injectBusyMicros = longIn(env, "TRACETAX_INJECT_BUSY_US", 0, 0, MAX_INJECT_BUSY_US,
+        "an integer 0..1000000 (microseconds of busy-wait per /work request; unset: 0)");
 
     String m = get(env, "TRACETAX_PROCESSOR");
     if (m == null) {

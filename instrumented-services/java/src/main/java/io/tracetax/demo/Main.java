@@ -91,7 +91,8 @@ public final class Main {
     };
     HttpServer server = HttpServer.create(new InetSocketAddress(cfg.port), 1024);
     server.setExecutor(counting);
-    HttpContext work = server.createContext("/work", new WorkHandler(telemetry));
+    HttpContext work =
+        server.createContext("/work", new WorkHandler(telemetry, cfg.injectBusyMicros));
     Filter serverSpan = telemetry.serverFilter();
     if (serverSpan != null) {
       work.getFilters().add(0, serverSpan); // /work only: /healthz is never traced
@@ -104,7 +105,8 @@ public final class Main {
 
     server.start();
     System.err.println("tracetax-demo-java: listening on :" + cfg.port + " mode="
-        + cfg.mode.label() + " workers=" + cfg.workerThreads);
+        + cfg.mode.label() + " workers=" + cfg.workerThreads + " inject_busy_us="
+        + cfg.injectBusyMicros);
 
     stop.await();
     long t0 = System.nanoTime();

@@ -19,9 +19,11 @@ final class WorkHandler implements HttpHandler {
   static final int MAX_SPANS = 1000;
 
   private final Telemetry telemetry;
+  private final long busyNanos;
 
-  WorkHandler(Telemetry telemetry) {
+  WorkHandler(Telemetry telemetry, long injectBusyMicros) {
     this.telemetry = telemetry;
+    this.busyNanos = injectBusyMicros * 1000L;
   }
 
   @Override
@@ -53,6 +55,7 @@ final class WorkHandler implements HttpHandler {
         }
       }
 
+      busyWait(busyNanos);
       long sum = run(iters, spans);
       ok = true;
       send(exchange, 200,
@@ -85,6 +88,20 @@ final class WorkHandler implements HttpHandler {
       from = hi;
     }
     return sum;
+  }
+
+  /**
+   * Spins on the monotonic clock (System.nanoTime) for {@code nanos}: TRACETAX_INJECT_BUSY_US, a
+   * known cost of exactly that CPU time and that latency (no sleep), for checking the harness.
+   */
+  static void busyWait(long nanos) {
+    if (nanos <= 0) {
+      return;
+    }
+    long start = System.nanoTime();
+    while (System.nanoTime() - start < nanos) {
+      // spin: the clock read is the work
+    }
   }
 
   /** acc += (i ^ arr[i % 64]) for i in [from, to): the result depends on N only, not on K. */
