@@ -99,8 +99,8 @@ test: lint test-backend test-frontend test-e2e check-packaging ## Every test sui
 test-backend: toolchain backend-deps stack-build frontend services tools
 	cd backend && $(UV) run --frozen pytest
 
-test-unit: backend-deps frontend-deps services ## The quick loop: pytest without the stack (and without schemathesis) and Vitest; no linters
-	cd backend && $(UV) run --frozen pytest -q -m "not stack and not schemathesis"
+test-unit: backend-deps frontend-deps ## The quick loop: pytest of pure logic and the offline API (no stack, demo services or schemathesis) and Vitest
+	cd backend && $(UV) run --frozen pytest -q -m "not stack and not schemathesis and not services"
 	cd frontend && npx vitest run
 
 test-e2e: backend-deps frontend services tools ## Browser tests (Chromium) against the running stack, or one started for them

@@ -82,7 +82,7 @@ def register(app: typer.Typer) -> None:
         candidate_env: Annotated[list[str], typer.Option("--candidate-env", help="OTEL_*=value override.")] = [],  # noqa: B006
         rate: Annotated[float, typer.Option(help="Open-model rate, req/s.")] = 200,
         duration: Annotated[float, typer.Option(help="Measured seconds per round.")] = 10,
-        rounds: Annotated[int, typer.Option(help="Interleaved rounds.")] = 3,
+        rounds: Annotated[int, typer.Option(help="Interleaved rounds.")] = 5,
         iters: Annotated[int, typer.Option(help="CPU work per request.")] = 1000,
         spans: Annotated[int, typer.Option(help="Spans per request.")] = 5,
         p50_overhead_pct: Annotated[float | None, typer.Option(help="Budget: p50 growth, %.")] = None,

@@ -58,6 +58,7 @@ def results_table(configurations: list[dict[str, Any]], baseline: str) -> Table:
         ("p99.99", lambda r: _fmt_us(r["latency_us"].get("p99.99"))),
         ("max", lambda r: _fmt_us(r["latency_us"].get("max"))),
         ("max throughput", lambda r: _fmt(r["max_throughput_rps"], " req/s", 0)),
+        ("  limited by", lambda r: ", ".join(r.get("max_throughput_limited_by") or []) or "-"),
         ("CPU per request", lambda r: _fmt(r["cpu_per_request_us"], " µs")),
         (
             "CPU utilization",

@@ -13,6 +13,8 @@ from tracetax.ports import free_port
 from tracetax.services.catalog import demo_services
 from tracetax.services.process import INHERITED
 
+pytestmark = pytest.mark.services  # starts the real demo services: not in make test-unit
+
 SERVICES = demo_services()
 BAD = [
     ({"TRACETAX_PROCESSOR": "fast"}, "TRACETAX_PROCESSOR"),

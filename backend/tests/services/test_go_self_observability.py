@@ -17,6 +17,8 @@ from tracetax.ports import free_port
 from tracetax.services.catalog import demo_services
 from tracetax.services.process import ServiceProcess
 
+pytestmark = pytest.mark.services  # starts the real demo services: not in make test-unit
+
 
 class Sink(http.server.ThreadingHTTPServer):
     def __init__(self) -> None:

@@ -21,6 +21,8 @@ from tracetax.ports import free_port
 from tracetax.services.catalog import demo_services
 from tracetax.services.process import ServiceProcess
 
+pytestmark = pytest.mark.services  # starts the real demo services: not in make test-unit
+
 SERVICES = demo_services()
 BUSY_US = 2000
 WARM_UP, MEASURED = 10, 60

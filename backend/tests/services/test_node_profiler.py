@@ -9,12 +9,15 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tracetax.ports import free_port
 from tracetax.profiling.classify import RULES, summarize
 from tracetax.profiling.samplers import NodeCpuProfile
 from tracetax.services.catalog import demo_services
 from tracetax.services.process import ServiceProcess
+
+pytestmark = pytest.mark.services  # starts the real demo services: not in make test-unit
 
 
 def load(http: httpx.Client, seconds: float) -> int:

@@ -35,6 +35,7 @@ TOLERANCE = 0.10
 def run_experiment(spec: ExperimentSpec, workdir: Path) -> tuple[dict[str, Change], dict[str, NoiseFloor], list[str]]:
     """Run `spec` (a baseline and one candidate) and return the candidate's changes, the noise
     floor and the rounds flagged for interference."""
+    workdir.mkdir(parents=True, exist_ok=True)
     runtime = EngineRuntime.create(
         Settings(database_url=f"sqlite:///{workdir / 'bench.db'}", work_dir=workdir / "work"), publish=lambda e: None
     )

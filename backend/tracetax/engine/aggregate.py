@@ -26,6 +26,8 @@ class RoundData:
     open_phase: dict[str, Any] | None
     max_throughput_rps: float | None
     resources: dict[str, Any] | None
+    # What limited the closed-loop phase (service, load generator, stack, none, unknown).
+    limited_by: str | None = None
 
 
 def _median(values: Sequence[float | None]) -> float | None:
@@ -44,6 +46,7 @@ def aggregate_configuration(name: str, rounds: Sequence[RoundData]) -> dict[str,
             "achieved_rps": (r.open_phase or {}).get("achieved_rps"),
             "p99_us": ((r.open_phase or {}).get("summary") or {}).get("percentiles_us", {}).get("99"),
             "max_throughput_rps": r.max_throughput_rps,
+            "max_throughput_limited_by": r.limited_by,
             "cpu_per_request_us": (r.resources or {}).get("cpu_per_request_us"),
             "cpu_utilization": (r.resources or {}).get("cpu_utilization"),
             "rss_max_bytes": (r.resources or {}).get("rss_max_bytes"),
@@ -67,6 +70,9 @@ def aggregate_configuration(name: str, rounds: Sequence[RoundData]) -> dict[str,
         "percentile_curve": hdr.percentile_curve(merged),
         "histogram": hdr.encode(merged) if summary.count else None,
         "max_throughput_rps": _median([item["max_throughput_rps"] for item in per_round]),
+        # Per round, what limited it: a figure limited by the load generator or the stack is
+        # theirs, not the service's.
+        "max_throughput_limited_by": sorted({r.limited_by for r in completed if r.limited_by}),
         "cpu_per_request_us": _median([item["cpu_per_request_us"] for item in per_round]),
         "cpu_utilization": _median([item["cpu_utilization"] for item in per_round]),
         "rss_max_bytes": _median([item["rss_max_bytes"] for item in per_round]),

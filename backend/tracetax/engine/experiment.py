@@ -42,6 +42,7 @@ def round_data(round_: Round) -> RoundData:
         open_phase=round_.open_phase,
         max_throughput_rps=round_.max_throughput_rps,
         resources=round_.resources,
+        limited_by=(round_.closed_phase or {}).get("limited_by"),
     )
 
 

@@ -575,7 +575,7 @@ export interface components {
             budget: components["schemas"]["Budget"];
             /**
              * Rounds
-             * @default 3
+             * @default 5
              */
             rounds: number;
             /**
@@ -828,7 +828,8 @@ export interface components {
             load: components["schemas"]["LoadSpec"];
             /**
              * Rounds
-             * @default 3
+             * @description Interleaved rounds. 5 by default: the paired interval's t factor over 3 rounds (4.3 / sqrt 3) is twice that over 5 (2.8 / sqrt 5); see docs/benchmarks.md (make bench-truth).
+             * @default 5
              */
             rounds: number;
             /**

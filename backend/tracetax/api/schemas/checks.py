@@ -18,7 +18,7 @@ class CheckRequest(BaseModel):
     candidate: ConfigurationSpec
     load: LoadSpec
     budget: Budget
-    rounds: int = Field(default=3, ge=1, le=50)
+    rounds: int = Field(default=5, ge=1, le=50)
     seed: int = 0
     strict: bool = Field(default=False, description="Judge the point estimate instead of the interval's lower bound.")
 
