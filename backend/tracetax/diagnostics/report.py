@@ -112,7 +112,9 @@ async def collect_ledger(
     sooner than `settle_s` after the last round ended."""
     await settle(experiment, settle_s)
     spec = ExperimentSpec.model_validate(experiment.spec)
-    session.execute(delete(LedgerReading).where(LedgerReading.experiment_id == experiment.id))
+    # Read everything first and write in one short transaction at the end: a write held open
+    # across the backends' answers (tens of seconds) locked SQLite for every other writer.
+    readings = []
     for round_ in experiment.rounds:
         if round_.status != "completed":
             continue
@@ -128,7 +130,7 @@ async def collect_ledger(
             trace_ids = [trace.trace_id for trace in traces]
         except BackendError:
             trace_ids = []
-        session.add(
+        readings.append(
             LedgerReading(
                 run_id=round_.run_id,
                 experiment_id=experiment.id,
@@ -136,6 +138,9 @@ async def collect_ledger(
                 sample_trace_ids=trace_ids,
             )
         )
+    session.rollback()  # end any read transaction the loop left open before writing
+    session.execute(delete(LedgerReading).where(LedgerReading.experiment_id == experiment.id))
+    session.add_all(readings)
     session.commit()
 
 
