@@ -1,6 +1,6 @@
 // End-to-end: the UI in Debian's Chromium against the stack `make up` runs (TRACETAX_URL,
 // default http://127.0.0.1:8000). Creates one short experiment (Go, none vs batch-default,
-// about 22 s of measuring), watches it, and checks the results page with the real data:
+// about 32 s of measuring), watches it, and checks the results page with the real data:
 // the table with the diagnostics' intervals, the charts, where export runs and the flame graph,
 // the span ledger, the recommendation, a sample trace and the logs. Then runs a short CI check
 // from the UI (about 18 s) and downloads its JUnit XML.
@@ -144,8 +144,9 @@ test(
     await page.getByLabel("Duration (s)").fill("3");
     await page.getByLabel("Max throughput (s)").fill("2");
     await page.getByLabel("Rounds", { exact: true }).fill("1");
-    // (3 + 1 + 3 + 2 + 2) s × 2 configurations × 1 round, as ExperimentSpec.estimated_seconds.
-    assert.match(await page.locator(".estimate").innerText(), /about 22 s/);
+    // (3 + 1 + 3 + 5 + 2 + 2) s × 2 configurations × 1 round, as ExperimentSpec.estimated_seconds
+    // (start, warm-up, measured, stacks phase, closed loop, stop).
+    assert.match(await page.locator(".estimate").innerText(), /about 32 s/);
     await page.screenshot({ path: shot("03-new-experiment.png"), fullPage: true });
     const answered = page.waitForResponse(
       (r) => r.url().endsWith("/api/v1/experiments") && r.request().method() === "POST",
@@ -156,7 +157,7 @@ test(
     const response = await answered;
     assert.equal(response.status(), 202, await response.text());
     const created = await response.json();
-    assert.equal(created.estimated_seconds, 22);
+    assert.equal(created.estimated_seconds, 32);
     experimentId = created.id;
     await page.waitForURL(`**/experiments/${experimentId}`);
     console.log(`    experiment ${experimentId} (queue position ${created.queue_position})`);

@@ -34,6 +34,7 @@ class CheckRequest(BaseModel):
             load=self.load,
             rounds=self.rounds,
             seed=self.seed,
+            sample_stacks=False,  # a verdict reads no stacks; a check runs as short as it can
         )
 
     @staticmethod

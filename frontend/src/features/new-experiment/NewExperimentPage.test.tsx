@@ -30,11 +30,11 @@ describe("NewExperimentPage", () => {
   it("updates the estimate as the load changes", async () => {
     const user = userEvent.setup();
     renderForm(() => json(202, {}));
-    await screen.findByText(/about 4 min/);
+    await screen.findByText(/about 7 min 30 s/);
     const rounds = screen.getByLabelText("Rounds");
     await user.clear(rounds);
     await user.type(rounds, "1");
-    expect(screen.getByText(/about 1 min 20 s/)).toBeTruthy();
+    expect(screen.getByText(/about 1 min 30 s/)).toBeTruthy();
   });
 
   it("shows the API's 422 messages beside their fields and in a summary", async () => {

@@ -29,9 +29,11 @@ describe("the estimate", () => {
 
   it("uses the API's defaults for blank fields and gives up on unusable ones", () => {
     const form = initialForm(services, presets);
-    expect(estimateForm(form)).toEqual({ seconds: (3 + 5 + 20 + 10 + 2) * 2 * 3, perRun: 40 });
+    // start, warm-up, measured, stacks phase (sampled by default), closed loop, stop
+    expect(estimateForm(form)).toEqual({ seconds: (3 + 5 + 20 + 5 + 10 + 2) * 2 * 5, perRun: 45 });
     const blank = { ...form, load: { ...form.load, warmup_s: "" }, rounds: "" };
-    expect(estimateForm(blank)?.seconds).toBe(40 * 2 * 3);
+    expect(estimateForm(blank)?.seconds).toBe(45 * 2 * 5);
+    expect(estimateForm({ ...form, sampleStacks: false })?.perRun).toBe(40);
     expect(estimateForm({ ...form, load: { ...form.load, duration_s: "-5" } })).toBeNull();
     expect(estimateForm({ ...form, rounds: "0" })).toBeNull();
     expect(estimateForm({ ...form, configurations: [] })).toBeNull();

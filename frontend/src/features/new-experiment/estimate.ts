@@ -1,6 +1,6 @@
 // How long an experiment will take: the same formula as ExperimentSpec.estimated_seconds in
 // backend/tracetax/engine/spec.py — every round of every configuration starts the service
-// (3 s), warms up, measures, finds the maximum throughput and stops (2 s).
+// (3 s), warms up, measures, samples stacks (when on), finds the maximum throughput and stops (2 s).
 
 import { type FormState, parseNumber, SPEC_DEFAULTS } from "./form";
 
@@ -13,10 +13,13 @@ export interface EstimateInput {
   max_throughput_s: number;
   configurations: number;
   rounds: number;
+  /** The stacks phase after the measured one; 0 when stacks are not sampled. */
+  stacks_s?: number;
 }
 
 export function estimatedSeconds(input: EstimateInput): number {
-  const perRun = STARTUP_S + input.warmup_s + input.duration_s + input.max_throughput_s + STOP_S;
+  const perRun =
+    STARTUP_S + input.warmup_s + input.duration_s + (input.stacks_s ?? 0) + input.max_throughput_s + STOP_S;
   return perRun * input.configurations * input.rounds;
 }
 
@@ -29,6 +32,7 @@ export function estimateForm(form: FormState): { seconds: number; perRun: number
     max_throughput_s: value(form.load.max_throughput_s, SPEC_DEFAULTS.max_throughput_s),
     configurations: form.configurations.length,
     rounds: value(form.rounds, SPEC_DEFAULTS.rounds),
+    stacks_s: form.sampleStacks ? SPEC_DEFAULTS.stacks_s : 0,
   };
   const usable = Object.values(input).every((n) => Number.isFinite(n) && n >= 0);
   if (!usable || input.configurations === 0 || input.rounds <= 0) return null;

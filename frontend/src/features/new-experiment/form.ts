@@ -48,7 +48,8 @@ export const SPEC_DEFAULTS = {
   duration_s: 20,
   connections: 16,
   max_throughput_s: 10,
-  rounds: 3,
+  stacks_s: 5,
+  rounds: 5,
   seed: 0,
   sample_stacks: true,
 } as const;
