@@ -19,7 +19,12 @@ export interface EstimateInput {
 
 export function estimatedSeconds(input: EstimateInput): number {
   const perRun =
-    STARTUP_S + input.warmup_s + input.duration_s + (input.stacks_s ?? 0) + input.max_throughput_s + STOP_S;
+    STARTUP_S +
+    input.warmup_s +
+    input.duration_s +
+    (input.stacks_s ?? 0) +
+    input.max_throughput_s +
+    STOP_S;
   return perRun * input.configurations * input.rounds;
 }
 
