@@ -23,8 +23,8 @@ from typing import Any
 from tracetax.bench import stop_cleanly_on_sigterm
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
-from tracetax.diagnostics.overhead import Change, NoiseFloor, RoundSample, compare, format_value, noise_floor
-from tracetax.diagnostics.report import flagged_rounds
+from tracetax.diagnostics.overhead import Change, NoiseFloor, compare, format_value, noise_floor
+from tracetax.diagnostics.report import flagged_rounds, samples_by_configuration
 from tracetax.engine.placement import Placement
 from tracetax.engine.spec import ExperimentSpec
 from tracetax.runtime import EngineRuntime
@@ -46,20 +46,8 @@ def run_experiment(spec: ExperimentSpec, workdir: Path) -> tuple[dict[str, Chang
     with runtime.sessions() as session:
         stored = repo.get_experiment(session, experiment.id)
         assert stored is not None  # noqa: S101 - created above
-        rounds = [r for r in stored.rounds if r.status == "completed"]
-        samples: dict[str, list[RoundSample]] = {}
-        flagged = flagged_rounds(rounds)
-        for round_ in rounds:
-            resources = round_.resources or {}
-            samples.setdefault(round_.configuration, []).append(
-                RoundSample(
-                    round_index=round_.round_index,
-                    histogram=round_.histogram,
-                    max_throughput_rps=round_.max_throughput_rps,
-                    cpu_per_request_us=resources.get("cpu_per_request_us"),
-                    rss_max_bytes=resources.get("rss_max_bytes"),
-                )
-            )
+        flagged = flagged_rounds([r for r in stored.rounds if r.status == "completed"])
+        samples = samples_by_configuration(stored)
     runtime.dispose()
     if status != "completed":
         raise SystemExit(f"bench-truth: experiment {spec.name} ended {status}")

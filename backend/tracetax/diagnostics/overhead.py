@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 import numpy as np
@@ -139,15 +140,22 @@ def _oriented(interval: Interval, higher_is_worse: bool) -> Interval:
     return Interval(estimate=flip[0], low=flip[1], high=flip[2])
 
 
+@lru_cache(maxsize=1024)
+def _percentile(encoded: str, percentile: float) -> float | None:
+    """A percentile of an encoded round histogram. Cached: every configuration's comparison,
+    the noise floor and a check's lines read the same rounds' percentiles again."""
+    histogram = hdr.decode(encoded)
+    if histogram.get_total_count() == 0:
+        return None
+    return float(histogram.get_value_at_percentile(percentile))
+
+
 def round_value(sample: RoundSample, metric: Metric) -> float | None:
     """The round's own value of a metric: a percentile of its histogram, or a measured figure."""
     if metric.percentile is not None:
         if not sample.histogram:
             return None
-        histogram = hdr.decode(sample.histogram)
-        if histogram.get_total_count() == 0:
-            return None
-        return float(histogram.get_value_at_percentile(metric.percentile))
+        return _percentile(sample.histogram, metric.percentile)
     value = getattr(sample, metric.name)
     return None if value is None else float(value)
 
