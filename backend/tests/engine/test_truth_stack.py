@@ -8,6 +8,11 @@
 
 The A/A promise is statistical (at most 5% of A/As show a significant metric), so a first
 A/A with a significant metric is run once more: two in a row happen 1 in 400 times.
+
+The ±10% promise holds on a quiet machine (docs/benchmarks.md: three runs within 2%). On a
+noisier one a 3-round estimate can miss it while its own interval honestly covers 1 ms; that
+run is repeated once with 5 rounds. An interval that excludes 1 ms fails at once: then the
+measurement is wrong, not noisy.
 """
 
 from __future__ import annotations
@@ -61,6 +66,21 @@ async def run(http: httpx.AsyncClient, base: str, spec: dict[str, Any]) -> tuple
     return detail, diagnostics.json()
 
 
+def summaries(changes: dict[str, Any]) -> list[str]:
+    return [changes[m]["summary"] for m in ("p50", "cpu_per_request_us")]
+
+
+def injected_cost_within_10pct(changes: dict[str, Any]) -> bool:
+    """True when p50 and CPU per request both read +1 ms ±10%; fails the test at once when
+    an interval excludes the injected cost (a wrong measurement rather than a noisy one)."""
+    within = True
+    for metric in ("p50", "cpu_per_request_us"):
+        absolute = changes[metric]["absolute"]
+        assert absolute["low"] <= BUSY_US <= absolute["high"], (metric, changes[metric]["summary"])
+        within &= abs(absolute["estimate"] - BUSY_US) <= 0.1 * BUSY_US
+    return within
+
+
 async def test_a_a_is_not_significant_and_an_injected_millisecond_is_measured(native_stack: NativeStack) -> None:
     base = api(native_stack)
     async with httpx.AsyncClient(timeout=60) as http:
@@ -77,9 +97,17 @@ async def test_a_a_is_not_significant_and_an_injected_millisecond_is_measured(na
     assert {c["direction"] for c in diagnostics["overhead"]["none-again"].values()} == {"unchanged", "unknown"}
 
     busy = diagnostics["overhead"]["busy-1ms"]
+    if not injected_cost_within_10pct(busy):
+        print(
+            f"busy-1ms missed ±10% within its interval: {summaries(busy)}, flagged rounds "
+            f"{diagnostics.get('flagged_rounds')}; running it once more with 5 rounds",
+            file=sys.stderr,
+        )
+        async with httpx.AsyncClient(timeout=60) as http:
+            _, diagnostics = await run(http, base, truth_spec(rounds=5) | {"seed": 13})
+        busy = diagnostics["overhead"]["busy-1ms"]
+        assert injected_cost_within_10pct(busy), summaries(busy)
     for metric in ("p50", "cpu_per_request_us"):
-        added = busy[metric]["absolute"]["estimate"]
-        assert abs(added - BUSY_US) <= 0.1 * BUSY_US, (metric, busy[metric]["summary"])
         assert busy[metric]["direction"] == "worse"
     assert "ms p50" in busy["p50"]["summary"]
     # Nothing the stack or the engine started ran on the service's cores while it was measured.
