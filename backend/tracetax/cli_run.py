@@ -13,15 +13,18 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from tracetax.cli_pipeline import ledger_table, pipeline_results_table
 from tracetax.core.config import get_settings
 from tracetax.db import repository as repo
 from tracetax.db.models import Round
-from tracetax.diagnostics.overhead import RoundSample, compare
+from tracetax.diagnostics.overhead import Change, RoundSample, compare
+from tracetax.diagnostics.pipeline import build_pipeline
 from tracetax.diagnostics.report import samples_by_configuration
 from tracetax.diagnostics.stacks import summarize_configuration
-from tracetax.engine.experiment import service_label
 from tracetax.engine.progress import Progress as ProgressEvent
-from tracetax.engine.spec import SpecError, load_spec_file
+from tracetax.engine.spec import ExperimentSpec, SpecError, load_spec_file
+from tracetax.engine.subjects import subject_label
+from tracetax.lab.spec import PipelineSpec
 from tracetax.processes import reap_leftovers
 from tracetax.runtime import EngineRuntime
 from tracetax.services.catalog import demo_services
@@ -72,16 +75,18 @@ def results_table(configurations: list[dict[str, Any]], baseline: str) -> Table:
     return table
 
 
-def changes_table(samples: dict[str, list[RoundSample]], baseline: str) -> Table:
+def service_changes(samples: dict[str, list[RoundSample]], baseline: str) -> dict[str, dict[str, Change]]:
+    return {name: compare(samples.get(baseline, []), rounds) for name, rounds in samples.items() if name != baseline}
+
+
+def changes_table(changes: dict[str, dict[str, Change]], baseline: str) -> Table:
     """Each configuration's paired change against the baseline, in words (docs/diagnostics.md)."""
     table = Table(title=f"Change against {baseline} (paired by round, 95% intervals, Holm over the metrics)")
     table.add_column("configuration")
     table.add_column("metric")
     table.add_column("change")
-    for name, rounds in samples.items():
-        if name == baseline:
-            continue
-        for item in compare(samples.get(baseline, []), rounds).values():
+    for name, by_metric in changes.items():
+        for item in by_metric.values():
             colour = {"worse": "red", "better": "green"}.get(item.direction, "")
             table.add_row(name, item.label, f"[{colour}]{item.summary}[/{colour}]" if colour else item.summary)
     return table
@@ -154,7 +159,7 @@ def run(spec_path: Path) -> int:
 
     runtime = EngineRuntime.create(get_settings(), publish=on_progress)
     with runtime.sessions() as session:
-        experiment = repo.create_experiment(session, spec.model_dump(mode="json"), service_label(spec), spec.name)
+        experiment = repo.create_experiment(session, spec.model_dump(mode="json"), subject_label(spec), spec.name)
     console.print(
         f"experiment {experiment.id}: {len(spec.configurations)} configurations x {spec.rounds} rounds, "
         f"about {spec.estimated_seconds() / 60:.1f} min"
@@ -185,12 +190,29 @@ def run(spec_path: Path) -> int:
         failed_rounds = [r for r in stored.rounds if r.status == "failed"]
         rounds = list(stored.rounds)
         experiment_error = stored.error
-        samples = samples_by_configuration(stored)
+        if isinstance(spec, PipelineSpec):
+            diagnostics = build_pipeline(stored, spec)
+        else:
+            changes = service_changes(samples_by_configuration(stored), spec.baseline.name)
     runtime.dispose()
     names = [c.name for c in spec.configurations if c.name in by_name]
-    console.print(results_table([by_name[name] for name in names], spec.baseline.name))
-    console.print(changes_table(samples, spec.baseline.name))
-    if spec.sample_stacks:
+    if isinstance(spec, PipelineSpec):
+        console.print(pipeline_results_table([by_name[name] for name in names], spec.baseline.name))
+        console.print(changes_table(diagnostics.overhead, spec.baseline.name))
+        console.print(ledger_table(diagnostics.ledger))
+        for label, rounds_named in (
+            (
+                "telemetrygen could not deliver the asked rate (its limit, not the Collector's)",
+                diagnostics.saturated_rounds,
+            ),
+            ("interference on the lab Collector's cores", diagnostics.flagged_rounds),
+        ):
+            if rounds_named:
+                console.print(f"[yellow]{label}: {', '.join(rounds_named)}")
+    else:
+        console.print(results_table([by_name[name] for name in names], spec.baseline.name))
+        console.print(changes_table(changes, spec.baseline.name))
+    if isinstance(spec, ExperimentSpec) and spec.sample_stacks:
         console.print(where_export_table(rounds, names, by_name))
     for round_ in failed_rounds:
         console.print(f"[yellow]round {round_.round_index + 1} of {round_.configuration} failed: {round_.error}")

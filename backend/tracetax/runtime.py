@@ -16,11 +16,12 @@ from sqlalchemy.orm import Session, sessionmaker
 from tracetax.core.config import Settings, resolved_database_url, resolved_work_dir
 from tracetax.db import repository as repo
 from tracetax.db.session import make_engine, migrate, session_factory
+from tracetax.diagnostics.pipeline import collect_pipeline_traces
 from tracetax.diagnostics.report import collect_ledger
 from tracetax.engine.experiment import ExperimentEngine
 from tracetax.engine.progress import ProgressBroker, ProgressCallback
 from tracetax.engine.queue import ExperimentQueue
-from tracetax.engine.spec import ExperimentSpec
+from tracetax.engine.spec import ExperimentSpec, parse_spec
 from tracetax.readback import RunReadback
 
 
@@ -41,7 +42,11 @@ class EngineRuntime:
                 experiment = repo.get_experiment(session, experiment_id)
                 if experiment is None:
                     return
-                spec = ExperimentSpec.model_validate(experiment.spec)
+                spec = parse_spec(experiment.spec)
+                if not isinstance(spec, ExperimentSpec):
+                    # A pipeline's counters were read during each round; Tempo's side now.
+                    await collect_pipeline_traces(session, experiment, readback, self.settings.ledger_settle_s)
+                    return
                 await collect_ledger(
                     session, experiment, readback, self.engine.manifest_for(spec), self.settings.ledger_settle_s
                 )
@@ -60,6 +65,7 @@ class EngineRuntime:
             work_dir=resolved_work_dir(settings),
             otlp_endpoint=str(settings.collector_otlp_http_endpoint).rstrip("/"),
             publish=publish or broker.publish_threadsafe,
+            lab_export_endpoint=settings.collector_otlp_grpc_endpoint,
         )
         runtime = cls(database, sessions, broker, engine, ExperimentQueue(engine, sessions), settings)
         # After each experiment, in the engine's worker thread: the ledger needs the backends.

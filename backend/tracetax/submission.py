@@ -15,8 +15,10 @@ from tracetax.diagnostics import calibration
 from tracetax.diagnostics.checks import Budget, unresolvable
 from tracetax.diagnostics.overhead import NoiseFloor
 from tracetax.diagnostics.report import samples_by_configuration
-from tracetax.engine.experiment import service_label
-from tracetax.engine.spec import DemoServiceRef, ExperimentSpec, SpecError, validate_against_catalog
+from tracetax.engine.spec import AnySpec, DemoServiceRef, ExperimentSpec, SpecError, validate_against_catalog
+from tracetax.engine.subjects import subject_label
+from tracetax.lab import pipelines, telemetrygen
+from tracetax.lab.spec import PipelineSpec
 from tracetax.runtime import EngineRuntime
 from tracetax.services.catalog import ServiceManifest
 
@@ -38,9 +40,12 @@ class Queued:
     estimated_seconds: float
 
 
-def validate(spec: ExperimentSpec, services: dict[str, ServiceManifest]) -> ServiceManifest | None:
-    """The demo service's manifest (None for a user's own command) once every configuration
-    fits it; raises UnknownServiceError or SpecError."""
+def validate(spec: AnySpec, services: dict[str, ServiceManifest]) -> ServiceManifest | None:
+    """The demo service's manifest (None for a user's own command or a pipeline) once every
+    configuration fits it; raises UnknownServiceError or SpecError."""
+    if isinstance(spec, PipelineSpec):
+        validate_pipelines(spec)
+        return None
     manifest = None
     if isinstance(spec.service, DemoServiceRef):
         manifest = services.get(spec.service.language)
@@ -50,11 +55,37 @@ def validate(spec: ExperimentSpec, services: dict[str, ServiceManifest]) -> Serv
     return manifest
 
 
-def queue_experiment(runtime: EngineRuntime, spec: ExperimentSpec) -> Queued:
+def validate_pipelines(spec: PipelineSpec) -> None:
+    """Every variant names a shipped pipeline or a readable overlay, and the Collector accepts
+    the merged config (`otelcol validate`): nothing is started for a config that would fail.
+    Errors name the configuration's field, the file, the line and the component."""
+    errors = []
+    for index, variant in enumerate(spec.configurations):
+        field = "pipeline" if variant.pipeline is not None else "config_file"
+        try:
+            files = pipelines.config_files(variant.pipeline, variant.config_path)
+            pipelines.validate(files, pipelines.placeholder_environment(variant.settings))
+        except pipelines.PipelineConfigError as error:
+            errors.append({"loc": ("configurations", index, field), "msg": str(error)})
+        except (KeyError, ValueError, OSError) as error:
+            errors.append({"loc": ("configurations", index, field), "msg": str(error).strip('"')})
+    if not telemetrygen.telemetrygen_binary().exists():
+        errors.append(
+            {
+                "loc": ("load",),
+                "msg": f"the load generator telemetrygen is not built ({telemetrygen.telemetrygen_binary()}): "
+                "run `make stack-build` (or `make up`)",
+            }
+        )
+    if errors:
+        raise SpecError(errors)
+
+
+def queue_experiment(runtime: EngineRuntime, spec: AnySpec) -> Queued:
     """Validate, store and queue; one experiment measures at a time."""
     validate(spec, runtime.engine.services)
     with runtime.sessions() as session:
-        experiment = repo.create_experiment(session, spec.model_dump(mode="json"), service_label(spec), spec.name)
+        experiment = repo.create_experiment(session, spec.model_dump(mode="json"), subject_label(spec), spec.name)
     position = runtime.queue.submit(experiment.id)
     return Queued(experiment, position, spec.estimated_seconds())
 

@@ -165,3 +165,26 @@ def test_trace_id_is_validated_like_every_other_field(client: TestClient) -> Non
     down = client.get("/api/v1/traces/abc123")
     assert down.status_code == 502
     assert down.json()["detail"].startswith("tempo")
+
+
+def pipeline_spec(**changes: Any) -> dict[str, Any]:
+    return {
+        "subject": "collector",
+        "configurations": [{"pipeline": "passthrough", "baseline": True}, {"pipeline": "batch-default"}],
+        "load": {"spans_per_s": 1000, "duration_s": 2},
+        "rounds": 1,
+    } | changes
+
+
+def test_a_pipeline_spec_with_bad_fields_is_422_naming_them_as_written(client: TestClient) -> None:
+    spec = pipeline_spec(load={"spans_per_s": 0}, rounds=0)
+    response = client.post(EXPERIMENTS, json=spec)
+    assert response.status_code == 422, response.text
+    # Named as in the spec: no union tag ("collector") between "body" and the field.
+    assert set(locations(response)) == {("body", "load", "spans_per_s"), ("body", "rounds")}
+
+
+def test_an_unknown_subject_is_422_naming_it(client: TestClient) -> None:
+    response = client.post(EXPERIMENTS, json=go_spec(subject="database"))
+    assert response.status_code == 422, response.text
+    assert locations(response) == [("body", "subject")]

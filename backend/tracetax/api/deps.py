@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Annotated, Any
 
-from fastapi import Depends, HTTPException, Request, status
+from fastapi import Depends, HTTPException, Request, Response, status
+from fastapi.exceptions import RequestValidationError
+from fastapi.routing import APIRoute
 
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
 from tracetax.db.models import Experiment
-from tracetax.engine.spec import SpecError
+from tracetax.engine.spec import SPEC_SUBJECTS, SpecError
 from tracetax.health import Backends
 from tracetax.runtime import EngineRuntime
 from tracetax.submission import UnknownServiceError
@@ -74,3 +76,27 @@ def require_configuration(experiment: Experiment, configuration: str) -> None:
             status.HTTP_404_NOT_FOUND,
             f"experiment {experiment.id} has no configuration {configuration!r}; it has: {', '.join(names)}",
         )
+
+
+class SpecRoute(APIRoute):
+    """A route whose body is a spec of either subject (`subject` selects it). Pydantic puts the
+    union's tag into each error's location ("body", "collector", "load", ...); the user wrote
+    no such key, so the 422 names the field as it appears in the spec."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def handle(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except RequestValidationError as error:
+                raise RequestValidationError([_untagged(item) for item in error.errors()], body=error.body) from None
+
+        return handle
+
+
+def _untagged(item: dict[str, Any]) -> dict[str, Any]:
+    loc = tuple(item.get("loc", ()))
+    if len(loc) >= 2 and loc[0] == "body" and loc[1] in SPEC_SUBJECTS:
+        return {**item, "loc": (loc[0], *loc[2:])}
+    return item

@@ -19,8 +19,8 @@ from typing import Any
 from tracetax.bench import stop_cleanly_on_sigterm
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
-from tracetax.engine.experiment import service_label
 from tracetax.engine.spec import ExperimentSpec
+from tracetax.engine.subjects import subject_label
 from tracetax.runtime import EngineRuntime
 from tracetax.services.catalog import demo_services
 
@@ -50,7 +50,7 @@ def bench_spec(language: str, modes: list[str], args: argparse.Namespace) -> Exp
 
 def run_language(runtime: EngineRuntime, spec: ExperimentSpec) -> list[dict[str, Any]]:
     with runtime.sessions() as session:
-        experiment = repo.create_experiment(session, spec.model_dump(mode="json"), service_label(spec), spec.name)
+        experiment = repo.create_experiment(session, spec.model_dump(mode="json"), subject_label(spec), spec.name)
     status = runtime.engine.execute(experiment.id, threading.Event(), threading.Event())
     rows = []
     with runtime.sessions() as session:

@@ -24,7 +24,8 @@ from tracetax.bench import stop_cleanly_on_sigterm
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
 from tracetax.diagnostics.overhead import Change, NoiseFloor, compare, format_value, noise_floor
-from tracetax.diagnostics.report import flagged_rounds, samples_by_configuration
+from tracetax.diagnostics.report import samples_by_configuration
+from tracetax.diagnostics.rounds import flagged_rounds
 from tracetax.engine.placement import Placement
 from tracetax.engine.spec import ExperimentSpec
 from tracetax.runtime import EngineRuntime

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session, selectinload
 
 from tracetax.db.models import Calibration, Check, ConfigurationResult, Experiment, LedgerReading, Round
@@ -50,6 +50,15 @@ def list_experiments(session: Session, service: str | None = None, limit: int = 
 def ledger_readings(session: Session, experiment_id: str) -> Sequence[LedgerReading]:
     """The span ledger of each round of the experiment, as last read from the backends."""
     return session.scalars(select(LedgerReading).where(LedgerReading.experiment_id == experiment_id)).all()
+
+
+def replace_ledger_readings(session: Session, experiment_id: str, readings: Sequence[LedgerReading]) -> None:
+    """Replace an experiment's ledger readings in one short transaction. Callers read the
+    backends first: a write held open across their answers locked SQLite for every writer."""
+    session.rollback()  # end any read transaction left open before writing
+    session.execute(delete(LedgerReading).where(LedgerReading.experiment_id == experiment_id))
+    session.add_all(readings)
+    session.commit()
 
 
 def create_check(session: Session, experiment_id: str, budget: dict[str, Any], strict: bool) -> Check:

@@ -28,8 +28,8 @@ exactly the A/A configuration's interval, which is how `tracetax calibrate` meas
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
@@ -49,9 +49,11 @@ Direction = Literal["worse", "better", "unchanged", "unknown"]
 class Metric:
     name: str
     label: str
-    unit: Literal["us", "req/s", "bytes"]
+    unit: Literal["us", "req/s", "bytes", "cores", "spans"]
     higher_is_worse: bool
     percentile: float | None = None
+    # Decimals kept of absolute values: 2 for µs, bytes and req/s; more for cores.
+    digits: int = 2
 
 
 METRICS: dict[str, Metric] = {
@@ -124,13 +126,16 @@ class NoiseFloor(BaseModel):
 
 @dataclass(frozen=True)
 class RoundSample:
-    """One completed round of one configuration, as the statistics need it."""
+    """One completed round of one configuration, as the statistics need it: a service's
+    latency histogram and measured figures, or any subject's figures by metric name in
+    `values` (a Collector pipeline's cores, memory, lost spans)."""
 
     round_index: int
-    histogram: str | None
-    max_throughput_rps: float | None
-    cpu_per_request_us: float | None
-    rss_max_bytes: float | None
+    histogram: str | None = None
+    max_throughput_rps: float | None = None
+    cpu_per_request_us: float | None = None
+    rss_max_bytes: float | None = None
+    values: Mapping[str, float | None] = field(default_factory=dict)
 
 
 def _oriented(interval: Interval, higher_is_worse: bool) -> Interval:
@@ -156,7 +161,7 @@ def round_value(sample: RoundSample, metric: Metric) -> float | None:
         if not sample.histogram:
             return None
         return _percentile(sample.histogram, metric.percentile)
-    value = getattr(sample, metric.name)
+    value = sample.values[metric.name] if metric.name in sample.values else getattr(sample, metric.name, None)
     return None if value is None else float(value)
 
 
@@ -219,7 +224,8 @@ def change(metric: Metric, pairs: list[tuple[float, float]]) -> Change:
         )
     notes = []
     difference = cand - base
-    absolute = Interval(estimate=_r(float(difference.mean())))
+    digits = metric.digits
+    absolute = Interval(estimate=_r(float(difference.mean()), digits))
     relative = Interval(estimate=None)
     p_value = None
     positive = bool(np.all(base > 0) and np.all(cand > 0))
@@ -227,7 +233,7 @@ def change(metric: Metric, pairs: list[tuple[float, float]]) -> Change:
         notes.append("no relative change: a baseline or candidate value is zero")
     if n >= 2:
         mean, low, high, p_abs = _t_interval(difference)
-        absolute = Interval(estimate=_r(mean), low=_r(low), high=_r(high))
+        absolute = Interval(estimate=_r(mean, digits), low=_r(low, digits), high=_r(high, digits))
         p_value = p_abs
         if positive:
             log_mean, log_low, log_high, p_value = _t_interval(np.log(cand / base))
@@ -239,8 +245,8 @@ def change(metric: Metric, pairs: list[tuple[float, float]]) -> Change:
     result = Change(
         **common,
         pairs=n,
-        baseline=_r(float(base.mean())),
-        candidate=_r(float(cand.mean())),
+        baseline=_r(float(base.mean()), digits),
+        candidate=_r(float(cand.mean()), digits),
         absolute=absolute,
         relative_pct=relative,
         p_value=_r(p_value, 6),
@@ -276,9 +282,11 @@ def decide(item: Change, p_adjusted: float | None) -> Change:
     return item
 
 
-def compare(baseline: Sequence[RoundSample], candidate: Sequence[RoundSample]) -> dict[str, Change]:
+def compare(
+    baseline: Sequence[RoundSample], candidate: Sequence[RoundSample], metrics: Mapping[str, Metric] = METRICS
+) -> dict[str, Change]:
     """Every metric's paired change, significance decided with Holm over the metrics."""
-    changes = {name: change(metric, paired_values(baseline, candidate, metric)) for name, metric in METRICS.items()}
+    changes = {name: change(metric, paired_values(baseline, candidate, metric)) for name, metric in metrics.items()}
     adjusted = holm([c.p_value for c in changes.values()])
     for item, p in zip(changes.values(), adjusted, strict=True):
         decide(item, p)
@@ -291,12 +299,15 @@ def compare(baseline: Sequence[RoundSample], candidate: Sequence[RoundSample]) -
 
 
 def noise_floor(
-    baseline: Sequence[RoundSample], candidates: Sequence[Sequence[RoundSample]], rounds: int | None = None
+    baseline: Sequence[RoundSample],
+    candidates: Sequence[Sequence[RoundSample]],
+    rounds: int | None = None,
+    metrics: Mapping[str, Metric] = METRICS,
 ) -> dict[str, NoiseFloor]:
     """Per metric, the 95% half-width at `rounds` pairs (default: the experiment's own) from the
     pooled spread of every candidate's paired log ratios around its own mean."""
     result = {}
-    for name, metric in METRICS.items():
+    for name, metric in metrics.items():
         residuals: list[float] = []
         df = 0
         counts = []
@@ -335,7 +346,7 @@ def noise_floor(
             label=metric.label,
             unit=metric.unit,
             relative_pct=_r(half),
-            absolute=_r(level * half / 100) if level is not None and half is not None else None,
+            absolute=_r(level * half / 100, metric.digits) if level is not None and half is not None else None,
             pairs=pairs_at,
             sd_log=round(sd, 6),
             df=df,
@@ -376,6 +387,8 @@ def _scaled(size: float, unit: str) -> str:
             if size >= factor:
                 return f"{size / factor:.2f} {name}"
         return f"{size:.0f} µs"
+    if unit == "cores":
+        return f"{size:.2f} cores" if size >= 1 else f"{size * 1000:.1f} millicores"
     if unit == "bytes":
         for factor, name in ((2**20, "MiB"), (2**10, "KiB")):
             if size >= factor:

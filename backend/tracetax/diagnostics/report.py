@@ -3,20 +3,21 @@ sample traces and the recommendation. Knows nothing of HTTP; the API and CLI cal
 
 from __future__ import annotations
 
-import asyncio
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel
-from sqlalchemy import delete, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from tracetax.clients.base import BackendError
+from tracetax.db import repository as repo
 from tracetax.db.models import Experiment, LedgerReading, Round
 from tracetax.db.repository import FINAL_EXPERIMENT_STATES
 from tracetax.diagnostics.ledger import RoundFacts, RoundLedger, round_ledger
 from tracetax.diagnostics.overhead import Change, NoiseFloor, RoundSample, compare, noise_floor
 from tracetax.diagnostics.recommend import ConfigurationFacts, Recommendation, recommend
+from tracetax.diagnostics.rounds import flagged_rounds, settle
 from tracetax.diagnostics.stacks import StackSummary, summarize_configuration
 from tracetax.engine.spec import ExperimentSpec
 from tracetax.readback import RUN_ID_ATTRIBUTE, RunReadback
@@ -26,6 +27,7 @@ SAMPLE_TRACES = 3
 
 
 class Diagnostics(BaseModel):
+    subject: Literal["service"] = "service"
     experiment_id: str
     baseline: str
     # Per configuration and metric, the paired change against the baseline (see overhead.py).
@@ -90,17 +92,6 @@ def round_facts(spec: ExperimentSpec, round_: Round, manifest: ServiceManifest |
     )
 
 
-async def settle(experiment: Experiment, settle_s: float) -> None:
-    """Wait until `settle_s` after the experiment's last round ended (see Settings.ledger_settle_s)."""
-    ended = [r.finished_at for r in experiment.rounds if r.finished_at is not None]
-    if not ended:
-        return
-    last = max(ended)
-    remaining = settle_s - (datetime.now(UTC) - last).total_seconds()
-    if remaining > 0:
-        await asyncio.sleep(remaining)
-
-
 async def collect_ledger(
     session: Session,
     experiment: Experiment,
@@ -138,10 +129,7 @@ async def collect_ledger(
                 sample_trace_ids=trace_ids,
             )
         )
-    session.rollback()  # end any read transaction the loop left open before writing
-    session.execute(delete(LedgerReading).where(LedgerReading.experiment_id == experiment.id))
-    session.add_all(readings)
-    session.commit()
+    repo.replace_ledger_readings(session, experiment.id, readings)
 
 
 # Diagnostics of finished experiments, by what they are computed from: the bootstrap takes
@@ -229,16 +217,6 @@ def _build(
         where_export_runs=stacks,
         recommendation=recommend(facts, cpu_budget_pct),
     )
-
-
-def flagged_rounds(rounds: list[Round]) -> list[str]:
-    """Rounds with a measured phase flagged for interference on the service's cores."""
-    flagged = []
-    for round_ in rounds:
-        phases = (round_.resources or {}).get("isolation") or {}  # {"open": record, "closed": record}
-        if any(record.get("flagged") for record in phases.values()):
-            flagged.append(f"{round_.configuration} round {round_.round_index + 1}")
-    return flagged
 
 
 def _located(summary: StackSummary, share: str) -> float | None:

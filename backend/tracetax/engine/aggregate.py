@@ -85,3 +85,56 @@ def aggregate(configurations: Sequence[str], rounds: Sequence[RoundData]) -> dic
     return {
         name: aggregate_configuration(name, [r for r in rounds if r.configuration == name]) for name in configurations
     }
+
+
+# -- Collector pipelines -----------------------------------------------------------------------
+
+PIPELINE_FIGURES = (
+    "cpu_cores",
+    "spans_per_s",
+    "spans_per_s_per_core",
+    "cores_per_10k_spans_s",
+    "rss_max_bytes",
+    "rss_steady_bytes",
+    "downstream_cpu_cores",
+)
+LEDGER_TOTALS = ("generated", "lost", "not_arrived")
+
+
+def aggregate_variant(name: str, rounds: Sequence[RoundData]) -> dict[str, Any]:
+    """A pipeline variant over its completed rounds: each figure per round and its median,
+    the ledger's totals summed (None when a round could not tell)."""
+    completed = [r for r in rounds if r.status == "completed"]
+    per_round: list[dict[str, Any]] = [
+        {
+            "round": r.round_index,
+            **{key: (r.resources or {}).get(key) for key in PIPELINE_FIGURES},
+            "ledger": (r.open_phase or {}).get("ledger"),
+            "generator": (r.open_phase or {}).get("generator"),
+        }
+        for r in completed
+    ]
+    ledgers: list[dict[str, Any]] = [item["ledger"] or {} for item in per_round]
+    totals = {
+        key: (
+            None
+            if not ledgers or any(ledger.get(key) is None for ledger in ledgers)
+            else sum(entry[key] for entry in ledgers)
+        )
+        for key in LEDGER_TOTALS
+    }
+    return {
+        "configuration": name,
+        "subject": "collector",
+        "rounds_completed": len(completed),
+        "rounds_failed": sum(1 for r in rounds if r.status == "failed"),
+        **{key: _median([item[key] for item in per_round]) for key in PIPELINE_FIGURES},
+        "kept_ratio": _median([(item["ledger"] or {}).get("kept_ratio") for item in per_round]),
+        "generator_saturated": any((item["generator"] or {}).get("saturated") for item in per_round),
+        "ledger_totals": totals,
+        "per_round": per_round,
+    }
+
+
+def aggregate_pipeline(configurations: Sequence[str], rounds: Sequence[RoundData]) -> dict[str, dict[str, Any]]:
+    return {name: aggregate_variant(name, [r for r in rounds if r.configuration == name]) for name in configurations}

@@ -17,20 +17,17 @@ from tracetax import __version__
 from tracetax.core.config import get_settings
 from tracetax.db import repository as repo
 from tracetax.db.models import Experiment, Round
-from tracetax.engine.aggregate import RoundData, aggregate
+from tracetax.engine.aggregate import RoundData
 from tracetax.engine.isolation import ServiceCoresBusyError, check_service_cores_free
 from tracetax.engine.loadgen import LoadDriver, OhaDriver
 from tracetax.engine.lock import measurement_lock
 from tracetax.engine.placement import Placement, engine_on_stack_cores
 from tracetax.engine.progress import Phase, Progress, ProgressCallback, ended
-from tracetax.engine.runner import RoundContext, run_round
 from tracetax.engine.schedule import round_robin_schedule
-from tracetax.engine.spec import DemoServiceRef, ExperimentSpec
+from tracetax.engine.spec import AnySpec, DemoServiceRef, ExperimentSpec, parse_spec
+from tracetax.engine.subjects import PipelineSubject, ServiceSubject, Slot, Subject
+from tracetax.lab.spec import PipelineSpec
 from tracetax.services.catalog import ServiceManifest, demo_services
-
-
-def service_label(spec: ExperimentSpec) -> str:
-    return spec.service.language if isinstance(spec.service, DemoServiceRef) else "command"
 
 
 def round_data(round_: Round) -> RoundData:
@@ -62,10 +59,13 @@ class ExperimentEngine:
         publish: ProgressCallback,
         driver: LoadDriver | None = None,
         services: dict[str, ServiceManifest] | None = None,
+        lab_export_endpoint: str = "127.0.0.1:4317",
     ) -> None:
         self.sessions = sessions
         self.work_dir = work_dir
         self.otlp_endpoint = otlp_endpoint
+        # Where a Collector pipeline's downstream Collectors send on (the stack's OTLP gRPC).
+        self.lab_export_endpoint = lab_export_endpoint
         self.publish = publish
         self.driver = driver or OhaDriver()
         self._services = services
@@ -76,9 +76,17 @@ class ExperimentEngine:
     def services(self) -> dict[str, ServiceManifest]:
         return self._services if self._services is not None else demo_services()
 
-    def manifest_for(self, spec: ExperimentSpec) -> ServiceManifest | None:
-        """The demo service's manifest, or None for a user's own command (or an unknown service)."""
-        return self.services.get(spec.service.language) if isinstance(spec.service, DemoServiceRef) else None
+    def manifest_for(self, spec: AnySpec) -> ServiceManifest | None:
+        """The demo service's manifest, or None for a user's own command, an unknown service or
+        a Collector pipeline."""
+        if isinstance(spec, ExperimentSpec) and isinstance(spec.service, DemoServiceRef):
+            return self.services.get(spec.service.language)
+        return None
+
+    def subject_for(self, spec: AnySpec) -> Subject:
+        if isinstance(spec, PipelineSpec):
+            return PipelineSubject(spec, self.lab_export_endpoint)
+        return ServiceSubject(spec, self.manifest_for(spec), self.driver, self.otlp_endpoint)
 
     def execute(self, experiment_id: str, cancel: threading.Event, shutdown: threading.Event) -> str:
         """Run the experiment to its end (after any other measurement on this machine has
@@ -87,8 +95,8 @@ class ExperimentEngine:
             experiment = repo.get_experiment(session, experiment_id)
             if experiment is None or experiment.status != "queued":
                 return experiment.status if experiment else "missing"
-            spec = ExperimentSpec.model_validate(experiment.spec)
-            manifest = self.manifest_for(spec)
+            spec = parse_spec(experiment.spec)
+            subject = self.subject_for(spec)
             try:
                 placement = measurement_placement()
                 check_service_cores_free(placement)
@@ -98,7 +106,7 @@ class ExperimentEngine:
                 return "failed"
             # Nothing of this process (threads included) runs on the service's cores meanwhile.
             on_exit.enter_context(engine_on_stack_cores(placement))
-            experiment.environment = self._environment(placement, manifest)
+            experiment.environment = self._environment(placement, subject)
             repo.set_status(session, experiment, "running")
             slots = round_robin_schedule([c.name for c in spec.configurations], spec.rounds, spec.seed)
             rounds = repo.create_rounds(
@@ -111,19 +119,15 @@ class ExperimentEngine:
                 if cancel.is_set() or shutdown.is_set():
                     break
                 repo.update_round(session, round_, status="running", placement=placement.describe())
-                ctx = RoundContext(
-                    spec=spec,
-                    configuration=spec.configuration(round_.configuration),
-                    manifest=manifest,
+                slot = Slot(
+                    configuration=round_.configuration,
                     run_id=round_.run_id,
                     workdir=self.work_dir / experiment.id / f"r{round_.round_index}-{round_.configuration}",
-                    otlp_endpoint=self.otlp_endpoint,
                     placement=placement,
-                    driver=self.driver,
                     cancel=_either(cancel, shutdown),
                     report=self._reporter(experiment, spec, round_, index, len(rounds), started, per_slot_s),
                 )
-                outcome = run_round(ctx)
+                outcome = subject.run_round(slot)
                 values = {k: v for k, v in outcome.__dict__.items()}
                 if outcome.status == "cancelled" and shutdown.is_set() and not cancel.is_set():
                     values["status"], values["error"] = "interrupted", "the backend stopped during this round"
@@ -133,21 +137,20 @@ class ExperimentEngine:
             for round_ in rounds:
                 if round_.status in repo.OPEN_ROUND_STATES:
                     repo.update_round(session, round_, status=final or "cancelled")
-            return self._finish(session, experiment, spec, rounds, final, started)
+            return self._finish(session, experiment, spec, subject, rounds, final, started)
 
     def _finish(
         self,
         session: Session,
         experiment: Experiment,
-        spec: ExperimentSpec,
+        spec: AnySpec,
+        subject: Subject,
         rounds: list[Round],
         final: str | None,
         started: float,
     ) -> str:
         self._emit(experiment, spec, "aggregating", len(rounds), len(rounds), started)
-        repo.save_results(
-            session, experiment, aggregate([c.name for c in spec.configurations], [round_data(r) for r in rounds])
-        )
+        repo.save_results(session, experiment, subject.aggregate([round_data(r) for r in rounds]))
         if final is None:
             completed = {r.configuration for r in rounds if r.status == "completed"}
             missing = [c.name for c in spec.configurations if c.name not in completed]
@@ -166,20 +169,17 @@ class ExperimentEngine:
         self._emit(experiment, spec, "finished", len(rounds), len(rounds), started)
         return final
 
-    def _environment(self, placement: Placement, manifest: ServiceManifest | None) -> dict[str, Any]:
+    def _environment(self, placement: Placement, subject: Subject) -> dict[str, Any]:
         return {
             "placement": placement.describe(),
-            "load_generator": {"name": self.driver.name, "version": self.driver.version()},
             "tracetax": __version__,
             "host": platform.node(),
             "kernel": platform.release(),
             "python": platform.python_version(),
-            "service_sdk": manifest.sdk_version if manifest else None,
+            **subject.environment(),
         }
 
-    def _emit(
-        self, experiment: Experiment, spec: ExperimentSpec, phase: Phase, slot: int, slots: int, started: float
-    ) -> None:
+    def _emit(self, experiment: Experiment, spec: AnySpec, phase: Phase, slot: int, slots: int, started: float) -> None:
         self.publish(
             Progress(
                 experiment_id=experiment.id,
@@ -196,7 +196,7 @@ class ExperimentEngine:
     def _reporter(
         self,
         experiment: Experiment,
-        spec: ExperimentSpec,
+        spec: AnySpec,
         round_: Round,
         index: int,
         slots: int,

@@ -16,6 +16,7 @@ Phase = Literal[
     "measuring",
     "stacks",
     "max-throughput",
+    "draining",  # a Collector pipeline passes on what it holds before its counters are read
     "stopping",
     "aggregating",
     "collecting",

@@ -12,9 +12,19 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    Discriminator,
+    Field,
+    Tag,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from tracetax.engine.presets import PRESETS
+from tracetax.lab.spec import PipelineSpec
 from tracetax.services.catalog import ServiceManifest
 
 PROCESSORS = ("none", "simple", "batch", "agent", "ebpf")
@@ -129,6 +139,9 @@ class LoadSpec(BaseModel):
 
 
 class ExperimentSpec(BaseModel):
+    subject: Literal["service"] = Field(
+        default="service", description="What is measured: a service (this spec) or a Collector pipeline (`collector`)."
+    )
     name: str | None = Field(default=None, max_length=120)
     service: ServiceRef
     configurations: list[ConfigurationSpec] = Field(min_length=1, max_length=12)
@@ -179,6 +192,30 @@ class ExperimentSpec(BaseModel):
         stacks = self.load.stacks_s if self.sample_stacks else 0.0
         per_run = startup_s + self.load.warmup_s + self.load.duration_s + stacks + self.load.max_throughput_s + 2.0
         return per_run * len(self.configurations) * self.rounds
+
+
+SPEC_SUBJECTS = ("service", "collector")
+
+
+def subject_of(data: Any) -> str:
+    """The discriminator of a spec: `subject`, "service" when absent (specs before pipelines);
+    an unknown value is left to the service spec's `subject` field to refuse by name."""
+    value = data.get("subject", "service") if isinstance(data, dict) else getattr(data, "subject", "service")
+    return value if value in SPEC_SUBJECTS else "service"
+
+
+AnySpec = ExperimentSpec | PipelineSpec
+# The body of POST /experiments and of a spec file: `subject` selects the kind.
+SpecBody = Annotated[
+    Annotated[ExperimentSpec, Tag("service")] | Annotated[PipelineSpec, Tag("collector")],
+    Discriminator(subject_of),
+]
+_SPEC_ADAPTER: TypeAdapter[AnySpec] = TypeAdapter(SpecBody)
+
+
+def parse_spec(raw: Any) -> AnySpec:
+    """A stored or submitted spec of either subject; raises pydantic's ValidationError."""
+    return _SPEC_ADAPTER.validate_python(raw)
 
 
 class SpecError(ValueError):
@@ -242,13 +279,13 @@ def validate_against_catalog(spec: ExperimentSpec, manifest: ServiceManifest | N
         raise SpecError(errors)
 
 
-def load_spec_file(path: Path) -> ExperimentSpec:
+def load_spec_file(path: Path) -> AnySpec:
     """Read a JSON or YAML spec; errors name the file and each bad field."""
     try:
         raw = yaml.safe_load(path.read_text())
     except (OSError, yaml.YAMLError) as error:
         raise SpecError([{"loc": (str(path),), "msg": f"cannot read the spec: {error}"}]) from error
     try:
-        return ExperimentSpec.model_validate(raw)
+        return parse_spec(raw)
     except ValidationError as error:
         raise SpecError([{"loc": tuple(e["loc"]), "msg": e["msg"]} for e in error.errors(include_url=False)]) from error

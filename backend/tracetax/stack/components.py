@@ -11,6 +11,10 @@ Pinned versions and why (the Go module proxy here refuses many recent pseudo-ver
   not in the checksum database, so GONOSUMDB covers exactly that module.
 - Prometheus v0.305.0 (= Prometheus 3.5): the native metrics store; Mimir cannot be built here.
 - Collector v0.160.0: built by ocb from collector-pipelines/builder-config.yaml.
+- telemetrygen v0.160.0 (cmd/telemetrygen of collector-contrib, a module of its own): the
+  Collector pipeline lab's load, from the same release line as the Collector it loads. It
+  needs no replace and no edits; about 10 s to build after the Collector (shared build
+  cache), 53 s from an empty Go build cache, on 2 cores.
 """
 
 from __future__ import annotations
@@ -112,6 +116,17 @@ LOKI_BUILD = GoBuild(
     tags=("netgo",),
 )
 
+# The lab's load: the Collector project's own OTLP generator, from the same release line as
+# the Collector it loads. A module of its own (cmd/telemetrygen), so it is built at its root.
+TELEMETRYGEN_BUILD = GoBuild(
+    name="telemetrygen",
+    module="github.com/open-telemetry/opentelemetry-collector-contrib/cmd/telemetrygen",
+    version="v0.160.0",
+    package=".",
+    # Measured: 53 s from an empty Go build cache, 10 s after the Collector's build.
+    expected_minutes=1,
+)
+
 COLLECTOR_BUILD = CollectorBuild(
     name="otelcol-tracetax",
     builder_module="go.opentelemetry.io/collector/cmd/builder",
@@ -121,7 +136,13 @@ COLLECTOR_BUILD = CollectorBuild(
 )
 
 # Build order: shortest first, so a broken toolchain shows up after minutes, not after Loki.
-BUILDS: tuple[GoBuild | CollectorBuild, ...] = (TEMPO_BUILD, PROMETHEUS_BUILD, LOKI_BUILD, COLLECTOR_BUILD)
+BUILDS: tuple[GoBuild | CollectorBuild, ...] = (
+    TELEMETRYGEN_BUILD,
+    TEMPO_BUILD,
+    PROMETHEUS_BUILD,
+    LOKI_BUILD,
+    COLLECTOR_BUILD,
+)
 
 
 def cache_dir() -> Path:

@@ -57,9 +57,11 @@ export interface paths {
         put?: never;
         /**
          * Create Experiment
-         * @description Validate the spec against the service catalog and queue the experiment. One experiment
-         *     measures at a time; the answer says where this one stands in the queue. A spec that does
-         *     not fit the service is 422, each item naming its field.
+         * @description Validate the spec and queue the experiment: a service (`subject: service`, the default)
+         *     or a Collector pipeline (`subject: collector`). One experiment measures at a time; the
+         *     answer says where this one stands in the queue. A spec that does not fit the service, or
+         *     a pipeline config the Collector refuses, is 422, each item naming its field (and the
+         *     file, line and component).
          */
         post: operations["create_experiment_api_v1_experiments_post"];
         delete?: never;
@@ -156,7 +158,9 @@ export interface paths {
         /**
          * Get Diagnostics
          * @description Overhead against the baseline with 95% intervals, the noise floor, the span ledger of
-         *     every round, sample trace ids and the recommended processor setting.
+         *     every round, sample trace ids and the recommended processor setting. For a Collector
+         *     pipeline (`subject: collector`): each variant's cost against the baseline pipeline, the
+         *     noise floor and every round's ledger from the Collectors' own counters.
          */
         get: operations["get_diagnostics_api_v1_experiments__experiment_id__diagnostics_get"];
         put?: never;
@@ -200,7 +204,9 @@ export interface paths {
          * Recollect Ledger
          * @description Read the span ledger from Tempo, Loki, the metrics store and the Collector's counters
          *     again, for example after a backend that was down during collection is back. A backend
-         *     that does not answer leaves its stages unknown, with the reason.
+         *     that does not answer leaves its stages unknown, with the reason. For a Collector
+         *     pipeline, Tempo's side is read again (see the diagnostics' `ledger[].stored`) and this
+         *     answers an empty list.
          */
         post: operations["recollect_ledger_api_v1_experiments__experiment_id__ledger_post"];
         delete?: never;
@@ -707,6 +713,12 @@ export interface components {
         };
         /** Diagnostics */
         Diagnostics: {
+            /**
+             * Subject
+             * @default service
+             * @constant
+             */
+            subject: "service";
             /** Experiment Id */
             experiment_id: string;
             /** Baseline */
@@ -819,6 +831,13 @@ export interface components {
         };
         /** ExperimentSpec */
         ExperimentSpec: {
+            /**
+             * Subject
+             * @description What is measured: a service (this spec) or a Collector pipeline (`collector`).
+             * @default service
+             * @constant
+             */
+            subject: "service";
             /** Name */
             name?: string | null;
             /** Service */
@@ -1069,6 +1088,76 @@ export interface components {
             /** Note */
             note?: string | null;
         };
+        /** PipelineDiagnostics */
+        PipelineDiagnostics: {
+            /**
+             * Subject
+             * @default collector
+             * @constant
+             */
+            subject: "collector";
+            /** Experiment Id */
+            experiment_id: string;
+            /** Baseline */
+            baseline: string;
+            /** Overhead */
+            overhead: {
+                [key: string]: {
+                    [key: string]: components["schemas"]["Change"];
+                };
+            };
+            /** Noise Floor */
+            noise_floor: {
+                [key: string]: components["schemas"]["NoiseFloor"];
+            };
+            /** Flagged Rounds */
+            flagged_rounds: string[];
+            /** Saturated Rounds */
+            saturated_rounds: string[];
+            /** Ledger */
+            ledger: components["schemas"]["PipelineRoundLedger"][];
+        };
+        /** PipelineRoundLedger */
+        PipelineRoundLedger: {
+            /** Configuration */
+            configuration: string;
+            /** Round */
+            round: number;
+            /** Run Id */
+            run_id: string;
+            /** Ledger */
+            ledger: {
+                [key: string]: unknown;
+            };
+            /** Stored */
+            stored?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        /** PipelineSpec */
+        PipelineSpec: {
+            /**
+             * Subject
+             * @constant
+             */
+            subject: "collector";
+            /** Name */
+            name?: string | null;
+            /** Configurations */
+            configurations: components["schemas"]["VariantSpec"][];
+            load: components["schemas"]["SpanLoadSpec"];
+            /**
+             * Rounds
+             * @description Interleaved rounds, as for services.
+             * @default 5
+             */
+            rounds: number;
+            /**
+             * Seed
+             * @default 0
+             */
+            seed: number;
+        };
         /** Preset */
         Preset: {
             /** Name */
@@ -1286,6 +1375,58 @@ export interface components {
             /** Note */
             note?: string | null;
         };
+        /**
+         * SpanLoadSpec
+         * @description telemetrygen's load: a constant span rate in traces of a fixed shape.
+         */
+        SpanLoadSpec: {
+            /**
+             * Spans Per S
+             * @description Constant span rate sent to the lab Collector.
+             */
+            spans_per_s: number;
+            /**
+             * Warmup S
+             * @default 2
+             */
+            warmup_s: number;
+            /**
+             * Duration S
+             * @description Measured phase.
+             * @default 20
+             */
+            duration_s: number;
+            /**
+             * Drain S
+             * @description After the measured phase, how long the pipeline gets to pass on what it holds (a trace-holding processor's decision wait, the batch timeout) before its counters are read. Longer than any decision wait.
+             * @default 6
+             */
+            drain_s: number;
+            /**
+             * Spans Per Trace
+             * @description Root span plus children (telemetrygen makes at least one child).
+             * @default 5
+             */
+            spans_per_trace: number;
+            /**
+             * Attribute Bytes
+             * @description Bytes of one extra attribute per span.
+             * @default 0
+             */
+            attribute_bytes: number;
+            /**
+             * Services Per Trace
+             * @description telemetrygen generates every trace under one service name; more are not supported yet.
+             * @default 1
+             * @constant
+             */
+            services_per_trace: 1;
+            /**
+             * Workers
+             * @description telemetrygen workers (goroutines); by default as many as the rate needs (lab.telemetrygen).
+             */
+            workers?: number | null;
+        };
         /** StackSummary */
         StackSummary: {
             /** Configuration */
@@ -1323,6 +1464,38 @@ export interface components {
             input?: unknown;
             /** Context */
             ctx?: Record<string, never>;
+        };
+        /**
+         * VariantSpec
+         * @description One pipeline under test: a shipped variant of collector-pipelines/lab, or a user's own
+         *     overlay file over the lab base (it sets `service.pipelines.traces/lab`).
+         */
+        VariantSpec: {
+            /** Name */
+            name: string;
+            /**
+             * Pipeline
+             * @description A shipped variant (collector-pipelines/lab/<pipeline>.yaml).
+             * @example batch-default
+             */
+            pipeline?: string | null;
+            /**
+             * Config File
+             * @description A user's overlay over the lab base, instead of `pipeline`: a path on the backend's host.
+             */
+            config_file?: string | null;
+            /**
+             * Baseline
+             * @default false
+             */
+            baseline: boolean;
+            /**
+             * Settings
+             * @description LAB_* variables the overlay reads, e.g. LAB_MEMORY_LIMIT_MIB for memory-limited.
+             */
+            settings?: {
+                [key: string]: string;
+            };
         };
         /** Verdict */
         Verdict: {
@@ -1438,7 +1611,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ExperimentSpec"];
+                "application/json": components["schemas"]["ExperimentSpec"] | components["schemas"]["PipelineSpec"];
             };
         };
         responses: {
@@ -1673,7 +1846,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Diagnostics"];
+                    "application/json": components["schemas"]["Diagnostics"] | components["schemas"]["PipelineDiagnostics"];
                 };
             };
             /** @description not found */
@@ -2177,6 +2350,15 @@ export interface operations {
             };
             /** @description no such experiment or configuration */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description a Collector pipeline experiment */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -400,6 +400,7 @@ export const TRACE_ID = "4f71fa22351c1e0f1f038a18eeb74101";
 
 export function diagnostics(extra: Partial<Diagnostics> = {}): Diagnostics {
   return {
+    subject: "service",
     experiment_id: experiment().id,
     baseline: "none",
     overhead: {

@@ -15,7 +15,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, HTTPException, Query, status
 from fastapi.responses import PlainTextResponse, StreamingResponse
 
-from tracetax.api.deps import EngineDep, load_experiment, require_configuration, submission_errors
+from tracetax.api.deps import EngineDep, SpecRoute, load_experiment, require_configuration, submission_errors
 from tracetax.api.schemas.errors import error_responses
 from tracetax.api.schemas.experiments import (
     ExperimentCreated,
@@ -26,16 +26,17 @@ from tracetax.api.schemas.experiments import (
     RoundSummary,
 )
 from tracetax.db import repository as repo
-from tracetax.db.models import Experiment
 from tracetax.diagnostics import report, stacks
 from tracetax.diagnostics.ledger import RoundLedger
+from tracetax.diagnostics.pipeline import PipelineDiagnostics, build_pipeline
 from tracetax.diagnostics.report import Diagnostics
 from tracetax.diagnostics.stacks import FlameGraph
-from tracetax.engine.spec import ExperimentSpec
-from tracetax.services.catalog import ServiceManifest
+from tracetax.engine.spec import SpecBody, parse_spec
+from tracetax.lab.spec import PipelineSpec
 from tracetax.submission import queue_experiment
 
-router = APIRouter(prefix="/api/v1/experiments", tags=["experiments"])
+# SpecRoute: the create route's body is a spec of either subject; its 422s name fields as written.
+router = APIRouter(prefix="/api/v1/experiments", tags=["experiments"], route_class=SpecRoute)
 # How long the event stream waits for progress before it sends a keep-alive comment and
 # checks whether the experiment ended without a `finished` event.
 EVENTS_IDLE_S = 15.0
@@ -47,10 +48,12 @@ EVENTS_IDLE_S = 15.0
     response_model=ExperimentCreated,
     responses=error_responses({400: "the body is not UTF-8 JSON", 404: "unknown service"}),
 )
-def create_experiment(spec: ExperimentSpec, engine: EngineDep) -> ExperimentCreated:
-    """Validate the spec against the service catalog and queue the experiment. One experiment
-    measures at a time; the answer says where this one stands in the queue. A spec that does
-    not fit the service is 422, each item naming its field."""
+def create_experiment(spec: SpecBody, engine: EngineDep) -> ExperimentCreated:
+    """Validate the spec and queue the experiment: a service (`subject: service`, the default)
+    or a Collector pipeline (`subject: collector`). One experiment measures at a time; the
+    answer says where this one stands in the queue. A spec that does not fit the service, or
+    a pipeline config the Collector refuses, is 422, each item naming its field (and the
+    file, line and component)."""
     with submission_errors():
         queued = queue_experiment(engine, spec)
     return ExperimentCreated(
@@ -170,23 +173,20 @@ async def experiment_events(experiment_id: str, engine: EngineDep) -> StreamingR
     return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
 
 
-def _manifest(engine: EngineDep, experiment: Experiment) -> ServiceManifest | None:
-    spec = ExperimentSpec.model_validate(experiment.spec)
-    return engine.engine.manifest_for(spec)
-
-
 @router.get(
     "/{experiment_id}/diagnostics",
-    response_model=Diagnostics,
+    response_model=Diagnostics | PipelineDiagnostics,
     responses=error_responses({404: "not found", 409: "not finished yet"}),
 )
 def get_diagnostics(
     experiment_id: str,
     engine: EngineDep,
     cpu_budget_pct: Annotated[float, Query(gt=0, description="CPU overhead budget for the recommendation.")] = 10.0,
-) -> Diagnostics:
+) -> Diagnostics | PipelineDiagnostics:
     """Overhead against the baseline with 95% intervals, the noise floor, the span ledger of
-    every round, sample trace ids and the recommended processor setting."""
+    every round, sample trace ids and the recommended processor setting. For a Collector
+    pipeline (`subject: collector`): each variant's cost against the baseline pipeline, the
+    noise floor and every round's ledger from the Collectors' own counters."""
     experiment = load_experiment(engine, experiment_id)
     if experiment.status not in repo.FINAL_EXPERIMENT_STATES:
         raise HTTPException(status.HTTP_409_CONFLICT, f"experiment {experiment_id} is {experiment.status}")
@@ -195,7 +195,10 @@ def get_diagnostics(
         stored = repo.get_experiment(session, experiment_id)
         if stored is None:
             raise HTTPException(status.HTTP_404_NOT_FOUND, f"no experiment {experiment_id}")
-        return report.build(session, stored, _manifest(engine, stored), cpu_budget_pct)
+        spec = parse_spec(stored.spec)
+        if isinstance(spec, PipelineSpec):
+            return build_pipeline(stored, spec, repo.ledger_readings(session, experiment_id))
+        return report.build(session, stored, engine.engine.manifest_for(spec), cpu_budget_pct)
 
 
 @router.get(
@@ -234,7 +237,9 @@ def get_stacks(
 def recollect_ledger(experiment_id: str, engine: EngineDep) -> list[RoundLedger]:
     """Read the span ledger from Tempo, Loki, the metrics store and the Collector's counters
     again, for example after a backend that was down during collection is back. A backend
-    that does not answer leaves its stages unknown, with the reason."""
+    that does not answer leaves its stages unknown, with the reason. For a Collector
+    pipeline, Tempo's side is read again (see the diagnostics' `ledger[].stored`) and this
+    answers an empty list."""
     experiment = load_experiment(engine, experiment_id)
     if experiment.status not in repo.FINAL_EXPERIMENT_STATES:
         raise HTTPException(status.HTTP_409_CONFLICT, f"experiment {experiment_id} is {experiment.status}")
@@ -242,4 +247,5 @@ def recollect_ledger(experiment_id: str, engine: EngineDep) -> list[RoundLedger]
     # event loop in this worker thread, with its own clients, as after every run.
     asyncio.run(engine.collect_ledger(experiment_id))
     with engine.sessions() as session:
-        return [RoundLedger.model_validate(reading.ledger) for reading in repo.ledger_readings(session, experiment_id)]
+        readings = repo.ledger_readings(session, experiment_id)
+        return [RoundLedger.model_validate(r.ledger) for r in readings if experiment.spec.get("subject") != "collector"]

@@ -12,7 +12,8 @@ from tracetax.api.deps import BackendsDep, EngineDep, load_experiment, require_c
 from tracetax.api.schemas.errors import error_responses
 from tracetax.api.schemas.logs import ExperimentLogs, LogRecord
 from tracetax.clients.base import BackendError
-from tracetax.engine.spec import ExperimentSpec
+from tracetax.engine.spec import parse_spec
+from tracetax.lab.spec import PipelineSpec
 from tracetax.readback import RUN_ID_LABEL, quoted
 
 router = APIRouter(prefix="/api/v1/experiments", tags=["logs"])
@@ -21,7 +22,9 @@ router = APIRouter(prefix="/api/v1/experiments", tags=["logs"])
 @router.get(
     "/{experiment_id}/logs",
     response_model=ExperimentLogs,
-    responses=error_responses({404: "no such experiment or configuration", 502: "Loki failed"}),
+    responses=error_responses(
+        {404: "no such experiment or configuration", 409: "a Collector pipeline experiment", 502: "Loki failed"}
+    ),
 )
 async def get_logs(
     experiment_id: str,
@@ -36,7 +39,11 @@ async def get_logs(
     experiment = await asyncio.to_thread(load_experiment, engine, experiment_id)
     if configuration is not None:
         require_configuration(experiment, configuration)
-    spec = ExperimentSpec.model_validate(experiment.spec)
+    spec = parse_spec(experiment.spec)
+    if isinstance(spec, PipelineSpec):
+        # telemetrygen sends spans only; the lab Collectors' own logs are in each round's work
+        # directory and, for a failed round, in its log tail.
+        raise HTTPException(status.HTTP_409_CONFLICT, "a Collector pipeline experiment sends no service logs")
     rounds = [r for r in experiment.rounds if configuration in (None, r.configuration)]
     queries: list[str] = []
     records: list[LogRecord] = []

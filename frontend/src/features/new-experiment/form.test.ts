@@ -22,6 +22,7 @@ describe("the new-experiment form", () => {
     form.rounds = "1";
     form.name = "  short run ";
     expect(toSpec(form, presets)).toEqual({
+      subject: "service",
       name: "short run",
       service: { kind: "demo", language: "go" },
       configurations: [

@@ -188,6 +188,7 @@ export function toSpec(form: FormState, presets: readonly Preset[]): ExperimentS
   load.query = query;
 
   const spec: ExperimentSpec = {
+    subject: "service",
     service: { kind: "demo", language: form.language },
     configurations: form.configurations.map((draft) => {
       const env: Record<string, string> = {};

@@ -1,0 +1,202 @@
+"""Collector pipeline experiments through the REST API of the running backend, on the real
+Collector, telemetrygen and Tempo, with short phases:
+
+- every shipped variant runs; well below saturation `passthrough` and `batch-default` lose
+  nothing and their ledger balances exactly (generated = accepted = exported = arrived =
+  stored in Tempo);
+- the sampling variants keep about a quarter of the traces, and every kept trace is complete;
+- `loadbalancing` keeps every trace whole on one downstream Collector and uses both;
+- a deliberately tiny memory_limiter refuses spans, and the ledger shows them at the receiver;
+- a downstream that is down shows as failures at the exporter stage, never as zero lost;
+- a lab port that is taken fails the round naming the port and who holds it;
+- cancel leaves no Collector or telemetrygen process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.engine.test_engine_stack import api, processes_running, wait_final
+from tracetax.lab import pipelines
+from tracetax.lab.telemetrygen import telemetrygen_binary
+from tracetax.stack.native import NativeStack
+
+pytestmark = pytest.mark.stack
+SPANS_PER_S, SPANS_PER_TRACE = 1000, 5
+
+
+@pytest.fixture(scope="module", autouse=True)
+def needs_lab_binaries() -> None:
+    for binary in (telemetrygen_binary(), pipelines.collector_binary()):
+        if not binary.exists():
+            pytest.fail(f"{binary} is missing: run `make stack-build`")
+
+
+def lab_spec(configurations: list[dict[str, Any]], **overrides: Any) -> dict[str, Any]:
+    spec: dict[str, Any] = {
+        "subject": "collector",
+        "name": "pipeline lab integration",
+        "configurations": configurations,
+        "load": {
+            "spans_per_s": SPANS_PER_S,
+            "warmup_s": 1,
+            "duration_s": 3,
+            "drain_s": 4,
+            "spans_per_trace": SPANS_PER_TRACE,
+        },
+        "rounds": 1,
+        "seed": 3,
+    }
+    return spec | overrides
+
+
+async def run(spec: dict[str, Any], stack: NativeStack) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    base = api(stack)
+    async with httpx.AsyncClient(timeout=60) as http:
+        created = await http.post(f"{base}/experiments", json=spec)
+        assert created.status_code == 202, created.text
+        detail = await wait_final(http, base, created.json()["id"], timeout_s=600)
+        results = (await http.get(f"{base}/experiments/{detail['id']}/results")).json()
+        diagnostics = (await http.get(f"{base}/experiments/{detail['id']}/diagnostics")).json()
+    return detail, results, diagnostics
+
+
+def ledgers(diagnostics: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {item["configuration"]: item for item in diagnostics["ledger"]}
+
+
+async def test_every_shipped_variant_runs_and_the_simple_ones_balance_exactly(native_stack: NativeStack) -> None:
+    variants = [{"pipeline": name, "baseline": name == "passthrough"} for name in pipelines.VARIANTS]
+    detail, results, diagnostics = await run(lab_spec(variants), native_stack)
+    assert detail["status"] == "completed", detail
+    assert diagnostics["subject"] == "collector"
+    by_variant = ledgers(diagnostics)
+    assert set(by_variant) == set(pipelines.VARIANTS)
+    for name in ("passthrough", "batch-default"):
+        ledger, stored = by_variant[name]["ledger"], by_variant[name]["stored"]
+        generated = ledger["generated"]
+        assert generated and generated >= 0.9 * SPANS_PER_S * 4, ledger
+        assert ledger["receiver"] == {"accepted": generated, "refused": 0, "not_received": 0}, ledger
+        assert ledger["exporter"]["sent"] == generated, ledger
+        assert ledger["downstream"]["accepted"] == generated, ledger
+        assert ledger["lost"] == 0, ledger
+        assert stored["stored_spans"] == generated, stored
+        assert stored["complete_traces"] == stored["traces_found"] == generated // SPANS_PER_TRACE, stored
+    for name in ("groupbytrace", "tail-sampling"):
+        ledger, stored = by_variant[name]["ledger"], by_variant[name]["stored"]
+        assert 0.15 < ledger["kept_ratio"] < 0.35, ledger  # the policy keeps trace ids 0-3: 25%
+        assert ledger["lost"] == 0, ledger
+        assert stored["complete_traces"] == stored["traces_checked"] > 0, stored  # kept traces are whole
+    balanced = by_variant["loadbalancing"]
+    stored = balanced["stored"]
+    assert stored["whole_on_one_downstream"] == stored["traces_checked"] > 0, stored
+    assert stored["unmarked_traces"] == 0 and not stored["split_examples"], stored
+    assert set(stored["traces_by_downstream"]) == {"downstream-1", "downstream-2"}, stored
+    assert all(count and count > 0 for count in balanced["ledger"]["downstream"]["by_collector"].values()), balanced
+    assert len(balanced["ledger"]["downstream"]["by_collector"]) == 2
+    for variant in results["configurations"]:
+        assert variant["cpu_cores"] and variant["cpu_cores"] > 0, variant
+        assert variant["rss_max_bytes"] and variant["rss_max_bytes"] > 0, variant
+        assert variant["spans_per_s_per_core"] and variant["spans_per_s_per_core"] > 0, variant
+    assert set(diagnostics["overhead"]) == set(pipelines.VARIANTS) - {"passthrough"}
+
+
+def tiny_limit_overlay(tmp_path: Path) -> Path:
+    overlay = tmp_path / "tiny-limit.yaml"
+    overlay.write_text(
+        "# A memory_limiter far below what the Collector itself uses: it refuses every span.\n"
+        "processors:\n"
+        "  memory_limiter/tiny:\n"
+        "    check_interval: 100ms\n"
+        "    limit_mib: 4\n"
+        "    spike_limit_mib: 2\n"
+        "service:\n"
+        "  pipelines:\n"
+        "    traces/lab:\n"
+        "      processors: [memory_limiter/tiny]\n"
+    )
+    return overlay
+
+
+def unreachable_downstream_overlay(tmp_path: Path, port: int) -> Path:
+    overlay = tmp_path / "downstream-down.yaml"
+    overlay.write_text(
+        "# The exporter sends to a port nobody listens on, without retries: every span fails there.\n"
+        "exporters:\n"
+        "  otlp_grpc/downstream:\n"
+        f"    endpoint: 127.0.0.1:{port}\n"
+        "    retry_on_failure:\n"
+        "      enabled: false\n"
+        "    sending_queue:\n"
+        "      enabled: false\n"
+    )
+    return overlay
+
+
+def closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def test_refusals_and_a_dead_downstream_show_at_their_stage(native_stack: NativeStack, tmp_path: Path) -> None:
+    configurations = [
+        {"pipeline": "passthrough", "baseline": True},
+        {"name": "tiny-limit", "config_file": str(tiny_limit_overlay(tmp_path))},
+        {"name": "downstream-down", "config_file": str(unreachable_downstream_overlay(tmp_path, closed_port()))},
+    ]
+    detail, _, diagnostics = await run(lab_spec(configurations), native_stack)
+    assert detail["status"] == "completed", detail
+    by_variant = ledgers(diagnostics)
+    tiny = by_variant["tiny-limit"]["ledger"]
+    assert tiny["receiver"]["refused"] > 0, tiny
+    assert tiny["lost"] >= tiny["receiver"]["refused"], tiny
+    down = by_variant["downstream-down"]["ledger"]
+    assert down["exporter"]["send_failed"] > 0, down
+    assert down["downstream"]["accepted"] == 0 and down["lost"] == down["generated"], down
+
+
+async def test_a_taken_lab_port_is_named_with_its_holder(native_stack: NativeStack, tmp_path: Path) -> None:
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        overlay = tmp_path / "taken.yaml"
+        overlay.write_text(
+            f"# The receiver asks for a port this test holds.\nreceivers:\n  otlp/lab:\n    protocols:\n"
+            f"      grpc:\n        endpoint: 127.0.0.1:{port}\n"
+        )
+        spec = lab_spec([{"name": "taken", "config_file": str(overlay), "baseline": True}])
+        detail, results, _ = await run(spec, native_stack)
+    assert detail["status"] == "failed", detail
+    error = results["rounds"][0]["error"]
+    assert f"port {port}" in error and "held by" in error, error
+
+
+async def test_cancel_leaves_no_collector_or_telemetrygen(native_stack: NativeStack) -> None:
+    base = api(native_stack)
+    spec = lab_spec([{"pipeline": "passthrough", "baseline": True}, {"pipeline": "batch-default"}])
+    spec["load"] |= {"duration_s": 60}
+    async with httpx.AsyncClient(timeout=60) as http:
+        created = await http.post(f"{base}/experiments", json=spec)
+        assert created.status_code == 202, created.text
+        experiment_id = created.json()["id"]
+        for _ in range(120):
+            if processes_running(str(telemetrygen_binary())):
+                break
+            await asyncio.sleep(0.5)
+        else:
+            pytest.fail("telemetrygen never started")
+        cancelled = await http.post(f"{base}/experiments/{experiment_id}/cancel")
+        assert cancelled.status_code == 200, cancelled.text
+        detail = await wait_final(http, base, experiment_id, timeout_s=120)
+    assert detail["status"] == "cancelled", detail
+    assert not processes_running(str(telemetrygen_binary()))
+    assert not processes_running(str(pipelines.LAB_DIR))
+    assert not processes_running(str(pipelines.DOWNSTREAM_CONFIG))

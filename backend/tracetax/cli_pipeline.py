@@ -1,0 +1,66 @@
+"""The terminal tables of a Collector pipeline experiment (`tracetax run` on a spec with
+`subject: collector`): each variant's cost, and where every round's spans went."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rich.table import Table
+
+from tracetax.diagnostics.overhead import format_value
+from tracetax.diagnostics.pipeline import PipelineRoundLedger
+
+
+def _value(value: Any, unit: str) -> str:
+    return "-" if value is None else format_value(float(value), unit)
+
+
+def _count(value: Any) -> str:
+    return "unknown" if value is None else f"{value:,.0f}"
+
+
+def pipeline_results_table(variants: list[dict[str, Any]], baseline: str) -> Table:
+    table = Table(title="Pipeline cost (medians over rounds; the lab Collector, from /proc)")
+    table.add_column("metric")
+    for variant in variants:
+        name = variant["configuration"]
+        table.add_column(f"{name} (baseline)" if name == baseline else name, justify="right")
+    rows: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
+        ("rounds completed / failed", lambda v: f"{v['rounds_completed']} / {v['rounds_failed']}"),
+        ("spans/s taken in", lambda v: _value(v["spans_per_s"], "spans/s")),
+        ("Collector CPU", lambda v: _value(v["cpu_cores"], "cores")),
+        ("spans/s per core", lambda v: _value(v["spans_per_s_per_core"], "spans/s")),
+        ("cores per 10k spans/s", lambda v: _value(v["cores_per_10k_spans_s"], "cores")),
+        ("RSS peak", lambda v: _value(v["rss_max_bytes"], "bytes")),
+        ("RSS steady", lambda v: _value(v["rss_steady_bytes"], "bytes")),
+        ("downstream Collectors' CPU", lambda v: _value(v["downstream_cpu_cores"], "cores")),
+        ("kept ratio", lambda v: "-" if v["kept_ratio"] is None else f"{v['kept_ratio']:.3f}"),
+        ("spans generated (all rounds)", lambda v: _count(v["ledger_totals"]["generated"])),
+        ("spans lost (all rounds)", lambda v: _count(v["ledger_totals"]["lost"])),
+    ]
+    for label, cell in rows:
+        table.add_row(label, *(cell(variant) for variant in variants))
+    return table
+
+
+def ledger_table(ledgers: list[PipelineRoundLedger]) -> Table:
+    """Stage by stage, per round: generated, accepted / refused, exported / failed, arrived."""
+    table = Table(title="Span ledger per round (the Collectors' own counters after the drain)")
+    for column in ("round", "generated", "accepted", "refused", "exported", "failed", "arrived", "lost"):
+        table.add_column(column, justify="left" if column == "round" else "right")
+    for item in ledgers:
+        ledger = item.ledger
+        receiver, exporter = ledger.get("receiver") or {}, ledger.get("exporter") or {}
+        failed = [exporter.get("send_failed"), exporter.get("enqueue_failed")]
+        table.add_row(
+            f"{item.configuration} {item.round + 1}",
+            _count(ledger.get("generated")),
+            _count(receiver.get("accepted")),
+            _count(receiver.get("refused")),
+            _count(exporter.get("sent")),
+            _count(None if None in failed else sum(f for f in failed if f is not None)),
+            _count((ledger.get("downstream") or {}).get("accepted")),
+            _count(ledger.get("lost")),
+        )
+    return table

@@ -1,0 +1,130 @@
+"""Diagnostics of a Collector pipeline experiment: what each variant costs against the
+baseline pipeline (cores per 10k spans/s, cores, memory, lost spans) with the same paired
+per-round statistics and Holm correction as a service's overhead, the noise floor, the
+ledger of every round, and the rounds that cannot be trusted (interference on the lab
+Collector's cores, a load telemetrygen could not deliver). Knows nothing of HTTP.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel
+from sqlalchemy.orm import Session
+
+from tracetax.db import repository as repo
+from tracetax.db.models import Experiment, LedgerReading, Round
+from tracetax.diagnostics.overhead import Change, Metric, NoiseFloor, RoundSample, compare, noise_floor
+from tracetax.diagnostics.pipeline_traces import round_traces
+from tracetax.diagnostics.rounds import flagged_rounds, round_label, settle
+from tracetax.lab.spec import PipelineSpec
+from tracetax.readback import RunReadback
+
+PIPELINE_METRICS: dict[str, Metric] = {
+    metric.name: metric
+    for metric in (
+        Metric("cores_per_10k_spans_s", "per 10k spans/s", "cores", True, digits=5),
+        Metric("cpu_cores", "Collector CPU", "cores", True, digits=5),
+        Metric("rss_max_bytes", "peak RSS", "bytes", True),
+        Metric("rss_steady_bytes", "steady RSS", "bytes", True),
+        Metric("lost_spans", "lost spans", "spans", True),
+    )
+}
+
+
+class PipelineRoundLedger(BaseModel):
+    configuration: str
+    round: int
+    run_id: str
+    # generated -> receiver -> processors -> exporter -> downstream (see tracetax.lab.ledger)
+    ledger: dict[str, Any]
+    # What reached Tempo, read after the run (pipeline_traces.py): stored spans, complete
+    # traces, traces whole on one downstream. None until collected; {"error": ...} when Tempo
+    # did not answer.
+    stored: dict[str, Any] | None = None
+
+
+class PipelineDiagnostics(BaseModel):
+    subject: Literal["collector"] = "collector"
+    experiment_id: str
+    baseline: str
+    # Per variant and metric, the paired change against the baseline pipeline.
+    overhead: dict[str, dict[str, Change]]
+    noise_floor: dict[str, NoiseFloor]
+    flagged_rounds: list[str]
+    # Rounds where telemetrygen delivered under 95% of the asked rate: the rate is the
+    # generator's limit there, never the Collector's.
+    saturated_rounds: list[str]
+    ledger: list[PipelineRoundLedger]
+
+
+def _sample(round_: Round) -> RoundSample:
+    resources = round_.resources or {}
+    ledger = (round_.open_phase or {}).get("ledger") or {}
+    values = {name: resources.get(name) for name in PIPELINE_METRICS if name != "lost_spans"}
+    values["lost_spans"] = ledger.get("lost")
+    return RoundSample(round_index=round_.round_index, values=values)
+
+
+def pipeline_samples(experiment: Experiment, spec: PipelineSpec) -> dict[str, list[RoundSample]]:
+    completed = [r for r in experiment.rounds if r.status == "completed"]
+    return {c.name: [_sample(r) for r in completed if r.configuration == c.name] for c in spec.configurations}
+
+
+async def collect_pipeline_traces(
+    session: Session, experiment: Experiment, readback: RunReadback, settle_s: float = 0.0
+) -> None:
+    """Read (or read again) what each completed round left in Tempo."""
+    await settle(experiment, settle_s)
+    spec = PipelineSpec.model_validate(experiment.spec)
+    readings = []
+    for round_ in experiment.rounds:
+        if round_.status != "completed" or round_.started_at is None or round_.finished_at is None:
+            continue
+        stored = await round_traces(
+            readback,
+            round_.run_id,
+            int(round_.started_at.timestamp()) - 60,
+            int(round_.finished_at.timestamp()) + 60,
+            spec.load.spans_per_trace,
+        )
+        readings.append(
+            LedgerReading(
+                run_id=round_.run_id,
+                experiment_id=experiment.id,
+                ledger={"stored": stored},
+                sample_trace_ids=stored.get("sample_trace_ids", []),
+            )
+        )
+    repo.replace_ledger_readings(session, experiment.id, readings)
+
+
+def build_pipeline(
+    experiment: Experiment, spec: PipelineSpec, readings: Sequence[LedgerReading] = ()
+) -> PipelineDiagnostics:
+    baseline = spec.baseline.name
+    completed = [r for r in experiment.rounds if r.status == "completed"]
+    by_variant = pipeline_samples(experiment, spec)
+    others = {name: samples for name, samples in by_variant.items() if name != baseline}
+    stored = {reading.run_id: reading.ledger.get("stored") for reading in readings}
+    return PipelineDiagnostics(
+        experiment_id=experiment.id,
+        baseline=baseline,
+        overhead={name: compare(by_variant[baseline], samples, PIPELINE_METRICS) for name, samples in others.items()},
+        noise_floor=noise_floor(by_variant[baseline], list(others.values()), metrics=PIPELINE_METRICS),
+        flagged_rounds=flagged_rounds(completed),
+        saturated_rounds=[
+            round_label(r) for r in completed if ((r.open_phase or {}).get("generator") or {}).get("saturated")
+        ],
+        ledger=[
+            PipelineRoundLedger(
+                configuration=r.configuration,
+                round=r.round_index,
+                run_id=r.run_id,
+                ledger=(r.open_phase or {}).get("ledger") or {},
+                stored=stored.get(r.run_id),
+            )
+            for r in completed
+        ],
+    )

@@ -1,0 +1,34 @@
+"""Facts about stored rounds that every subject's diagnostics read alike."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+
+from tracetax.db.models import Experiment, Round
+
+
+def round_label(round_: Round) -> str:
+    """How a round is named to people: "<configuration> round <n>", counting from 1."""
+    return f"{round_.configuration} round {round_.round_index + 1}"
+
+
+def flagged_rounds(rounds: list[Round]) -> list[str]:
+    """Rounds with a measured phase flagged for interference on the measured cores."""
+    flagged = []
+    for round_ in rounds:
+        phases = (round_.resources or {}).get("isolation") or {}  # {"open": record, "closed": record}
+        if any(record.get("flagged") for record in phases.values()):
+            flagged.append(round_label(round_))
+    return flagged
+
+
+async def settle(experiment: Experiment, settle_s: float) -> None:
+    """Wait until `settle_s` after the experiment's last round ended (see Settings.ledger_settle_s)."""
+    ended = [r.finished_at for r in experiment.rounds if r.finished_at is not None]
+    if not ended:
+        return
+    last = max(ended)
+    remaining = settle_s - (datetime.now(UTC) - last).total_seconds()
+    if remaining > 0:
+        await asyncio.sleep(remaining)

@@ -1,0 +1,284 @@
+"""One (round, variant) of a Collector pipeline experiment.
+
+The lab for one round: the downstream Collector(s) (on the stack's cores), the lab Collector
+running the variant (on the service's cores: it is what is measured), then telemetrygen (on
+the load generator's cores) at a constant span rate for warm-up + measured phase. The
+measured phase samples the CPU and memory of every Collector from /proc and brackets it with
+snapshots of the lab Collector's own counters; once telemetrygen has stopped, the pipeline
+drains for `drain_s` and every Collector's counters are read: that is the round's ledger.
+
+Blocking; runs in the engine's worker thread. Every process started is stopped on every path
+out, and each is tracked in the measurement state file while it runs.
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tracetax.engine.isolation import PhaseWatch
+from tracetax.engine.placement import Placement
+from tracetax.engine.runner import STOP_GRACE_S, RoundCancelledError, RoundOutcome, shutdown_record
+from tracetax.engine.sampler import Sampler, resource_summary
+from tracetax.lab import pipelines, telemetrygen
+from tracetax.lab.ledger import ledger, round_figures
+from tracetax.lab.spec import PipelineSpec, VariantSpec
+from tracetax.lab.telemetry import Snapshot, TelemetryError, scrape
+from tracetax.ports import free_port, taken_port_message
+from tracetax.services.process import ServiceError, ServiceProcess
+
+COLLECTOR_START_TIMEOUT_S = 30.0
+# A Collector shuts down within a second or two once its queues are empty.
+COLLECTOR_STOP_GRACE_S = 10.0
+LAB = "lab"
+
+
+@dataclass
+class LabCollector:
+    """One Collector of the lab: its process, where it listens, its metrics port."""
+
+    name: str
+    process: ServiceProcess
+    otlp_endpoint: str
+    metrics_port: int
+    samples: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class PipelineRoundContext:
+    spec: PipelineSpec
+    variant: VariantSpec
+    run_id: str
+    workdir: Path
+    # Where the downstream Collectors send on (the stack's Collector, then Tempo).
+    export_endpoint: str
+    placement: Placement
+    cancel: threading.Event
+    report: Callable[[str, float | None, dict[str, Any]], None]
+
+
+def downstream_count(variant: VariantSpec) -> int:
+    """The loadbalancing variant routes to two downstream Collectors; every other variant
+    exports to one, which counts what arrived."""
+    shipped = pipelines.VARIANTS.get(variant.pipeline or "")
+    return max(shipped.downstreams, 1) if shipped else 1
+
+
+def _collector(
+    ctx: PipelineRoundContext, name: str, files: list[Path], env: dict[str, str], cpus: set[int] | None
+) -> LabCollector:
+    binary = pipelines.collector_binary()
+    argv = [str(binary), *(f"--config=file:{path}" for path in files)]
+    health_port = free_port()
+    metrics_port = free_port()
+    otlp = f"127.0.0.1:{free_port()}"
+    env = {
+        **env,
+        "LAB_OTLP_GRPC_ENDPOINT": otlp,
+        "LAB_HEALTH_ENDPOINT": f"127.0.0.1:{health_port}",
+        "LAB_METRICS_PORT": str(metrics_port),
+    }
+    process = ServiceProcess(
+        argv,
+        cwd=ctx.workdir,
+        env=env,
+        port=health_port,
+        log_path=ctx.workdir / f"{name}.log",
+        health_path="/",
+        name=f"{ctx.variant.name} {name} Collector",
+        cpus=cpus,
+        track=f"{name} Collector",
+    )
+    return LabCollector(name, process, otlp, metrics_port)
+
+
+def _start(collector: LabCollector) -> None:
+    """Start a Collector and wait for its health check. A port it could not bind is named,
+    with the process that holds it."""
+    collector.process.start()
+    try:
+        collector.process.wait_healthy(COLLECTOR_START_TIMEOUT_S)
+    except ServiceError as error:
+        taken = taken_port_message(collector.process.last_lines(40))
+        if taken is None:
+            raise
+        raise ServiceError(f"{collector.process.name} could not start: {taken}\n{error}") from error
+
+
+def start_lab(ctx: PipelineRoundContext, started: list[LabCollector]) -> LabCollector:
+    """Start the downstream Collector(s), then the lab Collector pointed at them. Every
+    Collector started is appended to `started` at once, so the caller stops it on any path."""
+    for index in range(downstream_count(ctx.variant)):
+        name = f"downstream-{index + 1}"
+        env = {"LAB_EXPORT_ENDPOINT": ctx.export_endpoint, "LAB_DOWNSTREAM_NAME": name}
+        downstream = _collector(ctx, name, [pipelines.DOWNSTREAM_CONFIG], env, ctx.placement.stack_cpus)
+        started.append(downstream)
+        _start(downstream)
+    downstreams = [c.otlp_endpoint for c in started]
+    env = {**ctx.variant.settings, **_routing(downstreams)}
+    files = pipelines.config_files(ctx.variant.pipeline, ctx.variant.config_path)
+    lab = _collector(ctx, LAB, files, env, ctx.placement.service_cpus)
+    started.append(lab)
+    _start(lab)
+    return lab
+
+
+def _routing(downstreams: list[str]) -> dict[str, str]:
+    """LAB_EXPORT_ENDPOINT for a single downstream; LAB_DOWNSTREAM_A/B for loadbalancing."""
+    env = {"LAB_EXPORT_ENDPOINT": downstreams[0]}
+    if len(downstreams) > 1:
+        env |= {"LAB_DOWNSTREAM_A": downstreams[0], "LAB_DOWNSTREAM_B": downstreams[1]}
+    return env
+
+
+def _hold(
+    ctx: PipelineRoundContext,
+    seconds: float,
+    phase: str,
+    collectors: list[LabCollector],
+    generator: telemetrygen.RunningGenerator | None,
+) -> None:
+    """Let a phase run for `seconds`, reporting each second; stop at once on cancel, when a
+    Collector dies, or when telemetrygen fails before its time is up."""
+    started = time.monotonic()
+    while (elapsed := time.monotonic() - started) < seconds:
+        if ctx.cancel.is_set():
+            raise RoundCancelledError()
+        for collector in collectors:
+            code = collector.process.poll()
+            if code is not None:
+                raise ServiceError(
+                    f"{collector.process.name} exited with code {code} during {phase}\n{collector.process.last_lines()}"
+                )
+        if generator is not None and generator.poll() not in (None, 0):
+            generator.check()
+        ctx.report(phase, seconds, {"phase_elapsed_s": round(min(elapsed, seconds), 1)})
+        time.sleep(min(1.0, max(0.05, seconds - elapsed)))
+
+
+def _wait_generator(ctx: PipelineRoundContext, generator: telemetrygen.RunningGenerator, timeout_s: float) -> None:
+    deadline = time.monotonic() + timeout_s
+    while generator.poll() is None:
+        if ctx.cancel.is_set():
+            raise RoundCancelledError()
+        if time.monotonic() > deadline:
+            generator.kill()
+            raise telemetrygen.GeneratorError(f"telemetrygen did not finish within {timeout_s:.0f} s of its end")
+        time.sleep(0.1)
+    generator.check()
+
+
+def _scrape_all(collectors: list[LabCollector]) -> dict[str, Snapshot]:
+    return {collector.name: scrape(collector.process.name, collector.metrics_port) for collector in collectors}
+
+
+def _measure(
+    ctx: PipelineRoundContext,
+    collectors: list[LabCollector],
+    lab: LabCollector,
+    generator: telemetrygen.RunningGenerator,
+    outcome: RoundOutcome,
+) -> dict[str, Snapshot]:
+    """The measured phase: /proc samples of every Collector, the lab's counters at both ends."""
+    load = ctx.spec.load
+    samplers = {c.name: Sampler(c.process.pid, generator.pid if c is lab else None) for c in collectors}
+    watch = PhaseWatch(ctx.placement, lab.process.pid, generator.pid)
+    before = scrape(lab.process.name, lab.metrics_port)
+    for sampler in samplers.values():
+        sampler.start()
+    watch.start()
+    try:
+        _hold(ctx, load.duration_s, "measuring", collectors, generator)
+    finally:
+        for collector in collectors:
+            collector.samples = samplers[collector.name].stop()
+        watch.stop()
+    after = scrape(lab.process.name, lab.metrics_port)
+    outcome.samples = lab.samples
+    outcome.resources = {
+        "collectors": {c.name: resource_summary(c.samples, 0) for c in collectors},
+        "isolation": {"open": watch.isolation(None)},
+    }
+    return {"start": before, "end": after}
+
+
+def run_pipeline_round(ctx: PipelineRoundContext) -> RoundOutcome:
+    """Run one round of one variant; never raises for a Collector's or telemetrygen's failure."""
+    shutil.rmtree(ctx.workdir, ignore_errors=True)
+    ctx.workdir.mkdir(parents=True)
+    load = ctx.spec.load
+    outcome = RoundOutcome(status="failed")
+    collectors: list[LabCollector] = []
+    generator: telemetrygen.RunningGenerator | None = None
+    try:
+        ctx.report("starting", None, {})
+        lab = start_lab(ctx, collectors)
+        generator = telemetrygen.start(
+            endpoint=lab.otlp_endpoint,
+            spans_per_s=load.spans_per_s,
+            duration_s=load.warmup_s + load.duration_s,
+            shape=telemetrygen.TraceShape(load.spans_per_trace, load.attribute_bytes, load.services_per_trace),
+            resource_attributes={"tracetax.run.id": ctx.run_id, "tracetax.config": ctx.variant.name},
+            workers=load.workers,
+            cpus=ctx.placement.loadgen_cpus,
+            log_path=ctx.workdir / "telemetrygen.log",
+        )
+        _hold(ctx, load.warmup_s, "warmup", collectors, generator)
+        window = _measure(ctx, collectors, lab, generator, outcome)
+        outcome.resources = {**(outcome.resources or {}), **round_figures(window, collectors_of(outcome), lab.samples)}
+        _wait_generator(ctx, generator, timeout_s=30)
+        sent = telemetrygen.result(generator)
+        _hold(ctx, load.drain_s, "draining", collectors, None)
+        final = _scrape_all(collectors)
+        outcome.requests_total = sent.spans
+        outcome.open_phase = {
+            "generator": sent.__dict__,
+            "window_s": load.duration_s,
+            "telemetry": {"window": window, "final": final},
+            "ledger": ledger(sent.spans, final, samples=_samples(ctx.variant)),
+        }
+        ctx.report("stopping", None, {})
+        outcome.exit_code = lab.process.stop(COLLECTOR_STOP_GRACE_S)
+        outcome.shutdown = shutdown_record(outcome.exit_code, COLLECTOR_STOP_GRACE_S)
+        outcome.status = "completed"
+    except RoundCancelledError:
+        outcome.status, outcome.error = "cancelled", "cancelled"
+    except (ServiceError, telemetrygen.GeneratorError, TelemetryError, pipelines.PipelineConfigError, OSError) as error:
+        outcome.status, outcome.error = "failed", str(error)
+    finally:
+        if generator is not None:
+            generator.kill()
+        for collector in reversed(collectors):
+            code = collector.process.stop(STOP_GRACE_S if collector.name == LAB else 2)
+            if collector.name == LAB and outcome.exit_code is None:
+                outcome.exit_code = code
+        if outcome.status != "completed":
+            outcome.service_log_tail = "\n".join(
+                f"{c.process.name}:\n{c.process.last_lines(20)}" for c in collectors
+            ) + _generator_tail(ctx.workdir)
+    return outcome
+
+
+def collectors_of(outcome: RoundOutcome) -> dict[str, dict[str, Any]]:
+    collectors: dict[str, dict[str, Any]] = (outcome.resources or {}).get("collectors", {})
+    return collectors
+
+
+def _samples(variant: VariantSpec) -> bool:
+    """Whether the variant samples (keeps some traces out on purpose). A user's own overlay is
+    taken as not sampling: its every missing span counts as lost."""
+    shipped = pipelines.VARIANTS.get(variant.pipeline or "")
+    return bool(shipped and shipped.samples)
+
+
+def _generator_tail(workdir: Path) -> str:
+    log = workdir / "telemetrygen.log"
+    if not log.exists():
+        return ""
+    lines = log.read_text(errors="replace").splitlines()[-10:]
+    return "\ntelemetrygen:\n" + "\n".join(f"    | {line}" for line in lines)

@@ -1,0 +1,182 @@
+"""What one round of a pipeline cost and where its spans went, from the round's raw readings.
+
+Pure functions over what the pipeline runner stored: telemetrygen's count, the lab
+Collector's counters at both ends of the measured phase and every Collector's counters after
+the drain, and the /proc summaries of every Collector. Nothing here reads a process or a
+backend, so the figures can be recomputed from a stored round at any time.
+
+Unknown is never zero: a counter a Collector did not expose leaves its entry None.
+"""
+
+from __future__ import annotations
+
+import statistics
+from typing import Any
+
+from tracetax.lab.telemetry import Snapshot, total
+
+LAB = "lab"
+SENT = "otelcol_exporter_sent_spans"
+
+
+def counter(snapshot: Snapshot | None, base: str, **match: str) -> float | None:
+    """A counter by its base name, whether the exposition added `_total` or not."""
+    value = total(snapshot, f"{base}_total", **match)
+    return value if value is not None else total(snapshot, base, **match)
+
+
+def accepted(snapshot: Snapshot | None) -> float | None:
+    return counter(snapshot, "otelcol_receiver_accepted_spans")
+
+
+def failures(snapshot: Snapshot | None, base: str, alongside: str) -> float | None:
+    """A failure counter. The Collector creates one at its first failure, so in a complete
+    scrape a missing series next to its stage's success counter means none failed (0). With
+    no scrape, or no success counter either (the stage never ran, or the name changed),
+    unknown."""
+    value = counter(snapshot, base)
+    if value is not None:
+        return value
+    return 0.0 if counter(snapshot, alongside) is not None else None
+
+
+def _minus(a: float | None, b: float | None) -> float | None:
+    return None if a is None or b is None else a - b
+
+
+def _steady_rss(samples: list[dict[str, Any]]) -> float | None:
+    """Median RSS over the second half of the measured phase: what the pipeline settles at."""
+    tail = [s["rss_bytes"] for s in samples[len(samples) // 2 :] if s.get("rss_bytes") is not None]
+    return float(statistics.median(tail)) if tail else None
+
+
+def round_figures(
+    window: dict[str, Snapshot], collectors: dict[str, dict[str, Any]], samples: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The lab Collector's cost over the measured phase: cores, spans/s it took in, spans/s
+    per core, cores per 10k spans/s, RSS peak and steady; the downstreams' cores apart."""
+    lab = collectors.get(LAB) or {}
+    seconds = lab.get("window_s")
+    cpu_s = lab.get("cpu_s")
+    spans = _minus(accepted(window.get("end")), accepted(window.get("start")))
+    cores = cpu_s / seconds if cpu_s is not None and seconds else None
+    rate = spans / seconds if spans is not None and seconds else None
+    downstream = [
+        summary["cpu_s"] / summary["window_s"]
+        for name, summary in collectors.items()
+        if name != LAB and summary.get("cpu_s") is not None and summary.get("window_s")
+    ]
+    return {
+        "cpu_cores": _round(cores, 4),
+        "spans_per_s": _round(rate, 1),
+        "spans_per_s_per_core": _round(rate / cores, 1) if rate is not None and cores else None,
+        # Cores needed per 10,000 spans/s: the unit a capacity plan multiplies.
+        "cores_per_10k_spans_s": _round(cores / rate * 10_000, 4) if cores is not None and rate else None,
+        "rss_max_bytes": lab.get("rss_max_bytes"),
+        "rss_steady_bytes": _steady_rss(samples),
+        "downstream_cpu_cores": _round(sum(downstream), 4) if downstream else None,
+    }
+
+
+def _round(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def _by_downstream(final: dict[str, Snapshot]) -> dict[str, float | None]:
+    return {name: accepted(snapshot) for name, snapshot in sorted(final.items()) if name != LAB}
+
+
+def processor_counters(snapshot: Snapshot | None) -> dict[str, float]:
+    """Every otelcol_processor_* counter of the lab Collector, summed over its series (the
+    incoming/outgoing items are in `processors`; histogram parts are left out)."""
+    if snapshot is None:
+        return {}
+    found: dict[str, float] = {}
+    for key, value in snapshot.items():
+        name = key.split("{", 1)[0]
+        if name.startswith("otelcol_processor_") and name.endswith("_total") and "_items_" not in name:
+            found[name] = found.get(name, 0.0) + value
+    return dict(sorted(found.items()))
+
+
+def processor_flow(snapshot: Snapshot | None) -> dict[str, dict[str, float | None]]:
+    """Spans into and out of each processor of the lab pipeline (what it held back or dropped)."""
+    if snapshot is None:
+        return {}
+    names = sorted(
+        {
+            key.split('processor="', 1)[1].split('"', 1)[0]
+            for key in snapshot
+            if key.startswith("otelcol_processor_incoming_items") and 'processor="' in key
+        }
+    )
+    flow = {}
+    for name in names:
+        incoming = counter(snapshot, "otelcol_processor_incoming_items", processor=name, otel_signal="traces")
+        outgoing = counter(snapshot, "otelcol_processor_outgoing_items", processor=name, otel_signal="traces")
+        flow[name] = {"incoming": incoming, "outgoing": outgoing, "held_or_dropped": _minus(incoming, outgoing)}
+    return flow
+
+
+def ledger(generated: int | None, final: dict[str, Snapshot], samples: bool) -> dict[str, Any]:
+    """Where the round's spans went, stage by stage, after the drain.
+
+    generated (telemetrygen) -> the lab receiver (accepted / refused) -> its processors (in /
+    out) -> its exporter (sent / send failed / enqueue failed, queue left) -> the downstream
+    Collector(s) (accepted, each) -> their exporters (sent / failed).
+
+    `lost` is what was generated and never arrived downstream. A sampling pipeline leaves
+    traces out on purpose, so there `lost` counts only what a stage reports losing (refused,
+    failed, not enqueued, never received) and `kept_ratio` says how much was kept."""
+    lab = final.get(LAB)
+    downstream = _by_downstream(final)
+    arrived = sum(v for v in downstream.values() if v is not None) if downstream else None
+    if any(v is None for v in downstream.values()):
+        arrived = None
+    lab_accepted = accepted(lab)
+    refused = failures(lab, "otelcol_receiver_refused_spans", "otelcol_receiver_accepted_spans")
+    received = None if lab_accepted is None or refused is None else lab_accepted + refused
+    stages: dict[str, Any] = {
+        "generated": generated,
+        "receiver": {"accepted": lab_accepted, "refused": refused, "not_received": _minus(generated, received)},
+        "processors": processor_flow(lab),
+        "exporter": {
+            "sent": counter(lab, SENT),
+            "send_failed": failures(lab, "otelcol_exporter_send_failed_spans", SENT),
+            "enqueue_failed": failures(lab, "otelcol_exporter_enqueue_failed_spans", SENT),
+            # Left in the queue after the drain (the loadbalancing exporter has no queue series).
+            "queue_size": total(lab, "otelcol_exporter_queue_size"),
+        },
+        # Each processor's own counters (tail_sampling's traces dropped too early, groupbytrace's
+        # evictions, the filter's filtered spans, memory_limiter's refusals), as the Collector names them.
+        "processor_counters": processor_counters(lab),
+        "downstream": {
+            "accepted": arrived,
+            "by_collector": downstream,
+            "sent": _sum_over(final, SENT),
+            "send_failed": _sum_over(final, "otelcol_exporter_send_failed_spans", alongside=SENT),
+        },
+    }
+    stages["not_arrived"] = _minus(generated, arrived)
+    stages["lost"] = _reported_losses(stages) if samples else stages["not_arrived"]
+    stages["kept_ratio"] = round(arrived / lab_accepted, 4) if arrived is not None and lab_accepted else None
+    return stages
+
+
+def _sum_over(final: dict[str, Snapshot], base: str, alongside: str | None = None) -> float | None:
+    values = [
+        failures(snapshot, base, alongside) if alongside else counter(snapshot, base)
+        for name, snapshot in final.items()
+        if name != LAB
+    ]
+    return None if not values or any(v is None for v in values) else sum(v for v in values if v is not None)
+
+
+def _reported_losses(stages: dict[str, Any]) -> float | None:
+    parts = [
+        stages["receiver"]["refused"],
+        stages["receiver"]["not_received"],
+        stages["exporter"]["send_failed"],
+        stages["exporter"]["enqueue_failed"],
+    ]
+    return None if any(p is None for p in parts) else sum(p for p in parts if p is not None)

@@ -1,0 +1,140 @@
+"""The spec of a Collector pipeline experiment: which pipeline variants, under which span load.
+
+It is the service experiment's spec file with `subject: collector`: the same `name`,
+`configurations` (here pipeline variants, one of them the baseline), `load`, `rounds` and
+`seed`, run by the same engine in interleaved, shuffled rounds. Every error names its field.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field, field_validator, model_validator
+
+NAME_PATTERN = r"^[a-z0-9][a-z0-9._%-]{0,39}$"
+# Variables an overlay may read besides the endpoints the lab sets itself.
+LAB_SETTING = re.compile(r"^LAB_[A-Z0-9_]+$")
+RESERVED_SETTINGS = {
+    "LAB_OTLP_GRPC_ENDPOINT",
+    "LAB_EXPORT_ENDPOINT",
+    "LAB_HEALTH_ENDPOINT",
+    "LAB_METRICS_PORT",
+    "LAB_DOWNSTREAM_A",
+    "LAB_DOWNSTREAM_B",
+    "LAB_DOWNSTREAM_NAME",
+}
+
+
+class VariantSpec(BaseModel):
+    """One pipeline under test: a shipped variant of collector-pipelines/lab, or a user's own
+    overlay file over the lab base (it sets `service.pipelines.traces/lab`)."""
+
+    name: str = Field(pattern=NAME_PATTERN)
+    pipeline: str | None = Field(
+        default=None,
+        description="A shipped variant (collector-pipelines/lab/<pipeline>.yaml).",
+        examples=["batch-default"],
+    )
+    config_file: str | None = Field(
+        default=None,
+        description="A user's overlay over the lab base, instead of `pipeline`: a path on the backend's host.",
+    )
+    baseline: bool = False
+    settings: dict[str, str] = Field(
+        default_factory=dict,
+        description="LAB_* variables the overlay reads, e.g. LAB_MEMORY_LIMIT_MIB for memory-limited.",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def name_from_pipeline(cls, data: object) -> object:
+        if isinstance(data, dict) and "name" not in data and isinstance(data.get("pipeline"), str):
+            return {**data, "name": data["pipeline"]}
+        return data
+
+    @model_validator(mode="after")
+    def one_source(self) -> VariantSpec:
+        if (self.pipeline is None) == (self.config_file is None):
+            raise ValueError("give exactly one of `pipeline` (a shipped variant) and `config_file` (your own overlay)")
+        return self
+
+    @field_validator("settings")
+    @classmethod
+    def only_lab_settings(cls, settings: dict[str, str]) -> dict[str, str]:
+        bad = sorted(key for key in settings if not LAB_SETTING.match(key) or key in RESERVED_SETTINGS)
+        if bad:
+            raise ValueError(
+                f"only LAB_* settings that the lab does not set itself may be given, got {', '.join(bad)} "
+                "(endpoints and ports are chosen per round)"
+            )
+        return settings
+
+    @property
+    def config_path(self) -> Path | None:
+        return Path(self.config_file).expanduser() if self.config_file else None
+
+
+class SpanLoadSpec(BaseModel):
+    """telemetrygen's load: a constant span rate in traces of a fixed shape."""
+
+    spans_per_s: float = Field(gt=0, le=1_000_000, description="Constant span rate sent to the lab Collector.")
+    warmup_s: float = Field(default=2, ge=0, le=600)
+    duration_s: float = Field(default=20, gt=0, le=3600, description="Measured phase.")
+    drain_s: float = Field(
+        default=6,
+        ge=1,
+        le=600,
+        description="After the measured phase, how long the pipeline gets to pass on what it holds (a trace-holding "
+        "processor's decision wait, the batch timeout) before its counters are read. Longer than any decision wait.",
+    )
+    spans_per_trace: int = Field(
+        default=5, ge=2, le=1000, description="Root span plus children (telemetrygen makes at least one child)."
+    )
+    attribute_bytes: int = Field(default=0, ge=0, le=65536, description="Bytes of one extra attribute per span.")
+    services_per_trace: Literal[1] = Field(
+        default=1,
+        description="telemetrygen generates every trace under one service name; more are not supported yet.",
+    )
+    workers: int | None = Field(
+        default=None,
+        ge=1,
+        le=1000,
+        description="telemetrygen workers (goroutines); by default as many as the rate needs (lab.telemetrygen).",
+    )
+
+
+class PipelineSpec(BaseModel):
+    subject: Literal["collector"]
+    name: str | None = Field(default=None, max_length=120)
+    configurations: list[VariantSpec] = Field(min_length=1, max_length=12)
+    load: SpanLoadSpec
+    rounds: int = Field(default=5, ge=1, le=50, description="Interleaved rounds, as for services.")
+    seed: int = 0
+
+    @model_validator(mode="after")
+    def one_baseline_and_unique_names(self) -> PipelineSpec:
+        names = [variant.name for variant in self.configurations]
+        duplicates = sorted({name for name in names if names.count(name) > 1})
+        if duplicates:
+            raise ValueError(f"configuration names must be unique; repeated: {', '.join(duplicates)}")
+        baselines = [v.name for v in self.configurations if v.baseline]
+        if len(baselines) != 1:
+            raise ValueError(
+                f"exactly one configuration must be the baseline (baseline: true), found {len(baselines)}"
+                + (f": {', '.join(baselines)}" if baselines else "")
+            )
+        return self
+
+    @property
+    def baseline(self) -> VariantSpec:
+        return next(v for v in self.configurations if v.baseline)
+
+    def configuration(self, name: str) -> VariantSpec:
+        return next(v for v in self.configurations if v.name == name)
+
+    def estimated_seconds(self, startup_s: float = 2.0) -> float:
+        load = self.load
+        per_run = startup_s + load.warmup_s + load.duration_s + load.drain_s + 2.0
+        return per_run * len(self.configurations) * self.rounds
