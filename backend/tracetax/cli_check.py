@@ -27,6 +27,33 @@ def configuration_of(value: str, env: list[str]) -> dict[str, Any]:
     return {"name": value, "processor": value, "env": overrides}
 
 
+def variant_of(value: str) -> dict[str, Any]:
+    """A shipped pipeline variant (`batch-default`) or the path of your own overlay (*.yaml)."""
+    if value.endswith((".yaml", ".yml")):
+        return {"name": Path(value).stem[:40].lower(), "config_file": str(Path(value).resolve())}
+    return {"pipeline": value}
+
+
+def pipeline_request(
+    baseline: str,
+    candidate: str,
+    spans_per_s: float,
+    duration: float,
+    rounds: int,
+    budget: dict[str, Any],
+    strict: bool,
+) -> dict[str, Any]:
+    return {
+        "subject": "collector",
+        "baseline": variant_of(baseline),
+        "candidate": variant_of(candidate),
+        "load": {"spans_per_s": spans_per_s, "warmup_s": 2, "duration_s": duration},
+        "rounds": rounds,
+        "budget": budget,
+        "strict": strict,
+    }
+
+
 def _request(
     spec: Path | None,
     service: str | None,
@@ -77,14 +104,26 @@ def register(app: typer.Typer) -> None:
             Path | None, typer.Option(exists=True, dir_okay=False, help="Check request (YAML/JSON).")
         ] = None,
         service: Annotated[str | None, typer.Option(help="Demo service language, e.g. go.")] = None,
-        baseline: Annotated[str, typer.Option(help="Preset or processor of the baseline.")] = "none",
-        candidate: Annotated[str, typer.Option(help="Preset or processor of the candidate.")] = "batch-default",
+        collector: Annotated[
+            bool, typer.Option(help="Check a Collector pipeline: --baseline/--candidate name variants or overlays.")
+        ] = False,
+        baseline: Annotated[
+            str | None,
+            typer.Option(
+                help="Baseline: a preset or processor (default none); with --collector a variant "
+                "or overlay file (default passthrough)."
+            ),
+        ] = None,
+        candidate: Annotated[
+            str, typer.Option(help="Candidate: a preset or processor; with --collector a variant or overlay file.")
+        ] = "batch-default",
         candidate_env: Annotated[list[str], typer.Option("--candidate-env", help="OTEL_*=value override.")] = [],  # noqa: B006
         rate: Annotated[float, typer.Option(help="Open-model rate, req/s.")] = 200,
         duration: Annotated[float, typer.Option(help="Measured seconds per round.")] = 10,
         rounds: Annotated[int, typer.Option(help="Interleaved rounds.")] = 5,
         iters: Annotated[int, typer.Option(help="CPU work per request.")] = 1000,
         spans: Annotated[int, typer.Option(help="Spans per request.")] = 5,
+        spans_per_s: Annotated[float, typer.Option(help="--collector: constant span rate.")] = 5000,
         p50_overhead_pct: Annotated[float | None, typer.Option(help="Budget: p50 growth, %.")] = None,
         p99_overhead_pct: Annotated[float | None, typer.Option(help="Budget: p99 growth, %.")] = None,
         cpu_overhead_pct: Annotated[float | None, typer.Option(help="Budget: CPU per request growth, %.")] = None,
@@ -92,6 +131,15 @@ def register(app: typer.Typer) -> None:
         p99_added_ms: Annotated[float | None, typer.Option(help="Budget: p99 growth, ms.")] = None,
         cpu_added_us: Annotated[float | None, typer.Option(help="Budget: CPU per request growth, µs.")] = None,
         max_dropped_spans: Annotated[int | None, typer.Option(help="Budget: spans lost in the SDK.")] = None,
+        cores_per_10k_overhead_pct: Annotated[
+            float | None, typer.Option(help="--collector budget: growth of cores per 10k spans/s, %.")
+        ] = None,
+        cores_per_10k_added: Annotated[
+            float | None, typer.Option(help="--collector budget: growth of cores per 10k spans/s, cores.")
+        ] = None,
+        rss_overhead_pct: Annotated[float | None, typer.Option(help="--collector budget: peak RSS growth, %.")] = None,
+        rss_added_mib: Annotated[float | None, typer.Option(help="--collector budget: peak RSS growth, MiB.")] = None,
+        max_lost_spans: Annotated[int | None, typer.Option(help="--collector budget: spans lost.")] = None,
         strict: Annotated[
             bool, typer.Option(help="Fail on the point estimate, not the interval's lower bound.")
         ] = False,
@@ -109,12 +157,31 @@ def register(app: typer.Typer) -> None:
                 ("p99_added_ms", p99_added_ms),
                 ("cpu_added_us", cpu_added_us),
                 ("max_dropped_spans", max_dropped_spans),
+                ("cores_per_10k_overhead_pct", cores_per_10k_overhead_pct),
+                ("cores_per_10k_added", cores_per_10k_added),
+                ("rss_overhead_pct", rss_overhead_pct),
+                ("rss_added_mib", rss_added_mib),
+                ("max_lost_spans", max_lost_spans),
             )
             if value is not None
         }
-        body = _request(
-            spec, service, baseline, candidate, candidate_env, rate, duration, rounds, iters, spans, budget, strict
-        )
+        if collector and spec is None:
+            body = pipeline_request(baseline or "passthrough", candidate, spans_per_s, duration, rounds, budget, strict)
+        else:
+            body = _request(
+                spec,
+                service,
+                baseline or "none",
+                candidate,
+                candidate_env,
+                rate,
+                duration,
+                rounds,
+                iters,
+                spans,
+                budget,
+                strict,
+            )
         with httpx.Client(base_url=api, timeout=30) as http:
             try:
                 created = http.post("/api/v1/checks", json=body)

@@ -10,6 +10,7 @@ from rich.table import Table
 
 from tracetax.diagnostics.overhead import format_value
 from tracetax.diagnostics.pipeline import PipelineRoundLedger
+from tracetax.diagnostics.pipeline_recommend import PipelineRecommendation
 
 
 def _value(value: Any, unit: str) -> str:
@@ -36,6 +37,8 @@ def pipeline_results_table(variants: list[dict[str, Any]], baseline: str) -> Tab
         ("RSS steady", lambda v: _value(v["rss_steady_bytes"], "bytes")),
         ("downstream Collectors' CPU", lambda v: _value(v["downstream_cpu_cores"], "cores")),
         ("kept ratio", lambda v: "-" if v["kept_ratio"] is None else f"{v['kept_ratio']:.3f}"),
+        ("highest sustainable spans/s (ramp)", lambda v: _value(v.get("max_sustainable_spans_per_s"), "spans/s")),
+        ("  limited by", lambda v: ", ".join(v.get("ramp_limited_by") or []) or "-"),
         ("spans generated (all rounds)", lambda v: _count(v["ledger_totals"]["generated"])),
         ("spans lost (all rounds)", lambda v: _count(v["ledger_totals"]["lost"])),
     ]
@@ -63,4 +66,28 @@ def ledger_table(ledgers: list[PipelineRoundLedger]) -> Table:
             _count((ledger.get("downstream") or {}).get("accepted")),
             _count(ledger.get("lost")),
         )
+    return table
+
+
+def recommendation_table(recommendation: PipelineRecommendation) -> Table:
+    """Per variant: cores and memory for the target rate, the memory_limiter that holds it."""
+    target = recommendation.target_spans_per_s
+    table = Table(title=f"Sizing for {target:,.0f} spans/s (from measured values; sources per line)")
+    for column in ("variant", "cores", "memory_limiter", "container memory", "keeps up", "from"):
+        table.add_column(column, justify="left" if column in ("variant", "from") else "right")
+    for item in recommendation.sizing:
+        limiter = item.memory_limiter
+        table.add_row(
+            item.variant,
+            _value(item.cores, "cores"),
+            f"{limiter['limit_mib']} / {limiter['spike_limit_mib']} MiB" if limiter else "-",
+            f"{item.container_memory_mib} MiB" if item.container_memory_mib else "-",
+            {True: "yes", False: "no", None: "unknown (no ramp)"}[item.keeps_up],
+            f"{item.cores_source}; {item.memory_source}" + (f"; {item.note}" if item.note else ""),
+        )
+    if recommendation.batch:
+        table.caption = f"batch settings: {recommendation.batch}"
+    if recommendation.trace_holding:
+        held = f"trace holding: {recommendation.trace_holding}"
+        table.caption = f"{table.caption}; {held}" if table.caption else held
     return table

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from tracetax.cli_pipeline import ledger_table, pipeline_results_table
+from tracetax.cli_pipeline import ledger_table, pipeline_results_table, recommendation_table
 from tracetax.core.config import get_settings
 from tracetax.db import repository as repo
 from tracetax.db.models import Round
@@ -200,6 +200,7 @@ def run(spec_path: Path) -> int:
         console.print(pipeline_results_table([by_name[name] for name in names], spec.baseline.name))
         console.print(changes_table(diagnostics.overhead, spec.baseline.name))
         console.print(ledger_table(diagnostics.ledger))
+        console.print(recommendation_table(diagnostics.recommendation))
         for label, rounds_named in (
             (
                 "telemetrygen could not deliver the asked rate (its limit, not the Collector's)",

@@ -90,12 +90,14 @@ def queue_experiment(runtime: EngineRuntime, spec: AnySpec) -> Queued:
     return Queued(experiment, position, spec.estimated_seconds())
 
 
-def queue_check(runtime: EngineRuntime, spec: ExperimentSpec, budget: Budget, strict: bool) -> tuple[Check, Queued]:
+def queue_check(runtime: EngineRuntime, spec: AnySpec, budget: Budget, strict: bool) -> tuple[Check, Queued]:
     """Queue the check's experiment (baseline against candidate) and store the check. A
     relative budget tighter than a matching calibration says this machine resolves at the
-    check's rounds is refused (SpecError naming the budget field)."""
+    check's rounds is refused (SpecError naming the budget field); calibrations are of
+    services only so far."""
     validate(spec, runtime.engine.services)
-    refuse_unresolvable(runtime, spec, budget)
+    if isinstance(spec, ExperimentSpec):
+        refuse_unresolvable(runtime, spec, budget)
     queued = queue_experiment(runtime, spec)
     with runtime.sessions() as session:
         check = repo.create_check(session, queued.experiment.id, budget.model_dump(), strict)

@@ -73,3 +73,36 @@ def test_mode_the_service_lacks_is_422_naming_the_checks_field(client: TestClien
     assert response.status_code == 422, response.text
     assert locations(response) == [("body", "baseline", "processor")]
     assert "go has no mode 'agent'" in response.json()["detail"][0]["msg"]
+
+
+def pipeline_check(**changes: Any) -> dict[str, Any]:
+    return {
+        "subject": "collector",
+        "baseline": {"pipeline": "passthrough"},
+        "candidate": {"pipeline": "batch-default"},
+        "load": {"spans_per_s": 1000, "duration_s": 2},
+        "budget": {"cores_per_10k_overhead_pct": 20},
+        "rounds": 2,
+    } | changes
+
+
+def test_a_pipeline_check_refuses_a_service_budget_naming_it(client: TestClient) -> None:
+    response = client.post(CHECKS, json=pipeline_check(budget={"p99_overhead_pct": 10}))
+    assert response.status_code == 422, response.text
+    assert locations(response) == [("body", "budget")]
+    assert "p99_overhead_pct does not apply to a check of a Collector pipeline" in response.json()["detail"][0]["msg"]
+
+
+def test_a_service_check_refuses_a_pipeline_budget_naming_it(client: TestClient) -> None:
+    response = client.post(CHECKS, json=go_check(budget={"max_lost_spans": 0}))
+    assert response.status_code == 422, response.text
+    assert locations(response) == [("body", "budget")]
+
+
+@pytest.mark.services
+def test_a_pipeline_check_is_queued_with_its_experiment(client: TestClient) -> None:
+    created = client.post(CHECKS, json=pipeline_check())
+    assert created.status_code == 202, created.text
+    experiment = client.get(f"/api/v1/experiments/{created.json()['experiment_id']}").json()
+    assert experiment["spec"]["subject"] == "collector"
+    assert experiment["configurations"] == ["baseline", "candidate"]

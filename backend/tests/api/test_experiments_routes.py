@@ -188,3 +188,15 @@ def test_an_unknown_subject_is_422_naming_it(client: TestClient) -> None:
     response = client.post(EXPERIMENTS, json=go_spec(subject="database"))
     assert response.status_code == 422, response.text
     assert locations(response) == [("body", "subject")]
+
+
+def test_the_shipped_pipeline_variants_are_listed_passthrough_first(client: TestClient) -> None:
+    variants = client.get("/api/v1/pipelines").json()
+    names = [v["name"] for v in variants]
+    assert names[0] == "passthrough"
+    assert {"batch-default", "batch-tuned", "memory-limited", "groupbytrace", "tail-sampling", "loadbalancing"} <= set(
+        names
+    )
+    balanced = next(v for v in variants if v["name"] == "loadbalancing")
+    assert balanced["downstreams"] == 2 and balanced["file"] == "collector-pipelines/lab/loadbalancing.yaml"
+    assert all(v["description"] and v["config"].startswith("#") for v in variants)

@@ -78,3 +78,46 @@ def test_junit_is_valid_and_marks_failures() -> None:
     failed = [case.attrib["name"] for case in root.iter("testcase") if case.find("failure") is not None]
     assert failed == ["p50_overhead_pct"]
     assert "worse" in (root.find("testcase/failure").text or "")  # type: ignore[union-attr]
+
+
+def pipeline_rounds(rounds: int, cores: float, extra_cores: float, rss_mib: float, extra_mib: float):  # type: ignore[no-untyped-def]
+    """Baseline and candidate pipeline rounds sharing a per-round drift."""
+    import numpy as np
+
+    from tracetax.diagnostics.overhead import RoundSample
+
+    rng = np.random.default_rng(7)
+    base, cand = [], []
+    for index in range(rounds):
+        drift = float(np.exp(rng.normal(0, 0.05)))
+        for out, add_cores, add_mib in ((base, 0.0, 0.0), (cand, extra_cores, extra_mib)):
+            noise = float(np.exp(rng.normal(0, 0.01)))
+            values = {
+                "cores_per_10k_spans_s": (cores + add_cores) * drift * noise,
+                "rss_max_bytes": (rss_mib + add_mib) * 2**20 * noise,
+                "lost_spans": 0.0,
+            }
+            out.append(RoundSample(round_index=index, values=values))
+    return base, cand
+
+
+def test_a_pipeline_budget_reads_cores_per_10k_spans_and_mib() -> None:
+    from tracetax.diagnostics.pipeline import PIPELINE_METRICS
+
+    base, cand = pipeline_rounds(5, cores=0.2, extra_cores=0.1, rss_mib=60, extra_mib=2)
+    changes = compare(base, cand, PIPELINE_METRICS)
+    budget = Budget(cores_per_10k_overhead_pct=20, rss_added_mib=10, max_lost_spans=0)
+    verdict = judge(budget, changes, None, baseline=base, candidate=cand, lost_spans=0)
+    lines = {line.name: line for line in verdict.lines}
+    assert lines["cores_per_10k_overhead_pct"].verdict == "fail"  # +50% against a 20% budget
+    assert lines["rss_added_mib"].verdict == "pass"
+    measured = lines["rss_added_mib"].measured
+    assert measured is not None and 1 < (measured.estimate or 0) < 3  # MiB, not bytes
+    assert lines["max_lost_spans"].verdict == "pass"
+    unknown = judge(Budget(max_lost_spans=0), changes, None, lost_spans=None)
+    assert unknown.lines[0].verdict == "unknown" and unknown.verdict == "error"
+
+
+def test_budget_fields_say_which_subject_they_belong_to() -> None:
+    assert Budget(p99_overhead_pct=5, rss_overhead_pct=5).misplaced("collector") == ["p99_overhead_pct"]
+    assert Budget(p99_overhead_pct=5, rss_overhead_pct=5).misplaced("service") == ["rss_overhead_pct"]

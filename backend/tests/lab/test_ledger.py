@@ -6,6 +6,8 @@ from tracetax.lab.ledger import ledger, processor_flow, round_figures
 from tracetax.lab.telemetry import parse, total
 
 EXPOSITION = """
+# TYPE otelcol_process_uptime_seconds_total counter
+otelcol_process_uptime_seconds_total 12
 # TYPE otelcol_receiver_accepted_spans_total counter
 otelcol_receiver_accepted_spans_total{receiver="otlp/lab",service_instance_id="x",transport="grpc"} 900
 otelcol_receiver_refused_spans_total{receiver="otlp/lab",service_instance_id="x",transport="grpc"} 100
@@ -23,6 +25,7 @@ otelcol_processor_outgoing_items_total{otel_signal="traces",processor="batch"} 9
 
 def downstream(accepted: int) -> str:
     return (
+        "# TYPE otelcol_process_uptime_seconds_total counter\notelcol_process_uptime_seconds_total 12\n"
         "# TYPE otelcol_receiver_accepted_spans_total counter\n"
         f'otelcol_receiver_accepted_spans_total{{receiver="otlp/lab"}} {accepted}\n'
         "# TYPE otelcol_exporter_sent_spans_total counter\n"
@@ -83,10 +86,14 @@ def test_round_figures_are_the_lab_collectors_cost_over_the_window() -> None:
     assert figures["downstream_cpu_cores"] == 0.2
 
 
-def test_a_failure_counter_the_collector_never_created_is_zero_beside_its_success_counter() -> None:
+def test_a_counter_the_collector_never_created_is_zero_in_a_real_scrape() -> None:
     healthy = "\n".join(line for line in EXPOSITION.splitlines() if "failed" not in line and "refused" not in line)
     result = ledger(900, {"lab": parse(healthy), "downstream-1": parse(downstream(900))}, samples=False)
     assert result["receiver"]["refused"] == 0
     assert result["exporter"]["send_failed"] == 0 and result["exporter"]["enqueue_failed"] == 0
     # No scrape at all: unknown, never zero.
     assert ledger(900, {"downstream-1": parse(downstream(900))}, samples=False)["exporter"]["send_failed"] is None
+    # A downstream that received nothing has no accepted series: 0 arrived, all lost.
+    nothing = parse("# TYPE otelcol_process_uptime_seconds_total counter\notelcol_process_uptime_seconds_total 3\n")
+    result = ledger(900, {"lab": parse(healthy), "downstream-1": nothing}, samples=False)
+    assert result["downstream"]["accepted"] == 0 and result["lost"] == 900

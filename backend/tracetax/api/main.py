@@ -2,12 +2,24 @@
 
 from fastapi import APIRouter
 
-from tracetax.api.routes import calibrations, checks, experiments, health, logs, meta, presets, services, traces
+from tracetax.api.routes import (
+    calibrations,
+    checks,
+    experiments,
+    health,
+    logs,
+    meta,
+    pipelines,
+    presets,
+    services,
+    traces,
+)
 
 api_router = APIRouter()
 api_router.include_router(health.router)
 api_router.include_router(experiments.router)
 api_router.include_router(services.router)
+api_router.include_router(pipelines.router)
 api_router.include_router(presets.router)
 api_router.include_router(traces.router)
 api_router.include_router(checks.router)

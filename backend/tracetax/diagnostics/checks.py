@@ -40,6 +40,7 @@ from tracetax.diagnostics.overhead import (
     resolution_pct,
     rounds_to_resolve,
 )
+from tracetax.diagnostics.pipeline import PIPELINE_METRICS
 
 LineVerdict = Literal["pass", "fail", "inconclusive", "unknown"]
 CheckVerdict = Literal["pass", "fail", "error"]
@@ -61,6 +62,35 @@ class Budget(BaseModel):
     p99_added_ms: float | None = Field(default=None, description="Max p99 latency growth, milliseconds.")
     cpu_added_us: float | None = Field(default=None, description="Max CPU-per-request growth, microseconds.")
     max_dropped_spans: int | None = Field(default=None, ge=0, description="Max spans lost inside the SDK.")
+    # Collector pipelines (a check with subject: collector).
+    cores_per_10k_overhead_pct: float | None = Field(
+        default=None, gt=-100, description="Pipelines: max growth of the Collector's cores per 10k spans/s, %."
+    )
+    cores_per_10k_added: float | None = Field(
+        default=None, description="Pipelines: max growth of the Collector's cores per 10k spans/s, cores."
+    )
+    rss_overhead_pct: float | None = Field(
+        default=None, gt=-100, description="Pipelines: max growth of the Collector's peak RSS, %."
+    )
+    rss_added_mib: float | None = Field(default=None, description="Pipelines: max growth of the peak RSS, MiB.")
+    max_lost_spans: int | None = Field(
+        default=None, ge=0, description="Pipelines: max spans lost in the candidate pipeline over all its rounds."
+    )
+
+    def misplaced(self, subject: str) -> list[str]:
+        """The budget fields given that do not apply to a check of this subject."""
+        allowed = PIPELINE_BUDGET_FIELDS if subject == "collector" else SERVICE_BUDGET_FIELDS
+        return [name for name, value in self if value is not None and name not in allowed]
+
+
+PIPELINE_BUDGET_FIELDS = {
+    "cores_per_10k_overhead_pct",
+    "cores_per_10k_added",
+    "rss_overhead_pct",
+    "rss_added_mib",
+    "max_lost_spans",
+}
+SERVICE_BUDGET_FIELDS = set(Budget.model_fields) - PIPELINE_BUDGET_FIELDS
 
 
 # budget field -> (metric, relative or absolute, factor from the budget's unit to the metric's)
@@ -71,7 +101,13 @@ BUDGET_LINES: dict[str, tuple[str, Literal["relative", "absolute"], float]] = {
     "p50_added_ms": ("p50", "absolute", 1000.0),
     "p99_added_ms": ("p99", "absolute", 1000.0),
     "cpu_added_us": ("cpu_per_request_us", "absolute", 1.0),
+    "cores_per_10k_overhead_pct": ("cores_per_10k_spans_s", "relative", 1.0),
+    "cores_per_10k_added": ("cores_per_10k_spans_s", "absolute", 1.0),
+    "rss_overhead_pct": ("rss_max_bytes", "relative", 1.0),
+    "rss_added_mib": ("rss_max_bytes", "absolute", float(2**20)),
 }
+# Every metric a budget line may read, services' and pipelines' (rss_max_bytes is in both).
+BUDGET_METRICS = {**METRICS, **PIPELINE_METRICS}
 
 
 class BudgetLine(BaseModel):
@@ -95,6 +131,10 @@ def _budget_text(name: str, budget: float) -> str:
     kind = BUDGET_LINES.get(name, ("", "relative", 1.0))[1]
     if name.endswith("_ms"):
         return f"{budget:g} ms"
+    if name.endswith("_mib"):
+        return f"{budget:g} MiB"
+    if name == "cores_per_10k_added":
+        return f"{budget:g} cores per 10k spans/s"
     if name.endswith("_us"):
         return f"{budget:g} µs"
     return f"{budget:g}%" if kind == "relative" else f"{budget:g}"
@@ -114,7 +154,7 @@ def _one_sided_p(values: np.ndarray, budget: float) -> float | None:
 def _oriented_values(name: str, baseline: Sequence[RoundSample], candidate: Sequence[RoundSample]) -> np.ndarray:
     """Per paired round, the worse-is-positive change in the budget's scale (log ratio or unit)."""
     metric_name, kind, factor = BUDGET_LINES[name]
-    metric = METRICS[metric_name]
+    metric = BUDGET_METRICS[metric_name]
     pairs = paired_values(baseline, candidate, metric)
     sign = 1.0 if metric.higher_is_worse else -1.0
     if kind == "relative":
@@ -212,8 +252,11 @@ def judge(
     baseline: Sequence[RoundSample] = (),
     candidate: Sequence[RoundSample] = (),
     flagged_rounds: Sequence[str] = (),
+    lost_spans: float | None = None,
 ) -> Verdict:
-    """Judge every budget line; `baseline`/`candidate` rounds give the lines' one-sided tests."""
+    """Judge every budget line; `baseline`/`candidate` rounds give the lines' one-sided tests.
+    `dropped_spans` (a service's SDK) and `lost_spans` (a pipeline's) are the candidate's
+    totals over its rounds, None when unknown."""
     names = [name for name in BUDGET_LINES if getattr(budget, name) is not None]
     values = {name: _oriented_values(name, baseline, candidate) for name in names}
     p_values = [_one_sided_p(values[name], _scaled_budget(name, getattr(budget, name))) for name in names]
@@ -230,7 +273,9 @@ def judge(
         for name in names
     ]
     if budget.max_dropped_spans is not None:
-        lines.append(_dropped_line(float(budget.max_dropped_spans), dropped_spans))
+        lines.append(_count_line("max_dropped_spans", float(budget.max_dropped_spans), dropped_spans, "inside the SDK"))
+    if budget.max_lost_spans is not None:
+        lines.append(_count_line("max_lost_spans", float(budget.max_lost_spans), lost_spans, "in the pipeline"))
     if flagged_rounds:
         lines.append(
             BudgetLine(
@@ -248,22 +293,23 @@ def judge(
     return Verdict(verdict=overall, strict=strict, lines=lines)
 
 
-def _dropped_line(limit: float, dropped_spans: float | None) -> BudgetLine:
-    if dropped_spans is None:
+def _count_line(name: str, limit: float, count: float | None, where: str) -> BudgetLine:
+    """A budget on a count of lost spans: exact, so no interval."""
+    if count is None:
         return BudgetLine(
-            name="max_dropped_spans",
+            name=name,
             budget=limit,
             measured=None,
             verdict="unknown",
-            reason="the spans lost inside the SDK could not be read",
+            reason=f"the spans lost {where} could not be read",
         )
-    failed = dropped_spans > limit
+    failed = count > limit
     return BudgetLine(
-        name="max_dropped_spans",
+        name=name,
         budget=limit,
-        measured=Interval(estimate=dropped_spans),
+        measured=Interval(estimate=count),
         verdict="fail" if failed else "pass",
-        reason=f"{dropped_spans:,.0f} lost {'>' if failed else '<='} budget {limit:,.0f}",
+        reason=f"{count:,.0f} lost {where} {'>' if failed else '<='} budget {limit:,.0f}",
     )
 
 

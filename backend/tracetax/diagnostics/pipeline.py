@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from tracetax.db import repository as repo
 from tracetax.db.models import Experiment, LedgerReading, Round
 from tracetax.diagnostics.overhead import Change, Metric, NoiseFloor, RoundSample, compare, noise_floor
+from tracetax.diagnostics.pipeline_recommend import PipelineRecommendation, recommend_pipeline
 from tracetax.diagnostics.pipeline_traces import round_traces
 from tracetax.diagnostics.rounds import flagged_rounds, round_label, settle
 from tracetax.lab.spec import PipelineSpec
@@ -57,6 +58,8 @@ class PipelineDiagnostics(BaseModel):
     # generator's limit there, never the Collector's.
     saturated_rounds: list[str]
     ledger: list[PipelineRoundLedger]
+    # Sizing for a span rate (by default the measured one), batch settings, trace holding.
+    recommendation: PipelineRecommendation
 
 
 def _sample(round_: Round) -> RoundSample:
@@ -101,17 +104,22 @@ async def collect_pipeline_traces(
 
 
 def build_pipeline(
-    experiment: Experiment, spec: PipelineSpec, readings: Sequence[LedgerReading] = ()
+    experiment: Experiment,
+    spec: PipelineSpec,
+    readings: Sequence[LedgerReading] = (),
+    target_spans_per_s: float | None = None,
 ) -> PipelineDiagnostics:
     baseline = spec.baseline.name
     completed = [r for r in experiment.rounds if r.status == "completed"]
     by_variant = pipeline_samples(experiment, spec)
     others = {name: samples for name, samples in by_variant.items() if name != baseline}
     stored = {reading.run_id: reading.ledger.get("stored") for reading in readings}
+    overhead = {name: compare(by_variant[baseline], samples, PIPELINE_METRICS) for name, samples in others.items()}
+    aggregates = {result.configuration: result.aggregates for result in experiment.results}
     return PipelineDiagnostics(
         experiment_id=experiment.id,
         baseline=baseline,
-        overhead={name: compare(by_variant[baseline], samples, PIPELINE_METRICS) for name, samples in others.items()},
+        overhead=overhead,
         noise_floor=noise_floor(by_variant[baseline], list(others.values()), metrics=PIPELINE_METRICS),
         flagged_rounds=flagged_rounds(completed),
         saturated_rounds=[
@@ -127,4 +135,5 @@ def build_pipeline(
             )
             for r in completed
         ],
+        recommendation=recommend_pipeline(aggregates, overhead, target_spans_per_s or spec.load.spans_per_s),
     )

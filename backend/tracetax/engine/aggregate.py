@@ -28,6 +28,8 @@ class RoundData:
     resources: dict[str, Any] | None
     # What limited the closed-loop phase (service, load generator, stack, none, unknown).
     limited_by: str | None = None
+    # A pipeline's ramp: {ramp: [steps], max_sustainable_spans_per_s, limited_by, why}.
+    closed_phase: dict[str, Any] | None = None
 
 
 def _median(values: Sequence[float | None]) -> float | None:
@@ -111,6 +113,9 @@ def aggregate_variant(name: str, rounds: Sequence[RoundData]) -> dict[str, Any]:
             **{key: (r.resources or {}).get(key) for key in PIPELINE_FIGURES},
             "ledger": (r.open_phase or {}).get("ledger"),
             "generator": (r.open_phase or {}).get("generator"),
+            "max_sustainable_spans_per_s": r.max_throughput_rps,
+            "ramp_limited_by": r.limited_by,
+            "ramp": _curve(r.closed_phase),
         }
         for r in completed
     ]
@@ -130,10 +135,19 @@ def aggregate_variant(name: str, rounds: Sequence[RoundData]) -> dict[str, Any]:
         "rounds_failed": sum(1 for r in rounds if r.status == "failed"),
         **{key: _median([item[key] for item in per_round]) for key in PIPELINE_FIGURES},
         "kept_ratio": _median([(item["ledger"] or {}).get("kept_ratio") for item in per_round]),
+        # From the ramp, when the spec asked for one: None otherwise (not measured, not zero).
+        "max_sustainable_spans_per_s": _median([item["max_sustainable_spans_per_s"] for item in per_round]),
+        "ramp_limited_by": sorted({item["ramp_limited_by"] for item in per_round if item["ramp_limited_by"]}),
         "generator_saturated": any((item["generator"] or {}).get("saturated") for item in per_round),
         "ledger_totals": totals,
         "per_round": per_round,
     }
+
+
+def _curve(closed_phase: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """CPU against rate along a round's ramp: what a capacity plan reads."""
+    keys = ("spans_per_s", "achieved_spans_per_s", "cpu_cores", "rss_max_bytes", "sustained", "why")
+    return [{key: step.get(key) for key in keys} for step in (closed_phase or {}).get("ramp", [])]
 
 
 def aggregate_pipeline(configurations: Sequence[str], rounds: Sequence[RoundData]) -> dict[str, dict[str, Any]]:

@@ -40,6 +40,7 @@ def round_data(round_: Round) -> RoundData:
         max_throughput_rps=round_.max_throughput_rps,
         resources=round_.resources,
         limited_by=(round_.closed_phase or {}).get("limited_by"),
+        closed_phase=round_.closed_phase,
     )
 
 

@@ -27,7 +27,9 @@ from tracetax.engine.runner import STOP_GRACE_S, RoundCancelledError, RoundOutco
 from tracetax.engine.sampler import Sampler, resource_summary
 from tracetax.lab import pipelines, telemetrygen
 from tracetax.lab.ledger import ledger, round_figures
-from tracetax.lab.spec import PipelineSpec, VariantSpec
+from tracetax.lab.ramp import evaluate, step_losses
+from tracetax.lab.ramp import summarize as summarize_ramp
+from tracetax.lab.spec import PipelineSpec, RampSpec, VariantSpec
 from tracetax.lab.telemetry import Snapshot, TelemetryError, scrape
 from tracetax.ports import free_port, taken_port_message
 from tracetax.services.process import ServiceError, ServiceProcess
@@ -36,6 +38,11 @@ COLLECTOR_START_TIMEOUT_S = 30.0
 # A Collector shuts down within a second or two once its queues are empty.
 COLLECTOR_STOP_GRACE_S = 10.0
 LAB = "lab"
+# How long telemetrygen may flush after its run before it is stopped (it retries refused
+# exports for minutes; healthy runs exit within a second).
+GENERATOR_FLUSH_S = 10.0
+# After a ramp step, before its counters are read: the exporter's queue empties or shows a backlog.
+RAMP_SETTLE_S = 1.0
 
 
 @dataclass
@@ -161,16 +168,21 @@ def _hold(
         time.sleep(min(1.0, max(0.05, seconds - elapsed)))
 
 
-def _wait_generator(ctx: PipelineRoundContext, generator: telemetrygen.RunningGenerator, timeout_s: float) -> None:
-    deadline = time.monotonic() + timeout_s
+def _wait_generator(ctx: PipelineRoundContext, generator: telemetrygen.RunningGenerator) -> bool:
+    """Wait for telemetrygen to exit after its run. Its workers log their counts when their
+    time is up; then it flushes, retrying exports the Collector refuses or fails, for as long
+    as its exporter's retry allows. Past GENERATOR_FLUSH_S it is stopped: what it still held
+    never reached the lab (the ledger's `not_received`). True when it had to be stopped."""
+    deadline = time.monotonic() + GENERATOR_FLUSH_S
     while generator.poll() is None:
         if ctx.cancel.is_set():
             raise RoundCancelledError()
         if time.monotonic() > deadline:
             generator.kill()
-            raise telemetrygen.GeneratorError(f"telemetrygen did not finish within {timeout_s:.0f} s of its end")
+            return True
         time.sleep(0.1)
     generator.check()
+    return False
 
 
 def _scrape_all(collectors: list[LabCollector]) -> dict[str, Snapshot]:
@@ -207,6 +219,77 @@ def _measure(
     return {"start": before, "end": after}
 
 
+def _shape(ctx: PipelineRoundContext) -> telemetrygen.TraceShape:
+    load = ctx.spec.load
+    return telemetrygen.TraceShape(load.spans_per_trace, load.attribute_bytes, load.services_per_trace)
+
+
+def _attributes(ctx: PipelineRoundContext) -> dict[str, str]:
+    return {"tracetax.run.id": ctx.run_id, "tracetax.config": ctx.variant.name}
+
+
+def _ramp_step(
+    ctx: PipelineRoundContext, index: int, rate: float, lab: LabCollector, collectors: list[LabCollector]
+) -> dict[str, Any]:
+    """One ramp step: telemetrygen at `rate` for step_s against the running lab Collector,
+    its CPU sampled meanwhile, the counters read before and a second after."""
+    ramp = ctx.spec.load.ramp
+    assert ramp is not None  # noqa: S101 - only called when the spec has a ramp
+    before = scrape(lab.process.name, lab.metrics_port)
+    generator = telemetrygen.start(
+        endpoint=lab.otlp_endpoint,
+        spans_per_s=rate,
+        duration_s=ramp.step_s,
+        shape=_shape(ctx),
+        resource_attributes=_attributes(ctx),
+        workers=ctx.spec.load.workers,
+        cpus=ctx.placement.loadgen_cpus,
+        log_path=ctx.workdir / f"ramp-{index}.log",
+    )
+    sampler = Sampler(lab.process.pid, generator.pid)
+    sampler.start()
+    try:
+        _hold(ctx, ramp.step_s, "ramp", collectors, generator)
+        _wait_generator(ctx, generator)
+    finally:
+        samples = sampler.stop()
+        generator.kill()
+    _hold(ctx, RAMP_SETTLE_S, "ramp", collectors, None)
+    sent = telemetrygen.result(generator)
+    cpu = resource_summary(samples, 0)
+    step = {
+        "spans_per_s": rate,
+        "achieved_spans_per_s": sent.achieved_spans_per_s,
+        "generator_saturated": sent.saturated,
+        "generated": sent.spans,
+        "cpu_cores": round(cpu["cpu_s"] / cpu["window_s"], 4) if cpu.get("window_s") else None,
+        "rss_max_bytes": cpu.get("rss_max_bytes"),
+        "generator_utilization": cpu.get("loadgen_utilization"),
+        **step_losses(before, scrape(lab.process.name, lab.metrics_port)),
+    }
+    return evaluate(step)
+
+
+def _ramp(
+    ctx: PipelineRoundContext,
+    ramp: RampSpec,
+    lab: LabCollector,
+    collectors: list[LabCollector],
+    outcome: RoundOutcome,
+) -> dict[str, Any]:
+    """Steps of rising rate until one is not kept up with (or the ceiling): the CPU-vs-rate
+    curve and the highest sustainable rate."""
+    steps: list[dict[str, Any]] = []
+    for index, rate in enumerate(ramp.rates(ctx.spec.load.spans_per_s)):
+        step = _ramp_step(ctx, index, rate, lab, collectors)
+        steps.append(step)
+        outcome.requests_total += step["generated"] or 0
+        ctx.report("ramp", None, {"current_rps": step["achieved_spans_per_s"]})
+        if not step["sustained"]:
+            break
+    return summarize_ramp(steps, ramp.max_spans_per_s)
+
+
 def run_pipeline_round(ctx: PipelineRoundContext) -> RoundOutcome:
     """Run one round of one variant; never raises for a Collector's or telemetrygen's failure."""
     shutil.rmtree(ctx.workdir, ignore_errors=True)
@@ -222,8 +305,8 @@ def run_pipeline_round(ctx: PipelineRoundContext) -> RoundOutcome:
             endpoint=lab.otlp_endpoint,
             spans_per_s=load.spans_per_s,
             duration_s=load.warmup_s + load.duration_s,
-            shape=telemetrygen.TraceShape(load.spans_per_trace, load.attribute_bytes, load.services_per_trace),
-            resource_attributes={"tracetax.run.id": ctx.run_id, "tracetax.config": ctx.variant.name},
+            shape=_shape(ctx),
+            resource_attributes=_attributes(ctx),
             workers=load.workers,
             cpus=ctx.placement.loadgen_cpus,
             log_path=ctx.workdir / "telemetrygen.log",
@@ -231,17 +314,22 @@ def run_pipeline_round(ctx: PipelineRoundContext) -> RoundOutcome:
         _hold(ctx, load.warmup_s, "warmup", collectors, generator)
         window = _measure(ctx, collectors, lab, generator, outcome)
         outcome.resources = {**(outcome.resources or {}), **round_figures(window, collectors_of(outcome), lab.samples)}
-        _wait_generator(ctx, generator, timeout_s=30)
+        stopped = _wait_generator(ctx, generator)
         sent = telemetrygen.result(generator)
         _hold(ctx, load.drain_s, "draining", collectors, None)
         final = _scrape_all(collectors)
         outcome.requests_total = sent.spans
         outcome.open_phase = {
-            "generator": sent.__dict__,
+            # stopped_flushing: it was still retrying exports GENERATOR_FLUSH_S after its run.
+            "generator": {**sent.__dict__, "stopped_flushing": stopped},
             "window_s": load.duration_s,
             "telemetry": {"window": window, "final": final},
             "ledger": ledger(sent.spans, final, samples=_samples(ctx.variant)),
         }
+        if load.ramp is not None:
+            # After the ledger was read: the ramp's spans (and its losses, by design) stay out of it.
+            outcome.closed_phase = _ramp(ctx, load.ramp, lab, collectors, outcome)
+            outcome.max_throughput_rps = outcome.closed_phase["max_sustainable_spans_per_s"]
         ctx.report("stopping", None, {})
         outcome.exit_code = lab.process.stop(COLLECTOR_STOP_GRACE_S)
         outcome.shutdown = shutdown_record(outcome.exit_code, COLLECTOR_STOP_GRACE_S)

@@ -17,6 +17,7 @@ Phase = Literal[
     "stacks",
     "max-throughput",
     "draining",  # a Collector pipeline passes on what it holds before its counters are read
+    "ramp",  # a Collector pipeline under rising span rates, for its highest sustainable rate
     "stopping",
     "aggregating",
     "collecting",

@@ -13,6 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
+# A ramp step's time besides sending: telemetrygen's start and the settle before reading the queue.
+RAMP_STEP_OVERHEAD_S = 1.5
 NAME_PATTERN = r"^[a-z0-9][a-z0-9._%-]{0,39}$"
 # Variables an overlay may read besides the endpoints the lab sets itself.
 LAB_SETTING = re.compile(r"^LAB_[A-Z0-9_]+$")
@@ -76,6 +78,31 @@ class VariantSpec(BaseModel):
         return Path(self.config_file).expanduser() if self.config_file else None
 
 
+class RampSpec(BaseModel):
+    """After the measured phase, steps of rising span rate against the same lab Collector,
+    each with a fresh telemetrygen, until the pipeline stops keeping up: the highest
+    sustainable rate, and CPU against rate along the way."""
+
+    start_spans_per_s: float | None = Field(
+        default=None, gt=0, le=1_000_000, description="The first step's rate; by default the measured phase's."
+    )
+    factor: float = Field(default=1.5, ge=1.05, le=4, description="Each step's rate over the previous one's.")
+    step_s: float = Field(default=3, ge=1, le=120, description="How long each step sends.")
+    max_spans_per_s: float = Field(
+        default=200_000, gt=0, le=1_000_000, description="The ramp stops here at the latest."
+    )
+    max_steps: int = Field(default=12, ge=1, le=40)
+
+    def rates(self, first: float) -> list[float]:
+        """The rates the ramp may try, in order (it stops at the first step not kept up with)."""
+        rates: list[float] = []
+        rate = self.start_spans_per_s or first
+        while rate <= self.max_spans_per_s and len(rates) < self.max_steps:
+            rates.append(round(rate, 1))
+            rate *= self.factor
+        return rates
+
+
 class SpanLoadSpec(BaseModel):
     """telemetrygen's load: a constant span rate in traces of a fixed shape."""
 
@@ -96,6 +123,10 @@ class SpanLoadSpec(BaseModel):
     services_per_trace: Literal[1] = Field(
         default=1,
         description="telemetrygen generates every trace under one service name; more are not supported yet.",
+    )
+    ramp: RampSpec | None = Field(
+        default=None,
+        description="Find each variant's highest sustainable span rate after the measured phase (off by default).",
     )
     workers: int | None = Field(
         default=None,
@@ -137,4 +168,7 @@ class PipelineSpec(BaseModel):
     def estimated_seconds(self, startup_s: float = 2.0) -> float:
         load = self.load
         per_run = startup_s + load.warmup_s + load.duration_s + load.drain_s + 2.0
+        if load.ramp is not None:
+            # Every step may run: the estimate is an upper bound.
+            per_run += len(load.ramp.rates(load.spans_per_s)) * (load.ramp.step_s + RAMP_STEP_OVERHEAD_S)
         return per_run * len(self.configurations) * self.rounds

@@ -10,17 +10,20 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Response, status
 
-from tracetax.api.deps import EngineDep, submission_errors
-from tracetax.api.schemas.checks import CheckCreated, CheckRequest, CheckStatus
+from tracetax.api.deps import EngineDep, SpecRoute, submission_errors
+from tracetax.api.schemas.checks import CheckBody, CheckCreated, CheckStatus, field_of
 from tracetax.api.schemas.errors import error_responses
 from tracetax.db import repository as repo
-from tracetax.db.models import Check
+from tracetax.db.models import Check, Experiment
 from tracetax.diagnostics import report
 from tracetax.diagnostics.checks import Budget, Verdict, judge, junit
-from tracetax.engine.spec import ExperimentSpec
+from tracetax.diagnostics.pipeline import build_pipeline, pipeline_samples
+from tracetax.engine.spec import parse_spec
+from tracetax.lab.spec import PipelineSpec
 from tracetax.submission import queue_check
 
-router = APIRouter(prefix="/api/v1/checks", tags=["checks"])
+# SpecRoute: the create route's body is a check of either subject; its 422s name fields as written.
+router = APIRouter(prefix="/api/v1/checks", tags=["checks"], route_class=SpecRoute)
 
 
 @router.post(
@@ -29,9 +32,11 @@ router = APIRouter(prefix="/api/v1/checks", tags=["checks"])
     response_model=CheckCreated,
     responses=error_responses({400: "the body is not UTF-8 JSON", 404: "unknown service"}),
 )
-def create_check(request: CheckRequest, engine: EngineDep) -> CheckCreated:
-    """Queue an experiment of the baseline against the candidate and judge it against the budget."""
-    with submission_errors(CheckRequest.field_of):
+def create_check(request: CheckBody, engine: EngineDep) -> CheckCreated:
+    """Queue an experiment of the baseline against the candidate and judge it against the budget:
+    a service's configurations (`subject: service`, the default) or a Collector pipeline's
+    variants (`subject: collector`, with the pipeline budget fields)."""
+    with submission_errors(field_of):
         check, queued = queue_check(engine, request.experiment_spec(), request.budget, request.strict)
     return CheckCreated(
         id=check.id,
@@ -61,9 +66,11 @@ def _status(engine: EngineDep, check: Check) -> CheckStatus:
             result.error = f"the check's experiment is {experiment.status}: {experiment.error}"
             result.verdict = Verdict(verdict="error", strict=check.strict, lines=[])
             return result
-        spec = ExperimentSpec.model_validate(experiment.spec)
-        manifest = engine.engine.manifest_for(spec)
-        diagnostics = report.build(session, experiment, manifest)
+        spec = parse_spec(experiment.spec)
+        if isinstance(spec, PipelineSpec):
+            result.verdict = _pipeline_verdict(result, check, experiment, spec)
+            return result
+        diagnostics = report.build(session, experiment, engine.engine.manifest_for(spec))
         samples = report.samples_by_configuration(experiment)
     result.verdict = judge(
         result.budget,
@@ -75,6 +82,22 @@ def _status(engine: EngineDep, check: Check) -> CheckStatus:
         flagged_rounds=diagnostics.flagged_rounds,
     )
     return result
+
+
+def _pipeline_verdict(result: CheckStatus, check: Check, experiment: Experiment, spec: PipelineSpec) -> Verdict:
+    diagnostics = build_pipeline(experiment, spec)
+    samples = pipeline_samples(experiment, spec)
+    candidate = next((r.aggregates for r in experiment.results if r.configuration == "candidate"), {})
+    return judge(
+        result.budget,
+        diagnostics.overhead.get("candidate", {}),
+        None,
+        check.strict,
+        baseline=samples.get("baseline", []),
+        candidate=samples.get("candidate", []),
+        flagged_rounds=diagnostics.flagged_rounds,
+        lost_spans=(candidate.get("ledger_totals") or {}).get("lost"),
+    )
 
 
 @router.get("", response_model=list[CheckStatus])

@@ -182,6 +182,10 @@ def get_diagnostics(
     experiment_id: str,
     engine: EngineDep,
     cpu_budget_pct: Annotated[float, Query(gt=0, description="CPU overhead budget for the recommendation.")] = 10.0,
+    target_spans_per_s: Annotated[
+        float | None,
+        Query(gt=0, le=10_000_000, description="Collector pipelines: size the recommendation for this span rate."),
+    ] = None,
 ) -> Diagnostics | PipelineDiagnostics:
     """Overhead against the baseline with 95% intervals, the noise floor, the span ledger of
     every round, sample trace ids and the recommended processor setting. For a Collector
@@ -197,7 +201,7 @@ def get_diagnostics(
             raise HTTPException(status.HTTP_404_NOT_FOUND, f"no experiment {experiment_id}")
         spec = parse_spec(stored.spec)
         if isinstance(spec, PipelineSpec):
-            return build_pipeline(stored, spec, repo.ledger_readings(session, experiment_id))
+            return build_pipeline(stored, spec, repo.ledger_readings(session, experiment_id), target_spans_per_s)
         return report.build(session, stored, engine.engine.manifest_for(spec), cpu_budget_pct)
 
 

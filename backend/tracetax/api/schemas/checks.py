@@ -4,15 +4,33 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Discriminator, Field, Tag, field_validator
 
 from tracetax.diagnostics.checks import Budget, Verdict
-from tracetax.engine.spec import ConfigurationSpec, ExperimentSpec, LoadSpec, ServiceRef
+from tracetax.engine.spec import ConfigurationSpec, ExperimentSpec, LoadSpec, ServiceRef, subject_of
+from tracetax.lab.spec import PipelineSpec, SpanLoadSpec, VariantSpec
+
+
+def _check_location(spec_loc: Sequence[Any]) -> Sequence[Any]:
+    """Where a field of a check's experiment spec came from in the check request:
+    configurations.0.processor -> baseline.processor, configurations.1 -> candidate."""
+    if len(spec_loc) >= 2 and spec_loc[0] == "configurations" and spec_loc[1] in (0, 1):
+        return ("baseline" if spec_loc[1] == 0 else "candidate", *spec_loc[2:])
+    return spec_loc
+
+
+def _budget_fits(budget: Budget, subject: str) -> Budget:
+    misplaced = budget.misplaced(subject)
+    if misplaced:
+        kind = "a Collector pipeline" if subject == "collector" else "a service"
+        raise ValueError(f"{', '.join(misplaced)} does not apply to a check of {kind}")
+    return budget
 
 
 class CheckRequest(BaseModel):
+    subject: Literal["service"] = Field(default="service", description="A service check; `collector` for a pipeline.")
     service: ServiceRef
     baseline: ConfigurationSpec
     candidate: ConfigurationSpec
@@ -37,13 +55,49 @@ class CheckRequest(BaseModel):
             sample_stacks=False,  # a verdict reads no stacks; a check runs as short as it can
         )
 
-    @staticmethod
-    def field_of(spec_loc: Sequence[Any]) -> Sequence[Any]:
-        """Where a field of `experiment_spec()` came from in this request:
-        configurations.0.processor -> baseline.processor, configurations.1 -> candidate."""
-        if len(spec_loc) >= 2 and spec_loc[0] == "configurations" and spec_loc[1] in (0, 1):
-            return ("baseline" if spec_loc[1] == 0 else "candidate", *spec_loc[2:])
-        return spec_loc
+    @field_validator("budget")
+    @classmethod
+    def service_budget(cls, budget: Budget) -> Budget:
+        return _budget_fits(budget, "service")
+
+
+class PipelineCheckRequest(BaseModel):
+    """A CI check of a Collector pipeline: the candidate variant against the baseline one."""
+
+    subject: Literal["collector"]
+    baseline: VariantSpec
+    candidate: VariantSpec
+    load: SpanLoadSpec
+    budget: Budget
+    rounds: int = Field(default=5, ge=1, le=50)
+    seed: int = 0
+    strict: bool = Field(default=False, description="Judge the point estimate instead of the interval's lower bound.")
+
+    def experiment_spec(self) -> PipelineSpec:
+        baseline = self.baseline.model_copy(update={"name": "baseline", "baseline": True})
+        candidate = self.candidate.model_copy(update={"name": "candidate", "baseline": False})
+        return PipelineSpec(
+            subject="collector",
+            name=f"check: {self.candidate.name} vs {self.baseline.name}",
+            configurations=[baseline, candidate],
+            load=self.load,
+            rounds=self.rounds,
+            seed=self.seed,
+        )
+
+    @field_validator("budget")
+    @classmethod
+    def pipeline_budget(cls, budget: Budget) -> Budget:
+        return _budget_fits(budget, "collector")
+
+
+AnyCheckRequest = CheckRequest | PipelineCheckRequest
+# The body of POST /checks: `subject` selects a service check (the default) or a pipeline check.
+CheckBody = Annotated[
+    Annotated[CheckRequest, Tag("service")] | Annotated[PipelineCheckRequest, Tag("collector")],
+    Discriminator(subject_of),
+]
+field_of = _check_location
 
 
 class CheckCreated(BaseModel):
