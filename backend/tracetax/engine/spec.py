@@ -24,7 +24,7 @@ from pydantic import (
 )
 
 from tracetax.engine.presets import PRESETS
-from tracetax.lab.spec import PipelineSpec
+from tracetax.lab.spec import PipelineSpec, require_one_baseline_and_unique_names
 from tracetax.services.catalog import ServiceManifest
 
 PROCESSORS = ("none", "simple", "batch", "agent", "ebpf")
@@ -162,16 +162,7 @@ class ExperimentSpec(BaseModel):
 
     @model_validator(mode="after")
     def one_baseline_and_unique_names(self) -> ExperimentSpec:
-        names = [configuration.name for configuration in self.configurations]
-        duplicates = sorted({name for name in names if names.count(name) > 1})
-        if duplicates:
-            raise ValueError(f"configuration names must be unique; repeated: {', '.join(duplicates)}")
-        baselines = [c.name for c in self.configurations if c.baseline]
-        if len(baselines) != 1:
-            raise ValueError(
-                f"exactly one configuration must be the baseline (baseline: true), found {len(baselines)}"
-                + (f": {', '.join(baselines)}" if baselines else "")
-            )
+        require_one_baseline_and_unique_names(self.configurations)
         return self
 
     @property

@@ -8,8 +8,9 @@ It is the service experiment's spec file with `subject: collector`: the same `na
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
@@ -27,6 +28,25 @@ RESERVED_SETTINGS = {
     "LAB_DOWNSTREAM_B",
     "LAB_DOWNSTREAM_NAME",
 }
+
+
+class Named(Protocol):
+    name: str
+    baseline: bool
+
+
+def require_one_baseline_and_unique_names(configurations: Sequence[Named]) -> None:
+    """What every experiment's configurations must be, whatever the subject."""
+    names = [configuration.name for configuration in configurations]
+    duplicates = sorted({name for name in names if names.count(name) > 1})
+    if duplicates:
+        raise ValueError(f"configuration names must be unique; repeated: {', '.join(duplicates)}")
+    baselines = [c.name for c in configurations if c.baseline]
+    if len(baselines) != 1:
+        raise ValueError(
+            f"exactly one configuration must be the baseline (baseline: true), found {len(baselines)}"
+            + (f": {', '.join(baselines)}" if baselines else "")
+        )
 
 
 class VariantSpec(BaseModel):
@@ -146,16 +166,7 @@ class PipelineSpec(BaseModel):
 
     @model_validator(mode="after")
     def one_baseline_and_unique_names(self) -> PipelineSpec:
-        names = [variant.name for variant in self.configurations]
-        duplicates = sorted({name for name in names if names.count(name) > 1})
-        if duplicates:
-            raise ValueError(f"configuration names must be unique; repeated: {', '.join(duplicates)}")
-        baselines = [v.name for v in self.configurations if v.baseline]
-        if len(baselines) != 1:
-            raise ValueError(
-                f"exactly one configuration must be the baseline (baseline: true), found {len(baselines)}"
-                + (f": {', '.join(baselines)}" if baselines else "")
-            )
+        require_one_baseline_and_unique_names(self.configurations)
         return self
 
     @property

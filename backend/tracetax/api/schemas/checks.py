@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, Discriminator, Field, Tag, field_validator
 
@@ -19,6 +19,18 @@ def _check_location(spec_loc: Sequence[Any]) -> Sequence[Any]:
     if len(spec_loc) >= 2 and spec_loc[0] == "configurations" and spec_loc[1] in (0, 1):
         return ("baseline" if spec_loc[1] == 0 else "candidate", *spec_loc[2:])
     return spec_loc
+
+
+Pairable = TypeVar("Pairable", ConfigurationSpec, VariantSpec)
+
+
+def check_pair(baseline: Pairable, candidate: Pairable) -> list[Pairable]:
+    """A check's two configurations under fixed names, so an A/A check (the same
+    configuration twice) is a valid experiment."""
+    return [
+        baseline.model_copy(update={"name": "baseline", "baseline": True}),
+        candidate.model_copy(update={"name": "candidate", "baseline": False}),
+    ]
 
 
 def _budget_fits(budget: Budget, subject: str) -> Budget:
@@ -43,12 +55,10 @@ class CheckRequest(BaseModel):
     def experiment_spec(self) -> ExperimentSpec:
         """The check's experiment: the baseline against the candidate. Names are fixed so an
         A/A check (the same configuration twice) is a valid experiment."""
-        baseline = self.baseline.model_copy(update={"name": "baseline", "baseline": True})
-        candidate = self.candidate.model_copy(update={"name": "candidate", "baseline": False})
         return ExperimentSpec(
             name=f"check: {self.candidate.name} vs {self.baseline.name}",
             service=self.service,
-            configurations=[baseline, candidate],
+            configurations=check_pair(self.baseline, self.candidate),
             load=self.load,
             rounds=self.rounds,
             seed=self.seed,
@@ -74,12 +84,10 @@ class PipelineCheckRequest(BaseModel):
     strict: bool = Field(default=False, description="Judge the point estimate instead of the interval's lower bound.")
 
     def experiment_spec(self) -> PipelineSpec:
-        baseline = self.baseline.model_copy(update={"name": "baseline", "baseline": True})
-        candidate = self.candidate.model_copy(update={"name": "candidate", "baseline": False})
         return PipelineSpec(
             subject="collector",
             name=f"check: {self.candidate.name} vs {self.baseline.name}",
-            configurations=[baseline, candidate],
+            configurations=check_pair(self.baseline, self.candidate),
             load=self.load,
             rounds=self.rounds,
             seed=self.seed,
