@@ -27,13 +27,7 @@ def create_calibration(request: CalibrationRequest, engine: EngineDep) -> Calibr
     """Queue an A/A experiment of the configuration against itself at the given load."""
     with submission_errors():
         stored, queued = queue_calibration(engine, request.experiment_spec())
-    return CalibrationCreated(
-        id=stored.id,
-        experiment_id=queued.experiment.id,
-        status=queued.experiment.status,
-        queue_position=queued.queue_position,
-        estimated_seconds=queued.estimated_seconds,
-    )
+    return CalibrationCreated.of(stored.id, queued)
 
 
 def _status(engine: EngineDep, calibration: Calibration) -> CalibrationStatus:

@@ -38,13 +38,7 @@ def create_check(request: CheckBody, engine: EngineDep) -> CheckCreated:
     variants (`subject: collector`, with the pipeline budget fields)."""
     with submission_errors(field_of):
         check, queued = queue_check(engine, request.experiment_spec(), request.budget, request.strict)
-    return CheckCreated(
-        id=check.id,
-        experiment_id=queued.experiment.id,
-        status=queued.experiment.status,
-        queue_position=queued.queue_position,
-        estimated_seconds=queued.estimated_seconds,
-    )
+    return CheckCreated.of(check.id, queued)
 
 
 def _status(engine: EngineDep, check: Check) -> CheckStatus:

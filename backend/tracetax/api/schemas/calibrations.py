@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from tracetax.api.schemas.queued import QueuedRecord
 from tracetax.diagnostics.calibration import calibration_spec
 from tracetax.diagnostics.overhead import NoiseFloor
 from tracetax.engine.spec import ConfigurationSpec, ExperimentSpec, LoadSpec, ServiceRef
@@ -28,12 +29,8 @@ class CalibrationRequest(BaseModel):
         return calibration_spec(self.service, self.configuration, self.load, self.rounds, self.seed)
 
 
-class CalibrationCreated(BaseModel):
-    id: str
-    experiment_id: str
-    status: str
-    queue_position: int | None
-    estimated_seconds: float
+class CalibrationCreated(QueuedRecord):
+    """A calibration queued: its id and its A/A experiment's place in the queue."""
 
 
 class CalibrationStatus(BaseModel):

@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, Discriminator, Field, Tag, field_validator
 
+from tracetax.api.schemas.queued import QueuedRecord
 from tracetax.diagnostics.checks import Budget, Verdict
 from tracetax.engine.spec import ConfigurationSpec, ExperimentSpec, LoadSpec, ServiceRef, subject_of
 from tracetax.lab.spec import PipelineSpec, SpanLoadSpec, VariantSpec
@@ -108,12 +109,8 @@ CheckBody = Annotated[
 field_of = _check_location
 
 
-class CheckCreated(BaseModel):
-    id: str
-    experiment_id: str
-    status: str
-    queue_position: int | None
-    estimated_seconds: float
+class CheckCreated(QueuedRecord):
+    """A check queued: its id and its experiment's place in the queue."""
 
 
 class CheckStatus(BaseModel):
