@@ -1,0 +1,43 @@
+"""What a round left in Tempo: complete traces, traces whole on one downstream (pure parts)."""
+
+from __future__ import annotations
+
+from tracetax.diagnostics.pipeline_traces import TRACE_SAMPLE, summarize, to_fetch, trace_facts
+from tracetax.readback import WHOLE_TRACE_LIMIT
+
+
+def span(run: str, downstream: str | None) -> dict[str, object]:
+    attributes = [{"key": "tracetax.run.id", "value": {"stringValue": run}}]
+    if downstream is not None:
+        attributes.append({"key": "tracetax.downstream", "value": {"stringValue": downstream}})
+    return {"name": "x", "resource": {"attributes": attributes}}
+
+
+def trace(*spans: dict[str, object]) -> dict[str, object]:
+    batches = [{"resource": s["resource"], "scopeSpans": [{"spans": [{"name": s["name"]}]}]} for s in spans]
+    return {"batches": batches}
+
+
+def test_a_trace_split_over_two_downstreams_or_unmarked_is_not_whole() -> None:
+    facts = {
+        "whole": trace_facts(trace(span("r", "downstream-1"), span("r", "downstream-1")), "r"),
+        "split": trace_facts(trace(span("r", "downstream-1"), span("r", "downstream-2")), "r"),
+        "short": trace_facts(trace(span("r", "downstream-2")), "r"),
+        "unmarked": trace_facts(trace(span("r", None), span("r", None)), "r"),
+        "other run": trace_facts(
+            trace(span("q", "downstream-1"), span("r", "downstream-2"), span("r", "downstream-2")), "r"
+        ),
+    }
+    result = summarize(facts, found=5, matched_spans=0, spans_per_trace=2)
+    assert result["stored_spans"] == 2 + 2 + 1 + 2 + 2 and result["stored_spans_exact"]
+    assert result["complete_traces"] == 4 and result["incomplete_examples"] == ["short"]
+    assert result["split_examples"] == ["split"] and result["unmarked_traces"] == 1
+    assert result["traces_by_downstream"] == {"downstream-1": 1, "downstream-2": 2}
+    assert result["whole_on_one_downstream"] == 3
+
+
+def test_many_traces_are_sampled_and_the_count_comes_from_search() -> None:
+    assert to_fetch(list(range(WHOLE_TRACE_LIMIT))) == list(range(WHOLE_TRACE_LIMIT))
+    sample = to_fetch(list(range(10_000)))
+    assert len(sample) == TRACE_SAMPLE and sample[0] == 0 and sample[-1] > 9_900
+    assert summarize({}, found=10_000, matched_spans=50_000, spans_per_trace=5)["stored_spans"] == 50_000
