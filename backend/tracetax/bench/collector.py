@@ -45,11 +45,13 @@ from rich.table import Table
 from tracetax.bench import stop_cleanly_on_sigterm
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
+from tracetax.diagnostics import pipeline_traces
 from tracetax.diagnostics.overhead import Change, RoundSample, compare, format_value
 from tracetax.diagnostics.pipeline import PIPELINE_METRICS, PipelineDiagnostics, build_pipeline, pipeline_samples
 from tracetax.engine.experiment import measurement_placement
 from tracetax.lab import pipelines
 from tracetax.lab.spec import PipelineSpec
+from tracetax.readback import WHOLE_TRACE_LIMIT
 from tracetax.runtime import EngineRuntime
 from tracetax.stack.native import NativeStack
 from tracetax.stack.supervisor import http_ready
@@ -74,6 +76,10 @@ LB_ROUTING_FUNCTION = "consumeTracesByID"
 LB_MODULE = "github.com/open-telemetry/opentelemetry-collector-contrib/exporter/loadbalancingexporter"
 # The auto near-saturation rate: this share of the lower trace-holding ramp maximum.
 NEAR_SHARE = 0.9
+# Whole traces fetched from Tempo per round to check completeness. The lab reads up to
+# WHOLE_TRACE_LIMIT (2,000); one trace by id took ~1 s from this machine's Tempo, so that is
+# ~4 min of read-back per round at 8 at a time. A sample says whether kept traces are whole.
+TEMPO_TRACES = 100
 # Components a pipeline round needs from `make up`.
 NEEDED = ("collector", "tempo")
 
@@ -92,13 +98,33 @@ class Outcome:
     diagnostics: PipelineDiagnostics
     samples: dict[str, list[RoundSample]]
     failed_rounds: list[str]
+    # "<variant> round <n>" -> the share of the lab Collector's core other processes used.
+    interference: dict[str, float]
     placement: dict[str, Any]
     wall_s: float
+    # Of wall_s: reading Tempo after the rounds (the engine's `collecting` phase).
+    readback_s: float | None
     load_before: tuple[float, float, float]
     load_after: tuple[float, float, float]
 
     def aggregate(self, name: str) -> dict[str, Any]:
         return self.aggregates.get(name) or {}
+
+
+class PhaseClock:
+    """The engine's progress events, timed: when the `collecting` phase (Tempo) began and ended."""
+
+    def __init__(self) -> None:
+        self.marks: dict[str, float] = {}
+
+    def __call__(self, event: Any) -> None:
+        phase = getattr(event, "phase", None)
+        if isinstance(phase, str):
+            self.marks.setdefault(phase, time.monotonic())
+
+    def readback_s(self) -> float | None:
+        begun, done = self.marks.get("collecting"), self.marks.get("finished")
+        return None if begun is None or done is None else done - begun
 
 
 @dataclass
@@ -115,9 +141,11 @@ class Verdict:
     claim: str
     reproduced: bool | None
     why: list[str] = field(default_factory=list)
+    # Instead of "cannot tell" when reproduced is None: what was seen instead.
+    instead: str | None = None
 
     def line(self) -> str:
-        word = {True: "REPRODUCES", False: "does NOT reproduce", None: "cannot tell"}[self.reproduced]
+        word = {True: "REPRODUCES", False: "does NOT reproduce", None: self.instead or "cannot tell"}[self.reproduced]
         return f"{self.claim}: {word}" + (f": {'; '.join(self.why)}" if self.why else "")
 
 
@@ -137,9 +165,11 @@ def _load(args: argparse.Namespace, rate: float, ramp: bool) -> dict[str, Any]:
     return load
 
 
-def holding_spec(args: argparse.Namespace, rate: float, ramp: bool, label: str) -> dict[str, Any]:
+def holding_spec(
+    args: argparse.Namespace, rate: float, ramp: bool, label: str, num_traces: int | None
+) -> dict[str, Any]:
     """Seed 003: passthrough, groupbytrace and tail-sampling at one rate, the same num_traces."""
-    settings = {"LAB_NUM_TRACES": str(args.num_traces)} if args.num_traces else {}
+    settings = {"LAB_NUM_TRACES": str(num_traces)} if num_traces else {}
     return {
         "subject": "collector",
         "name": f"bench-collector: groupbytrace vs tail-sampling at {rate:,.0f} spans/s ({label})",
@@ -180,7 +210,7 @@ def stack_not_ready() -> list[str]:
     return missing
 
 
-def run(runtime: EngineRuntime, title: str, body: dict[str, Any]) -> Outcome:
+def run(runtime: EngineRuntime, clock: PhaseClock, title: str, body: dict[str, Any]) -> Outcome:
     spec = PipelineSpec.model_validate(body)
     most = spec.estimated_seconds() / 60
     console.print(
@@ -191,6 +221,7 @@ def run(runtime: EngineRuntime, title: str, body: dict[str, Any]) -> Outcome:
     with runtime.sessions() as session:
         created = repo.create_experiment(session, spec.model_dump(mode="json"), "collector", spec.name)
     load_before = os.getloadavg()
+    clock.marks.clear()
     started = time.monotonic()
     status = runtime.engine.execute(created.id, threading.Event(), threading.Event())
     wall_s = time.monotonic() - started
@@ -211,8 +242,14 @@ def run(runtime: EngineRuntime, title: str, body: dict[str, Any]) -> Outcome:
                 for r in experiment.rounds
                 if r.status == "failed"
             ],
+            interference={
+                f"{r.configuration} round {r.round_index + 1}": float(open_phase.get("foreign_cpu_share") or 0)
+                for r in experiment.rounds
+                if (open_phase := ((r.resources or {}).get("isolation") or {}).get("open") or {}).get("flagged")
+            },
             placement=(experiment.environment or {}).get("placement") or {},
             wall_s=wall_s,
+            readback_s=clock.readback_s(),
             load_before=load_before,
             load_after=os.getloadavg(),
         )
@@ -276,6 +313,10 @@ def _change(change: Change | None, relative: bool = True) -> str:
     return text + (" *" if change.significant else "")
 
 
+def _per_10k(value: Any) -> str:
+    return "-" if value is None else f"{float(value):.4f}"
+
+
 def _ledgers(outcome: Outcome, name: str) -> list[dict[str, Any]]:
     return [item.ledger for item in outcome.diagnostics.ledger if item.configuration == name]
 
@@ -333,6 +374,14 @@ def best_ramp_step(aggregate: dict[str, Any]) -> dict[str, Any] | None:
     return max(steps, key=lambda step: step["achieved_spans_per_s"]) if steps else None
 
 
+def one_core_rate(step: dict[str, Any] | None) -> float | None:
+    """The span rate at which the lab Collector's one core would be full, extrapolated
+    linearly from a ramp step's rate and CPU."""
+    if not step or not step.get("cpu_cores") or not step.get("achieved_spans_per_s"):
+        return None
+    return float(step["achieved_spans_per_s"]) / float(step["cpu_cores"])
+
+
 def ramp_whys(aggregate: dict[str, Any]) -> list[str]:
     """Why each round's ramp ended (its last step's reason)."""
     whys = []
@@ -357,7 +406,9 @@ def print_header(outcome: Outcome) -> None:
         f"\n[bold]{outcome.title}[/bold]: {outcome.spec.rounds} rounds, {outcome.spec.load.warmup_s:g} s warm-up, "
         f"{outcome.spec.load.duration_s:g} s measured, {outcome.spec.load.drain_s:g} s drain, "
         f"{outcome.spec.load.spans_per_trace} spans per trace; asked {rate:,.0f} spans/s, passthrough took in "
-        f"{_value(taken, 'spans/s')}; status {outcome.status}, wall time {outcome.wall_s / 60:.1f} min",
+        f"{_value(taken, 'spans/s')}; status {outcome.status}, wall time {outcome.wall_s / 60:.1f} min"
+        + (f" (Tempo's read-back {outcome.readback_s / 60:.1f} min)" if outcome.readback_s is not None else "")
+        + f"; load average {outcome.load_before[0]:.2f} before, {outcome.load_after[0]:.2f} after",
         highlight=False,
     )
     for line in outcome.failed_rounds:
@@ -365,8 +416,12 @@ def print_header(outcome: Outcome) -> None:
     if outcome.error:
         console.print(f"[yellow]experiment note: {outcome.error}", highlight=False)
     diag = outcome.diagnostics
-    if diag.flagged_rounds:
-        console.print(f"[yellow]interference on the lab Collector's core: {', '.join(diag.flagged_rounds)}")
+    if outcome.interference:
+        shares = ", ".join(f"{name} {share:.0%}" for name, share in outcome.interference.items())
+        console.print(
+            f"[yellow]interference: other processes used the lab Collector's core ({shares} of the phase)",
+            highlight=False,
+        )
     if diag.saturated_rounds:
         console.print(f"[yellow]telemetrygen fell short of the rate (its limit): {', '.join(diag.saturated_rounds)}")
 
@@ -377,7 +432,18 @@ def memory_table(outcome: Outcome, direct: dict[str, Change]) -> Table:
         title=f"Memory and CPU at equal load ({outcome.spec.load.spans_per_s:,.0f} spans/s; medians over rounds; "
         "change vs passthrough paired per round, 95% interval, * significant after Holm)"
     )
-    for column in ("variant", "spans/s taken in", "peak RSS", "change", "steady RSS", "change", "Collector CPU"):
+    columns = (
+        "variant",
+        "spans/s taken in",
+        "peak RSS",
+        "change",
+        "steady RSS",
+        "change",
+        "Collector CPU",
+        "cores per 10k spans/s",
+        "change",
+    )
+    for column in columns:
         table.add_column(column, justify="left" if column == "variant" else "right")
     for name in (BASELINE, *HOLDING):
         agg = outcome.aggregate(name)
@@ -390,11 +456,14 @@ def memory_table(outcome: Outcome, direct: dict[str, Change]) -> Table:
             _value(agg.get("rss_steady_bytes"), "bytes"),
             _change(changes.get("rss_steady_bytes")) if name != BASELINE else "(baseline)",
             _value(agg.get("cpu_cores"), "cores"),
+            _per_10k(agg.get("cores_per_10k_spans_s")),
+            _change(changes.get("cores_per_10k_spans_s"), relative=True) if name != BASELINE else "(baseline)",
         )
     if direct:
         table.caption = (
             f"tail-sampling against groupbytrace, same rounds: peak RSS {_change(direct.get('rss_max_bytes'))}; "
-            f"steady RSS {_change(direct.get('rss_steady_bytes'))}"
+            f"steady RSS {_change(direct.get('rss_steady_bytes'))}; cores per 10k spans/s "
+            f"{_change(direct.get('cores_per_10k_spans_s'))}"
         )
     return table
 
@@ -454,7 +523,15 @@ def ramp_table(outcome: Outcome) -> Table:
     if ramp is not None:
         title += f": x{ramp.factor:g} per {ramp.step_s:g} s step, up to {ramp.max_spans_per_s:,.0f} spans/s)"
     table = Table(title=title)
-    columns = ("variant", "per round (spans/s)", "median", "limited by", "why the ramp ended", "at the best step")
+    columns = (
+        "variant",
+        "per round (spans/s)",
+        "median",
+        "limited by",
+        "why the ramp ended",
+        "at the best step",
+        "one core full at (extrapolated)",
+    )
     for column in columns:
         table.add_column(
             column, justify="left" if column in ("variant", "limited by", "why the ramp ended") else "right"
@@ -474,10 +551,12 @@ def ramp_table(outcome: Outcome) -> Table:
             ", ".join(agg.get("ramp_limited_by") or []) or "-",
             "; ".join(sorted(set(ramp_whys(agg)))) or "-",
             at_best,
+            _value(one_core_rate(best), "spans/s"),
         )
     table.caption = (
-        "limited by `load generator`: telemetrygen (on its own core) could not deliver the step's rate: the "
-        "Collector's own limit is higher than that step"
+        "limited by `load generator`: telemetrygen could not deliver the step's rate (it shares its core with the "
+        "downstream Collectors and the stack): the Collector's own limit is higher. one core full at: the best "
+        "step's rate / its CPU, a linear extrapolation, not a measurement"
     )
     return table
 
@@ -515,7 +594,7 @@ def lb_table(outcome: Outcome, facts: LbFacts) -> Table:
             name,
             _value(agg.get("spans_per_s"), "spans/s"),
             _value(agg.get("cpu_cores"), "cores"),
-            "-" if per_10k is None else f"{per_10k:.4f}",
+            _per_10k(per_10k),
             _change(change.get("cores_per_10k_spans_s")) if name != BASELINE else "(baseline)",
             "-" if per_10k is None else f"{per_10k * 100:.1f} µs",
             _value(agg.get("downstream_cpu_cores"), "cores"),
@@ -532,26 +611,37 @@ def lb_table(outcome: Outcome, facts: LbFacts) -> Table:
 # -- verdicts ----------------------------------------------------------------------------------
 
 
-def _significant_up(change: Change | None) -> bool | None:
+def _direction(change: Change | None) -> str | None:
+    """'up' or 'down' when significant after Holm, 'same' when not, None when unknown."""
     if change is None or change.absolute.estimate is None:
         return None
-    return change.significant and change.absolute.estimate > 0
+    if not change.significant:
+        return "same"
+    return "up" if change.absolute.estimate > 0 else "down"
 
 
-def seed003_verdicts(outcome: Outcome, direct: dict[str, Change], args: argparse.Namespace) -> list[Verdict]:
+def _judge(verdict: Verdict, changes: Sequence[Change | None], expected: str) -> None:
+    """Reproduced when some change goes the expected way significantly and none the other way;
+    not when one goes the other way; else no significant difference at this resolution."""
+    directions = [_direction(change) for change in changes]
+    other = "down" if expected == "up" else "up"
+    if other in directions:
+        verdict.reproduced = False
+    elif expected in directions:
+        verdict.reproduced = True
+    elif "same" in directions:
+        verdict.instead = "no significant difference at this many rounds (the interval includes 0)"
+
+
+def seed003_verdicts(outcome: Outcome, direct: dict[str, Change], num_traces: int) -> list[Verdict]:
     spt = outcome.spec.load.spans_per_trace
-    num_traces = args.num_traces or DEFAULT_NUM_TRACES
     gbt, ts = outcome.aggregate("groupbytrace"), outcome.aggregate("tail-sampling")
     verdicts = []
 
     # Memory: groupbytrace lower than tail_sampling.
     peak, steady = direct.get("rss_max_bytes"), direct.get("rss_steady_bytes")
-    more = [_significant_up(peak), _significant_up(steady)]
     memory = Verdict("memory: tail_sampling needs more than groupbytrace at equal load", None)
-    if any(more):
-        memory.reproduced = True
-    elif None not in more:
-        memory.reproduced = False
+    _judge(memory, [peak, steady], "up")
     memory.why.append(
         f"tail-sampling vs groupbytrace peak RSS {_change(peak)}, steady {_change(steady)} "
         f"(medians {_value(ts.get('rss_max_bytes'), 'bytes')} vs {_value(gbt.get('rss_max_bytes'), 'bytes')} peak)"
@@ -589,16 +679,25 @@ def seed003_verdicts(outcome: Outcome, direct: dict[str, Change], args: argparse
 
     # Throughput: the seed's tail_sampling peaked higher (550k) than groupbytrace (110-130k).
     gbt_max, ts_max = gbt.get("max_sustainable_spans_per_s"), ts.get("max_sustainable_spans_per_s")
-    rate = Verdict("throughput: tail_sampling's best rate above groupbytrace's", None)
+    rate = Verdict("throughput: tail_sampling goes faster than groupbytrace", None)
     limited = set(gbt.get("ramp_limited_by") or []) | set(ts.get("ramp_limited_by") or [])
-    if gbt_max is not None and ts_max is not None and "load generator" not in limited and "ramp ceiling" not in limited:
-        rate.reproduced = ts_max > gbt_max
     rate.why.append(
         f"highest sustainable: groupbytrace {_value(gbt_max, 'spans/s')}, tail-sampling {_value(ts_max, 'spans/s')}; "
         f"limited by: {', '.join(sorted(limited)) or 'unknown'}"
     )
-    if "load generator" in limited or "ramp ceiling" in limited:
-        rate.why.append("a ramp that ended at the generator's or the ramp's limit does not rank the Collectors")
+    if limited == {"collector"} and gbt_max is not None and ts_max is not None:
+        rate.reproduced = ts_max > gbt_max
+    else:
+        # The ramp could not saturate the Collector here: rank them by CPU per span instead,
+        # the rate one core would carry.
+        per_span = direct.get("cores_per_10k_spans_s")
+        _judge(rate, [per_span], "down")
+        rate.why.append(
+            "the ramp ended at the load generator's (or the ramp's) limit, below either Collector's, so it cannot "
+            f"rank them; by CPU per span instead, tail-sampling vs groupbytrace cores per 10k spans/s "
+            f"{_change(per_span)} (one core full at ~{_value(one_core_rate(best_ramp_step(ts)), 'spans/s')} vs "
+            f"~{_value(one_core_rate(best_ramp_step(gbt)), 'spans/s')}, extrapolated)"
+        )
     verdicts.append(rate)
     return verdicts
 
@@ -613,8 +712,10 @@ def near_rate(args: argparse.Namespace, first: Outcome) -> float | None:
     return round(NEAR_SHARE * min(known), -2) if known else None
 
 
-def near_lines(outcome: Outcome) -> list[str]:
-    lines = []
+def near_lines(outcome: Outcome, num_traces: int) -> list[str]:
+    spt = outcome.spec.load.spans_per_trace
+    in_wait = outcome.spec.load.spans_per_s / spt * HOLD_S
+    lines = [f"{HOLD_S:g} s of this rate is {in_wait:,.0f} traces in the wait, num_traces={num_traces:,}"]
     for name in HOLDING:
         ledgers = _ledgers(outcome, name)
         lost = _sum([ledger.get("lost") for ledger in ledgers])
@@ -655,9 +756,23 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--num-traces", type=int, default=None, help=f"LAB_NUM_TRACES for both holding variants ({DEFAULT_NUM_TRACES})"
     )
+    parser.add_argument(
+        "--near-num-traces",
+        type=int,
+        default=None,
+        help="LAB_NUM_TRACES of the near-saturation run (default: --num-traces); below the traces held in the "
+        "wait, it provokes the processors' own drops, the seed's loss mechanism",
+    )
     parser.add_argument("--ramp-factor", type=float, default=1.5)
     parser.add_argument("--ramp-step", type=float, default=3, help="seconds per ramp step")
     parser.add_argument("--ramp-max", type=float, default=200_000)
+    parser.add_argument(
+        "--tempo-traces",
+        type=int,
+        default=TEMPO_TRACES,
+        help="whole traces read back from Tempo per round to check completeness (the lab's own limit: "
+        f"{WHOLE_TRACE_LIMIT:,}, ~1 s each here); 0 skips Tempo",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", choices=("003", "001"), default=None, help="run one seed's part only")
     args = parser.parse_args(argv)
@@ -684,37 +799,63 @@ def main(argv: Sequence[str] | None = None) -> int:
         console.print(f"[red]the stack is not running ({', '.join(missing)}): start it with `make up` first")
         return 2
     workdir = Path(tempfile.mkdtemp(prefix="tracetax-bench-collector-"))
+    clock = PhaseClock()
     runtime = EngineRuntime.create(
-        Settings(database_url=f"sqlite:///{workdir / 'bench.db'}", work_dir=workdir / "work"), publish=lambda e: None
+        Settings(database_url=f"sqlite:///{workdir / 'bench.db'}", work_dir=workdir / "work"), publish=clock
     )
+    if args.tempo_traces <= 0:
+        runtime.engine.after_run = None  # no Tempo read-back: `stored` stays unread
+    else:
+        # The lab's read-back fetches up to this many whole traces per round (see TEMPO_TRACES);
+        # pipeline_traces reads its imported WHOLE_TRACE_LIMIT at call time.
+        vars(pipeline_traces)["WHOLE_TRACE_LIMIT"] = min(args.tempo_traces, WHOLE_TRACE_LIMIT)
     summary: list[str] = []
     placement: dict[str, Any] = {}
     try:
         if args.only in (None, "003"):
-            first = run(runtime, "Seed 003 at equal load", holding_spec(args, args.rate, True, "equal load + ramp"))
+            num_traces = args.num_traces or DEFAULT_NUM_TRACES
+            first = run(
+                runtime,
+                clock,
+                "Seed 003 at equal load",
+                holding_spec(args, args.rate, True, "equal load + ramp", args.num_traces),
+            )
             placement = first.placement or placement
             direct = _direct(first)
             print_header(first)
             console.print(memory_table(first, direct))
             console.print(spans_table(first))
             console.print(ramp_table(first))
-            summary += [f"seed 003, {verdict.line()}" for verdict in seed003_verdicts(first, direct, args)]
+            summary += [f"seed 003, {verdict.line()}" for verdict in seed003_verdicts(first, direct, num_traces)]
             second_rate = near_rate(args, first)
             if second_rate is not None:
+                near_traces = args.near_num_traces or args.num_traces
+                if args.near_rate == "auto":
+                    limits = sorted(
+                        {by for name in HOLDING for by in first.aggregate(name).get("ramp_limited_by") or []}
+                    )
+                    summary.append(
+                        f"seed 003 near saturation: {second_rate:,.0f} spans/s = {NEAR_SHARE:.0%} of the lower "
+                        f"trace-holding ramp maximum (the ramps were limited by: {', '.join(limits) or 'unknown'})"
+                    )
                 near = run(
-                    runtime, "Seed 003 near saturation", holding_spec(args, second_rate, False, "near saturation")
+                    runtime,
+                    clock,
+                    "Seed 003 near saturation",
+                    holding_spec(args, second_rate, False, "near saturation", near_traces),
                 )
                 print_header(near)
                 console.print(memory_table(near, _direct(near)))
                 console.print(spans_table(near))
                 summary += [
-                    f"seed 003 at {second_rate:,.0f} spans/s (near saturation), {line}" for line in near_lines(near)
+                    f"seed 003 at {second_rate:,.0f} spans/s (near saturation), {line}"
+                    for line in near_lines(near, near_traces or DEFAULT_NUM_TRACES)
                 ]
             else:
                 summary.append("seed 003 near saturation: not run (no ramp maximum, or --near-rate off)")
         if args.only in (None, "001"):
             facts = lb_facts()
-            lb = run(runtime, "Seed 001", lb_spec(args, args.lb_rate or args.rate))
+            lb = run(runtime, clock, "Seed 001", lb_spec(args, args.lb_rate or args.rate))
             placement = lb.placement or placement
             print_header(lb)
             console.print(lb_table(lb, facts))
@@ -736,7 +877,7 @@ def _direct(outcome: Outcome) -> dict[str, Change]:
     samples = outcome.samples
     if not all(samples.get(name) for name in HOLDING):
         return {}
-    metrics = {key: PIPELINE_METRICS[key] for key in ("rss_max_bytes", "rss_steady_bytes", "cpu_cores")}
+    metrics = {key: PIPELINE_METRICS[key] for key in ("rss_max_bytes", "rss_steady_bytes", "cores_per_10k_spans_s")}
     return compare(samples["groupbytrace"], samples["tail-sampling"], metrics)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from tracetax.clients.base import BackendClient
 
@@ -20,6 +20,13 @@ class TraceSummary(BaseModel):
     duration_ms: int | None = Field(default=None, alias="durationMs")
     # Spans that matched the query in this trace, summed over its span sets.
     matched_spans: int = 0
+
+    @field_validator("trace_id")
+    @classmethod
+    def full_width(cls, trace_id: str) -> str:
+        """Tempo's search drops leading zeros (a 31-digit id); trace ids are 32 hex digits,
+        which lookups and Grafana links need."""
+        return trace_id.rjust(32, "0") if len(trace_id) < 32 else trace_id
 
 
 class MetricsSeries(BaseModel):

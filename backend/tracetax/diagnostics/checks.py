@@ -283,7 +283,7 @@ def judge(
                 budget=0,
                 measured=Interval(estimate=float(len(flagged_rounds))),
                 verdict="unknown",
-                reason="other processes ran on the service's cores during: "
+                reason="other processes ran on the measured cores (the service's or the lab Collector's) during: "
                 + ", ".join(flagged_rounds)
                 + " (see the rounds' isolation record); run the check again on a quieter machine",
             )

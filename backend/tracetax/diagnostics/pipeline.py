@@ -29,7 +29,7 @@ PIPELINE_METRICS: dict[str, Metric] = {
         Metric("cpu_cores", "Collector CPU", "cores", True, digits=5),
         Metric("rss_max_bytes", "peak RSS", "bytes", True),
         Metric("rss_steady_bytes", "steady RSS", "bytes", True),
-        Metric("lost_spans", "lost spans", "spans", True),
+        Metric("lost_spans", "lost", "spans", True),
     )
 }
 

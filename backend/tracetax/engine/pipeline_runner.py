@@ -195,12 +195,13 @@ def _measure(
     lab: LabCollector,
     generator: telemetrygen.RunningGenerator,
     outcome: RoundOutcome,
-) -> dict[str, Snapshot]:
+) -> tuple[dict[str, Snapshot], float]:
     """The measured phase: /proc samples of every Collector, the lab's counters at both ends."""
     load = ctx.spec.load
     samplers = {c.name: Sampler(c.process.pid, generator.pid if c is lab else None) for c in collectors}
     watch = PhaseWatch(ctx.placement, lab.process.pid, generator.pid)
     before = scrape(lab.process.name, lab.metrics_port)
+    opened = time.monotonic()
     for sampler in samplers.values():
         sampler.start()
     watch.start()
@@ -210,13 +211,15 @@ def _measure(
         for collector in collectors:
             collector.samples = samplers[collector.name].stop()
         watch.stop()
+    closed = time.monotonic()
     after = scrape(lab.process.name, lab.metrics_port)
     outcome.samples = lab.samples
     outcome.resources = {
         "collectors": {c.name: resource_summary(c.samples, 0) for c in collectors},
         "isolation": {"open": watch.isolation(None)},
     }
-    return {"start": before, "end": after}
+    # The seconds between the two counter readings: the spans' window (the CPU's is the samplers').
+    return {"start": before, "end": after}, closed - opened
 
 
 def _shape(ctx: PipelineRoundContext) -> telemetrygen.TraceShape:
@@ -312,8 +315,9 @@ def run_pipeline_round(ctx: PipelineRoundContext) -> RoundOutcome:
             log_path=ctx.workdir / "telemetrygen.log",
         )
         _hold(ctx, load.warmup_s, "warmup", collectors, generator)
-        window = _measure(ctx, collectors, lab, generator, outcome)
-        outcome.resources = {**(outcome.resources or {}), **round_figures(window, collectors_of(outcome), lab.samples)}
+        window, window_s = _measure(ctx, collectors, lab, generator, outcome)
+        figures = round_figures(window, collectors_of(outcome), lab.samples, window_s)
+        outcome.resources = {**(outcome.resources or {}), **figures}
         stopped = _wait_generator(ctx, generator)
         sent = telemetrygen.result(generator)
         _hold(ctx, load.drain_s, "draining", collectors, None)

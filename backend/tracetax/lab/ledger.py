@@ -53,16 +53,23 @@ def _steady_rss(samples: list[dict[str, Any]]) -> float | None:
 
 
 def round_figures(
-    window: dict[str, Snapshot], collectors: dict[str, dict[str, Any]], samples: list[dict[str, Any]]
+    window: dict[str, Snapshot],
+    collectors: dict[str, dict[str, Any]],
+    samples: list[dict[str, Any]],
+    spans_window_s: float | None = None,
 ) -> dict[str, Any]:
     """The lab Collector's cost over the measured phase: cores, spans/s it took in, spans/s
-    per core, cores per 10k spans/s, RSS peak and steady; the downstreams' cores apart."""
+    per core, cores per 10k spans/s, RSS peak and steady; the downstreams' cores apart.
+
+    Spans arrive in telemetrygen's export batches (512 spans), so the count between the two
+    readings is exact to a batch: ±512 / (rate x phase), 0.5% at 5,000 spans/s over 20 s."""
     lab = collectors.get(LAB) or {}
     seconds = lab.get("window_s")
     cpu_s = lab.get("cpu_s")
     spans = _minus(accepted(window.get("end")), accepted(window.get("start")))
     cores = cpu_s / seconds if cpu_s is not None and seconds else None
-    rate = spans / seconds if spans is not None and seconds else None
+    spans_s = spans_window_s or seconds
+    rate = spans / spans_s if spans is not None and spans_s else None
     downstream = [
         summary["cpu_s"] / summary["window_s"]
         for name, summary in collectors.items()

@@ -53,7 +53,11 @@ class VariantSpec(BaseModel):
     """One pipeline under test: a shipped variant of collector-pipelines/lab, or a user's own
     overlay file over the lab base (it sets `service.pipelines.traces/lab`)."""
 
-    name: str = Field(pattern=NAME_PATTERN)
+    name: str = Field(
+        default="",
+        pattern=NAME_PATTERN + "|^$",
+        description="By default the pipeline's name; required with config_file.",
+    )
     pipeline: str | None = Field(
         default=None,
         description="A shipped variant (collector-pipelines/lab/<pipeline>.yaml).",
@@ -69,17 +73,16 @@ class VariantSpec(BaseModel):
         description="LAB_* variables the overlay reads, e.g. LAB_MEMORY_LIMIT_MIB for memory-limited.",
     )
 
-    @model_validator(mode="before")
-    @classmethod
-    def name_from_pipeline(cls, data: object) -> object:
-        if isinstance(data, dict) and "name" not in data and isinstance(data.get("pipeline"), str):
-            return {**data, "name": data["pipeline"]}
-        return data
-
     @model_validator(mode="after")
-    def one_source(self) -> VariantSpec:
+    def one_source_and_a_name(self) -> VariantSpec:
         if (self.pipeline is None) == (self.config_file is None):
             raise ValueError("give exactly one of `pipeline` (a shipped variant) and `config_file` (your own overlay)")
+        if not self.name:
+            if self.pipeline is None:
+                raise ValueError("a variant with config_file needs a `name`")
+            if not re.match(NAME_PATTERN, self.pipeline):
+                raise ValueError(f"pipeline {self.pipeline!r} is no valid name: give a `name`")
+            self.name = self.pipeline
         return self
 
     @field_validator("settings")

@@ -22,6 +22,9 @@ class ExperimentSummary(BaseModel):
     id: str
     name: str | None
     status: str
+    # What is measured: "service" or "collector" (a Collector pipeline).
+    subject: str
+    # A demo service's language, "command", or "collector".
     service: str
     configurations: list[str]
     baseline: str
@@ -38,6 +41,7 @@ class ExperimentSummary(BaseModel):
             id=experiment.id,
             name=experiment.name,
             status=experiment.status,
+            subject=experiment.spec.get("subject", "service"),
             service=experiment.service,
             configurations=[c["name"] for c in configurations],
             baseline=next((c["name"] for c in configurations if c.get("baseline")), ""),
