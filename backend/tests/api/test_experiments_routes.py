@@ -200,3 +200,26 @@ def test_the_shipped_pipeline_variants_are_listed_passthrough_first(client: Test
     balanced = next(v for v in variants if v["name"] == "loadbalancing")
     assert balanced["downstreams"] == 2 and balanced["file"] == "collector-pipelines/lab/loadbalancing.yaml"
     assert all(v["description"] and v["config"].startswith("#") for v in variants)
+
+
+@pytest.mark.services
+def test_an_overlay_naming_an_unknown_component_is_422_naming_file_line_and_component(
+    client: TestClient, tmp_path: Any
+) -> None:
+    overlay = tmp_path / "mine.yaml"
+    overlay.write_text(
+        "# Mine: a processor type the Collector does not have.\n"
+        "processors:\n"
+        "  sampler9000/mine: {}\n"
+        "service:\n"
+        "  pipelines:\n"
+        "    traces/lab:\n"
+        "      processors: [sampler9000/mine]\n"
+    )
+    variants = [{"pipeline": "passthrough", "baseline": True}, {"name": "mine", "config_file": str(overlay)}]
+    response = client.post(EXPERIMENTS, json=pipeline_spec(configurations=variants))
+    assert response.status_code == 422, response.text
+    assert locations(response) == [("body", "configurations", 1, "config_file")]
+    message = response.json()["detail"][0]["msg"]
+    assert f"{overlay}:3: sampler9000/mine" in message and "unknown type" in message, message
+    assert client.get(EXPERIMENTS).json() == []  # nothing queued, nothing started
