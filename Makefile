@@ -25,7 +25,7 @@ TRACETAX := cd backend && $(UV) run --frozen tracetax
 SERVICE_DIRS := $(sort $(dir $(wildcard instrumented-services/*/service.json)))
 
 .PHONY: help up down clean status health toolchain backend-deps frontend-deps frontend stack-build \
-        services tools test test-unit test-backend test-frontend test-e2e lint bench-services bench-engine bench-stacks bench-truth check-packaging
+        services tools test test-unit test-backend test-frontend test-e2e lint bench-services bench-engine bench-stacks bench-truth bench-collector check-packaging
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -120,6 +120,9 @@ bench-engine: backend-deps services tools ## Benchmark: the harness's footprint,
 
 bench-truth: backend-deps services tools ## Benchmark: A/A on Go and Python (nothing significant, the noise floor) and a known injected cost measured as itself
 	cd backend && $(UV) run --frozen python -m tracetax.bench.truth $(BENCH_ARGS)
+
+bench-collector: backend-deps ## Benchmark: groupbytrace vs tail_sampling (memory, loss, best rate) and the loadbalancing exporter's CPU per span (needs `make up`)
+	cd backend && $(UV) run --frozen python -m tracetax.bench.collector $(BENCH_ARGS)
 
 bench-stacks: backend-deps services ## Benchmark: where export runs per language and the stack sampler's cost (needs `make up`)
 	cd backend && $(UV) run --frozen python -m tracetax.bench.stacks $(BENCH_ARGS)

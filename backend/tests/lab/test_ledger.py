@@ -97,3 +97,22 @@ def test_a_counter_the_collector_never_created_is_zero_in_a_real_scrape() -> Non
     nothing = parse("# TYPE otelcol_process_uptime_seconds_total counter\notelcol_process_uptime_seconds_total 3\n")
     result = ledger(900, {"lab": parse(healthy), "downstream-1": nothing}, samples=False)
     assert result["downstream"]["accepted"] == 0 and result["lost"] == 900
+
+
+def test_a_sampling_pipeline_loses_what_neither_arrived_nor_its_policy_left_out() -> None:
+    name = "otelcol_processor_tail_sampling_global_count_traces_sampled_total"
+    tail = EXPOSITION + (
+        f"# TYPE {name} counter\n"
+        f'{name}{{decision="not_sampled",sampled="false"}} 120\n'
+        f'{name}{{decision="sampled",sampled="true"}} 40\n'
+    )
+    # 1000 generated in traces of 5: 120 traces (600 spans) left out by the policy, 300 arrived.
+    result = ledger(1000, {"lab": parse(tail), "downstream-1": parse(downstream(300))}, True, spans_per_trace=5)
+    assert result["left_out_by_policy"] == 600
+    assert result["lost"] == 1000 - 300 - 600  # e.g. traces evicted or dropped too early
+    filtered = EXPOSITION + (
+        "# TYPE otelcol_processor_filter_spans_filtered_total counter\n"
+        'otelcol_processor_filter_spans_filtered_total{filter="filter/trace-id-quarter"} 700\n'
+    )
+    result = ledger(1000, {"lab": parse(filtered), "downstream-1": parse(downstream(300))}, True, spans_per_trace=5)
+    assert result["left_out_by_policy"] == 700 and result["lost"] == 0

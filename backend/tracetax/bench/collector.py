@@ -25,6 +25,7 @@ Collector, and Tempo is read for what was stored.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import re
@@ -45,13 +46,11 @@ from rich.table import Table
 from tracetax.bench import stop_cleanly_on_sigterm
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
-from tracetax.diagnostics import pipeline_traces
 from tracetax.diagnostics.overhead import Change, RoundSample, compare, format_value
 from tracetax.diagnostics.pipeline import PIPELINE_METRICS, PipelineDiagnostics, build_pipeline, pipeline_samples
 from tracetax.engine.experiment import measurement_placement
 from tracetax.lab import pipelines
 from tracetax.lab.spec import PipelineSpec
-from tracetax.readback import WHOLE_TRACE_LIMIT
 from tracetax.runtime import EngineRuntime
 from tracetax.stack.native import NativeStack
 from tracetax.stack.supervisor import http_ready
@@ -71,15 +70,11 @@ DROPPED_TRACES = {
     "tail-sampling": "otelcol_processor_tail_sampling_sampling_trace_dropped_too_early_total",
 }
 # The seed's pull request, and the function its one-pass traceID routing added.
-LB_PR = "open-telemetry/opentelemetry-collector-contrib#48983 (opened 2026-06-09)"
+LB_PR = "opentelemetry-collector-contrib PR #48983, opened 2026-06-09"
 LB_ROUTING_FUNCTION = "consumeTracesByID"
 LB_MODULE = "github.com/open-telemetry/opentelemetry-collector-contrib/exporter/loadbalancingexporter"
 # The auto near-saturation rate: this share of the lower trace-holding ramp maximum.
 NEAR_SHARE = 0.9
-# Whole traces fetched from Tempo per round to check completeness. The lab reads up to
-# WHOLE_TRACE_LIMIT (2,000); one trace by id took ~1 s from this machine's Tempo, so that is
-# ~4 min of read-back per round at 8 at a time. A sample says whether kept traces are whole.
-TEMPO_TRACES = 100
 # Components a pipeline round needs from `make up`.
 NEEDED = ("collector", "tempo")
 
@@ -134,6 +129,8 @@ class LbFacts:
     version: str | None
     one_pass: bool | None
     detail: str
+    # When the module version was tagged (the Go module cache's .info), e.g. 2026-09-02.
+    released: str | None = None
 
 
 @dataclass
@@ -276,13 +273,18 @@ def lb_facts() -> LbFacts:
     if not source.is_file():
         return LbFacts(version, None, f"{source} is not in the module cache: the routing path cannot be read")
     one_pass = LB_ROUTING_FUNCTION in source.read_text(errors="replace")
+    info = Path(modcache) / "cache" / "download" / LB_MODULE.lower() / "@v" / f"{version}.info"
+    try:
+        released: str | None = str(json.loads(info.read_text()).get("Time", ""))[:10] or None
+    except (OSError, ValueError):
+        released = None
     detail = (
         f"its trace_exporter.go routes by traceID in one pass ({LB_ROUTING_FUNCTION}, the seed PR's change): "
         "the build measured here is the PR's *after*"
         if one_pass
         else "its trace_exporter.go still splits per trace and merges (SplitTraces + mergeTraces): the PR's *before*"
     )
-    return LbFacts(version, one_pass, detail)
+    return LbFacts(version, one_pass, detail, released)
 
 
 # -- formatting --------------------------------------------------------------------------------
@@ -359,7 +361,10 @@ def stored_cell(items: list[dict[str, Any] | None]) -> tuple[str, str]:
     exact = all(item.get("stored_spans_exact") for item in good)
     complete = sum(int(item.get("complete_traces") or 0) for item in good)
     checked = sum(int(item.get("traces_checked") or 0) for item in good)
-    note = f" ({len(items) - len(good)} rounds unread)" if len(good) < len(items) else ""
+    note = ""
+    if len(good) < len(items):
+        why = "; ".join(error.split(":")[0] for error in errors) or "not collected"
+        note = f" ({len(items) - len(good)} of {len(items)} rounds unread: {why})"
     return (f"{spans:,}{'' if exact else ' (search count)'}{note}", f"{complete:,} / {checked:,}")
 
 
@@ -716,14 +721,31 @@ def near_lines(outcome: Outcome, num_traces: int) -> list[str]:
     spt = outcome.spec.load.spans_per_trace
     in_wait = outcome.spec.load.spans_per_s / spt * HOLD_S
     lines = [f"{HOLD_S:g} s of this rate is {in_wait:,.0f} traces in the wait, num_traces={num_traces:,}"]
+    missing: dict[str, float | None] = {}
     for name in HOLDING:
         ledgers = _ledgers(outcome, name)
         lost = _sum([ledger.get("lost") for ledger in ledgers])
+        dropped = processor_dropped_spans(outcome, name)
+        missing[name] = None if lost is None or dropped is None else lost + dropped
+        kept = outcome.aggregate(name).get("kept_ratio")
         lines.append(
-            f"{name}: lost {_count(lost)}, dropped by the processor {_count(processor_dropped_spans(outcome, name))}, "
-            f"peak RSS {_value(outcome.aggregate(name).get('rss_max_bytes'), 'bytes')} "
+            f"{name}: lost {_count(lost)}, dropped by the processor {_count(dropped)}, kept ratio "
+            f"{'-' if kept is None else f'{kept:.4f}'} (expected {KEPT_SHARE:.2f}), peak RSS "
+            f"{_value(outcome.aggregate(name).get('rss_max_bytes'), 'bytes')} "
             f"({_change(outcome.diagnostics.overhead.get(name, {}).get('rss_max_bytes'))} vs passthrough)"
         )
+    loss = Verdict("the seed's loss shape (none with groupbytrace, some with tail_sampling)", None)
+    gbt, ts = missing["groupbytrace"], missing["tail-sampling"]
+    if gbt is not None and ts is not None:
+        loss.reproduced = gbt == 0 and ts > 0
+        if gbt > 0 and ts > 0:
+            loss.why.append(
+                "both drop: v0.160's groupbytrace discards the traces it evicts when num_traces is full, where the "
+                "seed's groupbytrace blocked (its throughput suffered, no span was lost)"
+            )
+        elif gbt == 0 and ts == 0:
+            loss.why.append("neither dropped: num_traces held the traces in the wait at this rate")
+    lines.append(loss.line())
     return lines
 
 
@@ -767,11 +789,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--ramp-step", type=float, default=3, help="seconds per ramp step")
     parser.add_argument("--ramp-max", type=float, default=200_000)
     parser.add_argument(
-        "--tempo-traces",
-        type=int,
-        default=TEMPO_TRACES,
-        help="whole traces read back from Tempo per round to check completeness (the lab's own limit: "
-        f"{WHOLE_TRACE_LIMIT:,}, ~1 s each here); 0 skips Tempo",
+        "--no-tempo",
+        action="store_true",
+        help="skip reading Tempo after each experiment (stored spans and complete traces stay unread)",
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", choices=("003", "001"), default=None, help="run one seed's part only")
@@ -803,12 +823,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     runtime = EngineRuntime.create(
         Settings(database_url=f"sqlite:///{workdir / 'bench.db'}", work_dir=workdir / "work"), publish=clock
     )
-    if args.tempo_traces <= 0:
+    if args.no_tempo:
         runtime.engine.after_run = None  # no Tempo read-back: `stored` stays unread
-    else:
-        # The lab's read-back fetches up to this many whole traces per round (see TEMPO_TRACES);
-        # pipeline_traces reads its imported WHOLE_TRACE_LIMIT at call time.
-        vars(pipeline_traces)["WHOLE_TRACE_LIMIT"] = min(args.tempo_traces, WHOLE_TRACE_LIMIT)
     summary: list[str] = []
     placement: dict[str, Any] = {}
     try:
@@ -891,8 +907,8 @@ def seed001_line(outcome: Outcome, facts: LbFacts) -> str:
         if change.absolute.low is not None and change.absolute.high is not None:
             per_span += f" ({change.absolute.low * 100:+.1f} to {change.absolute.high * 100:+.1f} µs)"
     routing = {
-        True: f"v{(facts.version or '?').lstrip('v')} already has the seed PR's one-pass routing ({LB_PR}), so this "
-        "is the after-state's routing cost, not the PR's speedup",
+        True: f"v{(facts.version or '?').lstrip('v')} (tagged {facts.released or 'on an unknown date'}) already has "
+        f"the seed PR's one-pass routing ({LB_PR}), so this is the after-state's routing cost, not the PR's speedup",
         False: f"v{(facts.version or '?').lstrip('v')} has the split + merge routing the seed PR ({LB_PR}) replaced: "
         "this is the before-state's routing cost",
         None: f"whether this build has the seed PR's one-pass routing ({LB_PR}) is unknown: {facts.detail}",

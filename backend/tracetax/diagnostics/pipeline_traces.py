@@ -82,6 +82,8 @@ async def round_traces(
     query = f"{{ resource.{RUN_ID_ATTRIBUTE} = {quoted(run_id)} }}"
     try:
         found = await readback.tempo.search(query, start_s, end_s, limit=SEARCH_LIMIT, spans_per_span_set=1)
+        if len(found) >= SEARCH_LIMIT:
+            return {"error": f"{SEARCH_LIMIT} or more traces in Tempo for the round: too many to count by search"}
         gate = asyncio.Semaphore(8)
 
         async def fetch(trace_id: str) -> tuple[str, tuple[int, set[str | None]]]:
@@ -91,7 +93,5 @@ async def round_traces(
         fetched = await asyncio.gather(*(fetch(t.trace_id) for t in to_fetch(found)))
     except BackendError as error:
         return {"error": str(error)}
-    if len(found) >= SEARCH_LIMIT:
-        return {"error": f"{SEARCH_LIMIT} or more traces in Tempo for the round: too many to count by search"}
     summary = summarize(dict(fetched), len(found), sum(t.matched_spans for t in found), spans_per_trace)
     return {**summary, "sample_trace_ids": [t.trace_id for t in found[:3]]}

@@ -227,8 +227,11 @@ def _shape(ctx: PipelineRoundContext) -> telemetrygen.TraceShape:
     return telemetrygen.TraceShape(load.spans_per_trace, load.attribute_bytes, load.services_per_trace)
 
 
-def _attributes(ctx: PipelineRoundContext) -> dict[str, str]:
-    return {"tracetax.run.id": ctx.run_id, "tracetax.config": ctx.variant.name}
+def _attributes(ctx: PipelineRoundContext, phase: str = "") -> dict[str, str]:
+    """The resource of what telemetrygen sends. The ramp's spans carry `<run id>.ramp`, so the
+    round's traces in Tempo are the measured phase's only."""
+    run_id = f"{ctx.run_id}.{phase}" if phase else ctx.run_id
+    return {"tracetax.run.id": run_id, "tracetax.config": ctx.variant.name}
 
 
 def _ramp_step(
@@ -244,7 +247,7 @@ def _ramp_step(
         spans_per_s=rate,
         duration_s=ramp.step_s,
         shape=_shape(ctx),
-        resource_attributes=_attributes(ctx),
+        resource_attributes=_attributes(ctx, "ramp"),
         workers=ctx.spec.load.workers,
         cpus=ctx.placement.loadgen_cpus,
         log_path=ctx.workdir / f"ramp-{index}.log",
@@ -328,7 +331,7 @@ def run_pipeline_round(ctx: PipelineRoundContext) -> RoundOutcome:
             "generator": {**sent.__dict__, "stopped_flushing": stopped},
             "window_s": load.duration_s,
             "telemetry": {"window": window, "final": final},
-            "ledger": ledger(sent.spans, final, samples=_samples(ctx.variant)),
+            "ledger": ledger(sent.spans, final, _samples(ctx.variant), load.spans_per_trace),
         }
         if load.ramp is not None:
             # After the ledger was read: the ramp's spans (and its losses, by design) stay out of it.

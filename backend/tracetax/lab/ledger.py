@@ -127,7 +127,23 @@ def processor_flow(snapshot: Snapshot | None) -> dict[str, dict[str, float | Non
     return flow
 
 
-def ledger(generated: int | None, final: dict[str, Snapshot], samples: bool) -> dict[str, Any]:
+def left_out_by_policy(lab: Snapshot | None, spans_per_trace: int) -> float | None:
+    """Spans a sampling pipeline left out on purpose: the filter's filtered spans (the
+    groupbytrace variant's decision) plus tail_sampling's traces decided "not sampled" times
+    the spans of a trace (every generated trace has the same shape). None when neither
+    processor reported (a user's own sampler: its left-out spans cannot be told from losses)."""
+    filtered = total(lab, "otelcol_processor_filter_spans_filtered_total")
+    not_sampled = total(lab, "otelcol_processor_tail_sampling_global_count_traces_sampled_total", sampled="false")
+    if not_sampled is None:
+        not_sampled = total(lab, "otelcol_processor_tail_sampling_count_traces_sampled_total", sampled="false")
+    if filtered is None and not_sampled is None:
+        return None
+    return (filtered or 0.0) + (not_sampled or 0.0) * spans_per_trace
+
+
+def ledger(
+    generated: int | None, final: dict[str, Snapshot], samples: bool, spans_per_trace: int = 1
+) -> dict[str, Any]:
     """Where the round's spans went, stage by stage, after the drain.
 
     generated (telemetrygen) -> the lab receiver (accepted / refused) -> its processors (in /
@@ -135,8 +151,10 @@ def ledger(generated: int | None, final: dict[str, Snapshot], samples: bool) -> 
     Collector(s) (accepted, each) -> their exporters (sent / failed).
 
     `lost` is what was generated and never arrived downstream. A sampling pipeline leaves
-    traces out on purpose, so there `lost` counts only what a stage reports losing (refused,
-    failed, not enqueued, never received) and `kept_ratio` says how much was kept."""
+    traces out on purpose: there `lost` is what did not arrive minus what its policy left
+    out (so groupbytrace's evictions and tail_sampling's traces dropped too early count as
+    lost), and `kept_ratio` says how much was kept. Where the policy's count is unknown, lost
+    counts only what a stage reports losing (refused, failed, not enqueued, never received)."""
     lab = final.get(LAB)
     downstream = _by_downstream(final)
     arrived = sum(v for v in downstream.values() if v is not None) if downstream else None
@@ -167,7 +185,13 @@ def ledger(generated: int | None, final: dict[str, Snapshot], samples: bool) -> 
         },
     }
     stages["not_arrived"] = _minus(generated, arrived)
-    stages["lost"] = _reported_losses(stages) if samples else stages["not_arrived"]
+    stages["left_out_by_policy"] = left_out_by_policy(lab, spans_per_trace) if samples else 0.0
+    if not samples:
+        stages["lost"] = stages["not_arrived"]
+    elif stages["left_out_by_policy"] is not None:
+        stages["lost"] = _minus(stages["not_arrived"], stages["left_out_by_policy"])
+    else:
+        stages["lost"] = _reported_losses(stages)
     stages["kept_ratio"] = round(arrived / lab_accepted, 4) if arrived is not None and lab_accepted else None
     return stages
 
