@@ -3,7 +3,8 @@
 // about 32 s of measuring), watches it, and checks the results page with the real data:
 // the table with the diagnostics' intervals, the charts, where export runs and the flame graph,
 // the span ledger, the recommendation, a sample trace and the logs. Then runs a short CI check
-// from the UI (about 18 s) and downloads its JUnit XML.
+// from the UI (about 18 s) and downloads its JUnit XML, and a tiny Collector pipeline experiment
+// (passthrough vs batch-default, about 20 s) from its own form, up to its results view.
 // Screenshots go to e2e/artifacts/. Last line: "N passed, M failed".
 
 import assert from "node:assert/strict";
@@ -35,12 +36,27 @@ const pageErrors = [];
 let experimentId;
 let diagnostics;
 let checkId;
+let pipelineId;
 
 /** The UI's signed percentage (lib/format.ts formatPercent) without its sign. */
 function percentText(value) {
   const abs = Math.abs(value);
   const decimals = abs < 10 ? 1 : 0;
   return `${abs.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals })} %`;
+}
+
+/** The UI's CPU in cores (lib/format.ts formatCores): millicores below one core. */
+function coresText(cores) {
+  const significant = (value) => {
+    if (value === 0) return "0";
+    const decimals = Math.max(0, 2 - Math.floor(Math.log10(Math.abs(value))));
+    return value.toLocaleString("en-US", {
+      minimumFractionDigits: decimals,
+      maximumFractionDigits: decimals,
+    });
+  };
+  if (cores === 0) return "0 cores";
+  return Math.abs(cores) >= 1 ? `${significant(cores)} cores` : `${significant(cores * 1000)} millicores`;
 }
 
 async function gotoInApp(linkName) {
@@ -580,6 +596,119 @@ test(
     assert.match(await alert.innerText(), new RegExp(`no check ${missing}`));
   },
   { needs: ["a CI check runs from the UI and its JUnit XML downloads"] },
+);
+
+test(
+  "a tiny pipeline experiment is created from its form",
+  async () => {
+    await gotoInApp("New pipeline experiment");
+    await page.getByRole("heading", { level: 1, name: "New pipeline experiment" }).waitFor();
+    // passthrough (the baseline) and batch-default are chosen to start with.
+    const passthrough = page.getByRole("checkbox", { name: "passthrough", exact: true });
+    await passthrough.waitFor();
+    assert.ok(await passthrough.isChecked(), "passthrough is chosen");
+    assert.ok(
+      await page.getByRole("checkbox", { name: "batch-default", exact: true }).isChecked(),
+      "batch-default is chosen",
+    );
+    assert.ok(
+      await page.getByRole("radio", { name: "passthrough is the baseline" }).isChecked(),
+      "passthrough is the baseline",
+    );
+    await page.getByLabel("Name (optional)").fill("e2e: passthrough vs batch-default");
+    await page.getByLabel("Spans per second").fill("500");
+    await page.getByLabel("Warm-up (s)").fill("1");
+    await page.getByLabel("Measured (s)").fill("2");
+    await page.getByLabel("Drain (s)").fill("3");
+    await page.getByLabel("Rounds", { exact: true }).fill("1");
+    // (2 + 1 + 2 + 3 + 2) s × 2 variants × 1 round, as PipelineSpec.estimated_seconds.
+    assert.match(await page.locator(".estimate").innerText(), /about 20 s/);
+    await page.screenshot({ path: shot("17-new-pipeline.png"), fullPage: true });
+    const answered = page.waitForResponse(
+      (r) => r.url().endsWith("/api/v1/experiments") && r.request().method() === "POST",
+    );
+    // From the keyboard, as the service form's (after a full-page screenshot, headless
+    // Chromium can drop a click on the sticky footer's button).
+    await page.getByRole("button", { name: "Start pipeline experiment" }).focus();
+    await page.keyboard.press("Enter");
+    const response = await answered;
+    assert.equal(response.status(), 202, await response.text());
+    const created = await response.json();
+    assert.equal(created.estimated_seconds, 20);
+    pipelineId = created.id;
+    await page.waitForURL(`**/experiments/${pipelineId}`);
+    console.log(`    pipeline experiment ${pipelineId} (queue position ${created.queue_position})`);
+  },
+  { needs: ["the experiments list renders"] },
+);
+
+test(
+  "the pipeline's run drains and its results show the pipeline view",
+  async () => {
+    await page.getByRole("heading", { name: "Live progress" }).waitFor();
+    const seen = [];
+    const deadline = Date.now() + RESULTS_TIMEOUT_MS;
+    while (Date.now() < deadline) {
+      const phase = await page
+        .locator(".progress-view")
+        .getAttribute("data-phase", { timeout: 500 })
+        .catch(() => null);
+      if (phase && seen.at(-1) !== phase) seen.push(phase);
+      if (await page.getByTestId("pipeline-results").isVisible()) break;
+      await sleep(250);
+    }
+    console.log(`    phases seen: ${seen.join(" → ")}`);
+    assert.ok(seen.includes("draining"), `the drain was shown (saw: ${seen.join(", ")})`);
+    const view = page.getByTestId("pipeline-results");
+    await view.waitFor({ timeout: 30_000 });
+    const api = await (await fetch(`${BASE}/api/v1/experiments/${pipelineId}/results`)).json();
+    assert.equal(api.status, "completed", `pipeline experiment ended ${api.status}`);
+    // Never the service's view.
+    assert.equal(await page.getByTestId("percentile-plot").count(), 0);
+    assert.equal(await page.getByRole("heading", { name: "Where export runs" }).count(), 0);
+    const table = page.locator("table.pipeline-comparison");
+    const headers = await table.locator("thead th").allInnerTexts();
+    assert.match(headers[1], /^passthrough/);
+    assert.match(headers[2], /^batch-default/);
+    const cpu = await table.locator('tr[data-metric="cpu_cores"] td').allInnerTexts();
+    for (const [index, configuration] of api.configurations.entries()) {
+      assert.ok(
+        cpu[index].startsWith(coresText(configuration.cpu_cores)),
+        `${configuration.configuration}: ${cpu[index]} vs ${configuration.cpu_cores}`,
+      );
+    }
+    // The change comes with the diagnostics, in their own words.
+    await table.locator('td[data-testid="noise-floor"]').first().waitFor({ timeout: 60_000 });
+    const diagnosticsAnswer = await fetch(
+      `${BASE}/api/v1/experiments/${pipelineId}/diagnostics`,
+    );
+    assert.equal(diagnosticsAnswer.status, 200, await diagnosticsAnswer.clone().text());
+    const pipelineDiagnostics = await diagnosticsAnswer.json();
+    assert.equal(pipelineDiagnostics.subject, "collector");
+    const change = pipelineDiagnostics.overhead["batch-default"].cpu_cores;
+    assert.ok(cpu[1].includes(change.summary), `${cpu[1]} vs ${change.summary}`);
+    // The ledger: generated as telemetrygen counted it, per stage into Tempo.
+    const ledger = page.getByRole("region", { name: "passthrough, round 1: Spans" });
+    await ledger.scrollIntoViewIfNeeded();
+    const entry = pipelineDiagnostics.ledger.find((e) => e.configuration === "passthrough");
+    const generated = await ledger.locator('[data-stage="generated"] .flow-value').innerText();
+    assert.equal(generated, entry.ledger.generated.toLocaleString("en-US"));
+    const stored = await ledger.locator('[data-stage="stored"]').innerText();
+    assert.match(stored, /Stored in Tempo/);
+    await ledger.screenshot({ path: shot("19-pipeline-ledger.png") });
+    const memory = page.getByTestId("memory-chart");
+    assert.ok(Number(await memory.getAttribute("data-points")) > 0, "memory samples");
+    await page.screenshot({ path: shot("18-pipeline-results.png"), fullPage: true });
+    // The list shows it as a pipeline.
+    await gotoInApp("Experiments");
+    const link = page.locator(`table.experiments a[href="/experiments/${pipelineId}"]`);
+    await link.waitFor();
+    assert.match(await link.locator("xpath=ancestor::tr").innerText(), /Collector pipeline/);
+  },
+  {
+    needs: ["a tiny pipeline experiment is created from its form"],
+    timeoutMs: RESULTS_TIMEOUT_MS + 120_000,
+  },
 );
 
 test(

@@ -1,5 +1,6 @@
 // Screenshots of every page from data already in the stack; creates no experiment.
-// Usage: node screenshots.mjs [experiment-id]   (default: the newest completed experiment)
+// Usage: node screenshots.mjs [experiment-id]   (default: the newest completed experiment on a
+// service; the newest completed Collector pipeline experiment is shot too)
 // Writes e2e/artifacts/pages/*.png at a laptop size (1366×768) and a wide one (1920×1080).
 
 import { mkdir } from "node:fs/promises";
@@ -11,7 +12,12 @@ const BASE = (process.env.TRACETAX_URL ?? "http://127.0.0.1:8000").replace(/\/+$
 const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), "artifacts", "pages");
 
 const experiments = await (await fetch(`${BASE}/api/v1/experiments`)).json();
-const id = process.argv[2] ?? experiments.find((e) => e.status === "completed")?.id;
+const id =
+  process.argv[2] ??
+  experiments.find((e) => e.status === "completed" && e.service !== "collector")?.id;
+const pipelineId = experiments.find(
+  (e) => e.status === "completed" && e.service === "collector",
+)?.id;
 const checks = await (await fetch(`${BASE}/api/v1/checks?limit=1`)).json();
 const checkId = checks[0]?.id;
 await mkdir(OUT, { recursive: true });
@@ -50,6 +56,27 @@ for (const [label, width, height] of [
         .catch(() => {});
       await page.waitForTimeout(1000);
       await page.screenshot({ path: path.join(OUT, `${label}-experiment.png`), fullPage: true });
+    }
+    await open("/pipelines/new");
+    await page.getByLabel("Spans per second").waitFor();
+    await page.screenshot({ path: path.join(OUT, `${label}-new-pipeline.png`), fullPage: true });
+    if (pipelineId) {
+      await open(`/experiments/${pipelineId}`);
+      await page
+        .locator('[data-testid="pipeline-results"], .state-error')
+        .first()
+        .waitFor({ timeout: 30_000 });
+      // The ledger comes with the diagnostics.
+      await page
+        .locator('section[aria-label$=": Spans"], .state-error')
+        .first()
+        .waitFor({ timeout: 30_000 })
+        .catch(() => {});
+      await page.waitForTimeout(1000);
+      await page.screenshot({
+        path: path.join(OUT, `${label}-pipeline-experiment.png`),
+        fullPage: true,
+      });
     }
     await open("/checks");
     await page

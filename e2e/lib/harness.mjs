@@ -26,14 +26,31 @@ function withTimeout(promise, ms, name) {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Runs every test in order; `page()` gives the page to screenshot when one fails. */
+/**
+ * The tests to run: all, or with `only` (a pattern) those whose name matches it and every test
+ * they need, in order.
+ */
+function selected(only) {
+  if (!only) return tests;
+  const pattern = new RegExp(only, "i");
+  const wanted = new Set(tests.filter((t) => pattern.test(t.name)).map((t) => t.name));
+  for (const t of [...tests].reverse()) {
+    if (wanted.has(t.name)) for (const need of t.needs) wanted.add(need);
+  }
+  return tests.filter((t) => wanted.has(t.name));
+}
+
+/**
+ * Runs every test in order (only those matching `TRACETAX_E2E_ONLY` and what they need, when it
+ * is set); `page()` gives the page to screenshot when one fails.
+ */
 export async function run({ artifacts, page }) {
   await mkdir(artifacts, { recursive: true });
   const outcome = new Map();
   let passed = 0;
   let failed = 0;
   let skipped = 0;
-  for (const { name, fn, needs, timeoutMs } of tests) {
+  for (const { name, fn, needs, timeoutMs } of selected(process.env.TRACETAX_E2E_ONLY)) {
     const missing = needs.filter((need) => outcome.get(need) !== "passed");
     if (missing.length > 0) {
       skipped += 1;

@@ -11,6 +11,9 @@ export const queryKeys = {
   detail: (id: string) => ["experiments", "detail", id] as const,
   results: (id: string) => ["experiments", "results", id] as const,
   diagnostics: (id: string) => ["experiments", "diagnostics", id] as const,
+  /** A pipeline's diagnostics sized for a span rate; under `diagnostics(id)`, so refreshed with it. */
+  pipelineSizing: (id: string, targetSpansPerS: number) =>
+    ["experiments", "diagnostics", id, { target_spans_per_s: targetSpansPerS }] as const,
   stacks: (id: string, configuration: string) =>
     ["experiments", "stacks", id, configuration] as const,
   logs: (id: string, configuration: string | null) =>
@@ -25,6 +28,7 @@ export const queryKeys = {
   meta: ["meta"] as const,
   services: ["services"] as const,
   presets: ["presets"] as const,
+  pipelines: ["pipelines"] as const,
   health: ["health"] as const,
 };
 

@@ -235,6 +235,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/pipelines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Pipelines
+         * @description Every shipped variant (an overlay over the lab base), passthrough first: the baseline.
+         */
+        get: operations["list_pipelines_api_v1_pipelines_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/presets": {
         parameters: {
             query?: never;
@@ -284,7 +304,9 @@ export interface paths {
         put?: never;
         /**
          * Create Check
-         * @description Queue an experiment of the baseline against the candidate and judge it against the budget.
+         * @description Queue an experiment of the baseline against the candidate and judge it against the budget:
+         *     a service's configurations (`subject: service`, the default) or a Collector pipeline's
+         *     variants (`subject: collector`, with the pipeline budget fields).
          */
         post: operations["create_check_api_v1_checks_post"];
         delete?: never;
@@ -436,6 +458,31 @@ export interface components {
              * @description Max spans lost inside the SDK.
              */
             max_dropped_spans?: number | null;
+            /**
+             * Cores Per 10K Overhead Pct
+             * @description Pipelines: max growth of the Collector's cores per 10k spans/s, %.
+             */
+            cores_per_10k_overhead_pct?: number | null;
+            /**
+             * Cores Per 10K Added
+             * @description Pipelines: max growth of the Collector's cores per 10k spans/s, cores.
+             */
+            cores_per_10k_added?: number | null;
+            /**
+             * Rss Overhead Pct
+             * @description Pipelines: max growth of the Collector's peak RSS, %.
+             */
+            rss_overhead_pct?: number | null;
+            /**
+             * Rss Added Mib
+             * @description Pipelines: max growth of the peak RSS, MiB.
+             */
+            rss_added_mib?: number | null;
+            /**
+             * Max Lost Spans
+             * @description Pipelines: max spans lost in the candidate pipeline over all its rounds.
+             */
+            max_lost_spans?: number | null;
         };
         /** BudgetLine */
         BudgetLine: {
@@ -456,7 +503,10 @@ export interface components {
             /** Reason */
             reason: string;
         };
-        /** CalibrationCreated */
+        /**
+         * CalibrationCreated
+         * @description A calibration queued: its id and its A/A experiment's place in the queue.
+         */
         CalibrationCreated: {
             /** Id */
             id: string;
@@ -558,7 +608,10 @@ export interface components {
             /** Note */
             note?: string | null;
         };
-        /** CheckCreated */
+        /**
+         * CheckCreated
+         * @description A check queued: its id and its experiment's place in the queue.
+         */
         CheckCreated: {
             /** Id */
             id: string;
@@ -573,6 +626,13 @@ export interface components {
         };
         /** CheckRequest */
         CheckRequest: {
+            /**
+             * Subject
+             * @description A service check; `collector` for a pipeline.
+             * @default service
+             * @constant
+             */
+            subject: "service";
             /** Service */
             service: components["schemas"]["DemoServiceRef"] | components["schemas"]["CommandServiceRef"];
             baseline: components["schemas"]["ConfigurationSpec"];
@@ -775,6 +835,8 @@ export interface components {
             name: string | null;
             /** Status */
             status: string;
+            /** Subject */
+            subject: string;
             /** Service */
             service: string;
             /** Configurations */
@@ -871,6 +933,8 @@ export interface components {
             name: string | null;
             /** Status */
             status: string;
+            /** Subject */
+            subject: string;
             /** Service */
             service: string;
             /** Configurations */
@@ -1088,6 +1152,37 @@ export interface components {
             /** Note */
             note?: string | null;
         };
+        /**
+         * PipelineCheckRequest
+         * @description A CI check of a Collector pipeline: the candidate variant against the baseline one.
+         */
+        PipelineCheckRequest: {
+            /**
+             * Subject
+             * @constant
+             */
+            subject: "collector";
+            baseline: components["schemas"]["VariantSpec"];
+            candidate: components["schemas"]["VariantSpec"];
+            load: components["schemas"]["SpanLoadSpec"];
+            budget: components["schemas"]["Budget"];
+            /**
+             * Rounds
+             * @default 5
+             */
+            rounds: number;
+            /**
+             * Seed
+             * @default 0
+             */
+            seed: number;
+            /**
+             * Strict
+             * @description Judge the point estimate instead of the interval's lower bound.
+             * @default false
+             */
+            strict: boolean;
+        };
         /** PipelineDiagnostics */
         PipelineDiagnostics: {
             /**
@@ -1116,6 +1211,20 @@ export interface components {
             saturated_rounds: string[];
             /** Ledger */
             ledger: components["schemas"]["PipelineRoundLedger"][];
+            recommendation: components["schemas"]["PipelineRecommendation"];
+        };
+        /** PipelineRecommendation */
+        PipelineRecommendation: {
+            /** Target Spans Per S */
+            target_spans_per_s: number;
+            /** Sizing */
+            sizing: components["schemas"]["VariantSizing"][];
+            /** Batch */
+            batch: string | null;
+            /** Trace Holding */
+            trace_holding: string | null;
+            /** Evidence */
+            evidence: string[];
         };
         /** PipelineRoundLedger */
         PipelineRoundLedger: {
@@ -1158,6 +1267,23 @@ export interface components {
              */
             seed: number;
         };
+        /** PipelineVariantInfo */
+        PipelineVariantInfo: {
+            /** Name */
+            name: string;
+            /** Description */
+            description: string;
+            /** File */
+            file: string;
+            /** Config */
+            config: string;
+            /** Downstreams */
+            downstreams: number;
+            /** Holds Traces */
+            holds_traces: boolean;
+            /** Samples */
+            samples: boolean;
+        };
         /** Preset */
         Preset: {
             /** Name */
@@ -1177,6 +1303,42 @@ export interface components {
             baseline: boolean;
             /** Languages */
             languages?: string[] | null;
+        };
+        /**
+         * RampSpec
+         * @description After the measured phase, steps of rising span rate against the same lab Collector,
+         *     each with a fresh telemetrygen, until the pipeline stops keeping up: the highest
+         *     sustainable rate, and CPU against rate along the way.
+         */
+        RampSpec: {
+            /**
+             * Start Spans Per S
+             * @description The first step's rate; by default the measured phase's.
+             */
+            start_spans_per_s?: number | null;
+            /**
+             * Factor
+             * @description Each step's rate over the previous one's.
+             * @default 1.5
+             */
+            factor: number;
+            /**
+             * Step S
+             * @description How long each step sends.
+             * @default 3
+             */
+            step_s: number;
+            /**
+             * Max Spans Per S
+             * @description The ramp stops here at the latest.
+             * @default 200000
+             */
+            max_spans_per_s: number;
+            /**
+             * Max Steps
+             * @default 12
+             */
+            max_steps: number;
         };
         /** Recommendation */
         Recommendation: {
@@ -1421,6 +1583,8 @@ export interface components {
              * @constant
              */
             services_per_trace: 1;
+            /** @description Find each variant's highest sustainable span rate after the measured phase (off by default). */
+            ramp?: components["schemas"]["RampSpec"] | null;
             /**
              * Workers
              * @description telemetrygen workers (goroutines); by default as many as the rate needs (lab.telemetrygen).
@@ -1465,13 +1629,40 @@ export interface components {
             /** Context */
             ctx?: Record<string, never>;
         };
+        /** VariantSizing */
+        VariantSizing: {
+            /** Variant */
+            variant: string;
+            /** Cores */
+            cores: number | null;
+            /** Cores Source */
+            cores_source: string;
+            /** Peak Rss Bytes */
+            peak_rss_bytes: number | null;
+            /** Memory Source */
+            memory_source: string;
+            /** Memory Limiter */
+            memory_limiter: {
+                [key: string]: number;
+            } | null;
+            /** Container Memory Mib */
+            container_memory_mib: number | null;
+            /** Keeps Up */
+            keeps_up: boolean | null;
+            /** Note */
+            note?: string | null;
+        };
         /**
          * VariantSpec
          * @description One pipeline under test: a shipped variant of collector-pipelines/lab, or a user's own
          *     overlay file over the lab base (it sets `service.pipelines.traces/lab`).
          */
         VariantSpec: {
-            /** Name */
+            /**
+             * Name
+             * @description By default the pipeline's name; required with config_file.
+             * @default
+             */
             name: string;
             /**
              * Pipeline
@@ -1831,6 +2022,8 @@ export interface operations {
             query?: {
                 /** @description CPU overhead budget for the recommendation. */
                 cpu_budget_pct?: number;
+                /** @description Collector pipelines: size the recommendation for this span rate. */
+                target_spans_per_s?: number | null;
             };
             header?: never;
             path: {
@@ -1994,6 +2187,26 @@ export interface operations {
             };
         };
     };
+    list_pipelines_api_v1_pipelines_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PipelineVariantInfo"][];
+                };
+            };
+        };
+    };
     list_presets_api_v1_presets_get: {
         parameters: {
             query?: never;
@@ -2106,7 +2319,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CheckRequest"];
+                "application/json": components["schemas"]["CheckRequest"] | components["schemas"]["PipelineCheckRequest"];
             };
         };
         responses: {

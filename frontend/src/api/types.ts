@@ -42,8 +42,12 @@ export type LogRecord = Schemas["LogRecord"];
 export type Meta = Schemas["Meta"];
 export type GrafanaLinks = Schemas["GrafanaLinks"];
 
-// CI overhead checks (tracetax.api.routes.checks).
+// CI overhead checks (tracetax.api.routes.checks): a service's (`subject: "service"`) or a
+// Collector pipeline's (`subject: "collector"`).
 export type CheckRequest = Schemas["CheckRequest"];
+export type PipelineCheckRequest = Schemas["PipelineCheckRequest"];
+/** The body of POST /api/v1/checks: `subject` says which. */
+export type AnyCheckRequest = CheckRequest | PipelineCheckRequest;
 export type CheckCreated = Schemas["CheckCreated"];
 export type CheckStatus = Schemas["CheckStatus"];
 export type Budget = Schemas["Budget"];
@@ -55,6 +59,212 @@ export type ServiceRef = CheckRequest["service"];
 export type CalibrationRequest = Schemas["CalibrationRequest"];
 export type CalibrationCreated = Schemas["CalibrationCreated"];
 export type CalibrationStatus = Schemas["CalibrationStatus"];
+
+// Collector pipelines (tracetax.lab.spec, engine/aggregate.py `aggregate_variant`,
+// diagnostics/pipeline.py and pipeline_recommend.py, lab/ledger.py): an experiment whose spec
+// has `subject: "collector"`.
+export type PipelineSpec = Schemas["PipelineSpec"];
+export type VariantSpec = Schemas["VariantSpec"];
+export type SpanLoadSpec = Schemas["SpanLoadSpec"];
+export type RampSpec = Schemas["RampSpec"];
+export type PipelineVariantInfo = Schemas["PipelineVariantInfo"];
+/** GET …/diagnostics of a pipeline experiment (its `ledger` entries' dicts are typed below). */
+export type PipelineDiagnostics = Schemas["PipelineDiagnostics"];
+export type PipelineRoundLedger = Schemas["PipelineRoundLedger"];
+/** Sizing for a span rate (by default the measured one), batch settings, trace holding. */
+export type PipelineRecommendation = Schemas["PipelineRecommendation"];
+export type VariantSizing = Schemas["VariantSizing"];
+
+// Requests may leave out what the API defaults; the generated types mark such fields required
+// (a response always carries them), so the bodies a form sends are typed here. The one place
+// that posts them (useChecks, usePipelines) hands them to the typed client as the generated type.
+type Defaulted<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
+/** A pipeline variant to run: `name` defaults to the shipped pipeline's (required with config_file). */
+export type VariantRequest = Defaulted<VariantSpec, "name" | "baseline" | "settings">;
+export type PipelineSpecRequest = Defaulted<
+  Omit<PipelineSpec, "configurations" | "load">,
+  "rounds" | "seed"
+> & {
+  configurations: VariantRequest[];
+  load: Defaulted<
+    SpanLoadSpec,
+    | "warmup_s"
+    | "duration_s"
+    | "drain_s"
+    | "spans_per_trace"
+    | "attribute_bytes"
+    | "services_per_trace"
+  >;
+};
+export type PipelineCheckBody = Defaulted<
+  Omit<PipelineCheckRequest, "baseline" | "candidate" | "load">,
+  "rounds" | "seed" | "strict"
+> & {
+  baseline: VariantRequest;
+  candidate: VariantRequest;
+  load: PipelineSpecRequest["load"];
+};
+/** What POST /api/v1/checks is sent: a service check or a pipeline check. */
+export type CheckBody = CheckRequest | PipelineCheckBody;
+
+/** What is measured: a service, or a Collector pipeline (ExperimentSummary.subject, spec.subject). */
+export const COLLECTOR_SUBJECT = "collector";
+
+/** Whether an experiment measures a Collector pipeline (its detail's `spec.subject`). */
+export function isPipelineExperiment(experiment: { spec?: unknown }): boolean {
+  const spec = experiment.spec as { subject?: unknown } | null | undefined;
+  return spec?.subject === COLLECTOR_SUBJECT;
+}
+
+/** Whether a listed experiment (a summary) measures a Collector pipeline. */
+export function isPipelineSummary(summary: Pick<ExperimentSummary, "subject">): boolean {
+  return summary.subject === COLLECTOR_SUBJECT;
+}
+
+/**
+ * The list filters by service (`?service=`), not by subject: a pipeline experiment's service is
+ * "collector".
+ */
+export const COLLECTOR_SERVICE = "collector";
+
+/** Where a round's spans went, stage by stage, after the drain (lab/ledger.py `ledger`). */
+export interface PipelineLedger {
+  generated: number | null;
+  receiver: { accepted: number | null; refused: number | null; not_received: number | null };
+  /** Spans into and out of each processor of the lab pipeline. */
+  processors?: Record<
+    string,
+    { incoming: number | null; outgoing: number | null; held_or_dropped: number | null }
+  >;
+  /** Each processor's own counters, as the Collector names them. */
+  processor_counters?: Record<string, number>;
+  exporter: {
+    sent: number | null;
+    send_failed: number | null;
+    enqueue_failed: number | null;
+    /** Left in the queue after the drain. */
+    queue_size: number | null;
+  };
+  downstream: {
+    accepted: number | null;
+    by_collector: Record<string, number | null>;
+    sent: number | null;
+    send_failed: number | null;
+  };
+  /** Generated and never arrived downstream (a sampling pipeline's kept-out traces too). */
+  not_arrived: number | null;
+  /** What a stage reports losing (sampling pipelines), else what never arrived. */
+  lost: number | null;
+  kept_ratio: number | null;
+}
+
+/** What of a round reached Tempo (diagnostics/pipeline_traces.py); {error} when it did not answer. */
+export interface StoredTraces {
+  error?: string;
+  traces_found?: number;
+  traces_checked?: number;
+  stored_spans?: number;
+  /** False: counted from search matches, not from every trace fetched whole. */
+  stored_spans_exact?: boolean;
+  complete_traces?: number;
+  incomplete_examples?: string[];
+  whole_on_one_downstream?: number;
+  traces_by_downstream?: Record<string, number>;
+  split_examples?: string[];
+  unmarked_traces?: number;
+  sample_trace_ids?: string[];
+}
+
+/** A ledger entry's `ledger` dict (left open in the OpenAPI) as lab/ledger.py writes it. */
+export function ledgerOf(entry: Pick<PipelineRoundLedger, "ledger">): Partial<PipelineLedger> {
+  return (entry.ledger ?? {}) as Partial<PipelineLedger>;
+}
+
+/** A ledger entry's `stored` dict (left open in the OpenAPI); null until collected. */
+export function storedOf(entry: Pick<PipelineRoundLedger, "stored">): StoredTraces | null {
+  return (entry.stored ?? null) as StoredTraces | null;
+}
+
+/** One step of a round's ramp (lab/ramp.py): a rate held, and whether the pipeline kept up. */
+export interface RampStep {
+  spans_per_s: number;
+  achieved_spans_per_s?: number | null;
+  cpu_cores?: number | null;
+  refused?: number | null;
+  send_failed?: number | null;
+  enqueue_failed?: number | null;
+  queue_size?: number | null;
+  sustained?: boolean | null;
+  limited_by?: string | null;
+  why?: string | null;
+}
+
+/** A pipeline round's `closed_phase`: its ramp, when the spec asked for one. */
+export interface PipelineClosedPhase {
+  ramp?: RampStep[];
+  max_sustainable_spans_per_s?: number | null;
+  limited_by?: string | null;
+  why?: string | null;
+}
+
+export interface PipelinePerRound {
+  round: number;
+  cpu_cores: number | null;
+  spans_per_s: number | null;
+  spans_per_s_per_core: number | null;
+  cores_per_10k_spans_s: number | null;
+  rss_max_bytes: number | null;
+  rss_steady_bytes: number | null;
+  downstream_cpu_cores: number | null;
+  ledger: Partial<PipelineLedger> | null;
+  generator: Record<string, unknown> | null;
+  max_sustainable_spans_per_s?: number | null;
+  /** What stopped this round's ramp; null without one. */
+  ramp_limited_by?: string | null;
+  /** CPU against rate along this round's ramp (aggregate.py `_curve`); empty (or null, in
+   * results stored before it) without one. */
+  ramp?: RampPoint[] | null;
+}
+
+/** A step of a round's ramp as the aggregates keep it: what a capacity plan reads. */
+export interface RampPoint {
+  spans_per_s: number;
+  achieved_spans_per_s: number | null;
+  cpu_cores: number | null;
+  rss_max_bytes: number | null;
+  sustained: boolean | null;
+  why: string | null;
+}
+
+/** One variant over its completed rounds (medians; the ledger's totals summed, null if unknown). */
+export interface PipelineAggregates {
+  configuration: string;
+  subject: "collector";
+  rounds_completed: number;
+  rounds_failed: number;
+  /** The lab Collector's cores over the measured phase. */
+  cpu_cores: number | null;
+  /** Spans per second the lab Collector's receiver accepted. */
+  spans_per_s: number | null;
+  spans_per_s_per_core: number | null;
+  cores_per_10k_spans_s: number | null;
+  rss_max_bytes: number | null;
+  /** Median RSS over the second half of the measured phase. */
+  rss_steady_bytes: number | null;
+  downstream_cpu_cores: number | null;
+  kept_ratio: number | null;
+  /** telemetrygen could not deliver the rate in some round. */
+  generator_saturated: boolean;
+  ledger_totals: { generated: number | null; lost: number | null; not_arrived: number | null };
+  /** From the ramp, when there was one. */
+  max_sustainable_spans_per_s?: number | null;
+  ramp_limited_by?: string[];
+  per_round: PipelinePerRound[];
+}
+
+export type PipelineResults = Omit<Schemas["ExperimentResults"], "configurations"> & {
+  configurations: PipelineAggregates[];
+};
 
 /** Experiment states after which nothing changes (tracetax.db.repository.FINAL_EXPERIMENT_STATES). */
 export const FINAL_STATES = ["completed", "failed", "cancelled", "interrupted"] as const;
@@ -160,9 +370,13 @@ export type Phase =
   | "starting"
   | "warmup"
   | "measuring"
+  | "stacks"
   | "max-throughput"
+  | "draining"
+  | "ramp"
   | "stopping"
   | "aggregating"
+  | "collecting"
   | "finished";
 
 /** A `progress` server-sent event (tracetax.engine.progress.Progress); not in the OpenAPI. */

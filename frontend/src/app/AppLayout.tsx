@@ -33,6 +33,7 @@ export function AppLayout() {
             Experiments
           </NavLink>
           <NavLink to="/experiments/new">New experiment</NavLink>
+          <NavLink to="/pipelines/new">New pipeline experiment</NavLink>
           <NavLink to="/checks">CI checks</NavLink>
           <NavLink to="/calibrations">Calibrate</NavLink>
           <NavLink to="/stack">Stack</NavLink>

@@ -52,6 +52,21 @@ describe("routes", () => {
     );
   });
 
+  it("has the new pipeline experiment beside the new experiment", async () => {
+    stubApi({ "GET /api/v1/pipelines": [] });
+    renderRoute("/pipelines/new");
+    expect(
+      await screen.findByRole("heading", { level: 1, name: "New pipeline experiment" }),
+    ).toBeTruthy();
+    const nav = screen.getByRole("navigation", { name: "Main" });
+    const link = within(nav).getByRole("link", { name: "New pipeline experiment" });
+    expect(link.getAttribute("aria-current")).toBe("page");
+    expect(
+      within(nav).getByRole("link", { name: "New experiment" }).getAttribute("aria-current"),
+    ).toBeNull();
+    expect(document.title).toBe("New pipeline experiment · TraceTax");
+  });
+
   it("answers an unknown URL with a not-found page", async () => {
     stubApi({});
     renderRoute("/no/such/page");

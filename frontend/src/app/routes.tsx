@@ -9,6 +9,7 @@ import { ExperimentPage } from "../features/experiment/ExperimentPage";
 import { ExperimentsPage } from "../features/experiments/ExperimentsPage";
 import { StackPage } from "../features/health/StackPage";
 import { NewExperimentPage } from "../features/new-experiment/NewExperimentPage";
+import { NewPipelinePage } from "../features/new-pipeline/NewPipelinePage";
 import { AppLayout } from "./AppLayout";
 import { NotFoundPage } from "./NotFoundPage";
 import { RouteError } from "./RouteError";
@@ -23,6 +24,7 @@ export const routes: RouteObject[] = [
       { index: true, element: <ExperimentsPage /> },
       { path: "experiments/new", element: <NewExperimentPage /> },
       { path: "experiments/:id", element: <ExperimentPage /> },
+      { path: "pipelines/new", element: <NewPipelinePage /> },
       { path: "checks", element: <ChecksPage /> },
       { path: "checks/new", element: <NewCheckPage /> },
       { path: "checks/:id", element: <CheckPage /> },

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   formatBytes,
   formatChangePercent,
+  formatCores,
   formatDateTime,
   formatDuration,
   formatInterval,
@@ -12,6 +13,7 @@ import {
   formatRate,
   formatSignedInUnit,
   formatSignedRange,
+  formatSpanRate,
   formatUtilization,
   parseApiDate,
   significant,
@@ -109,5 +111,25 @@ describe("changes in their unit", () => {
   it("writes a relative change as the API does", () => {
     expect(formatChangePercent(4.1)).toBe("+4.1%");
     expect(formatChangePercent(-97)).toBe("\u221297%");
+  });
+});
+
+describe("a Collector's figures", () => {
+  it("writes CPU in cores, in millicores below one core", () => {
+    expect(formatCores(0.0078)).toBe("7.80 millicores");
+    expect(formatCores(0.1003)).toBe("100 millicores");
+    expect(formatCores(1.25)).toBe("1.25 cores");
+    expect(formatCores(0)).toBe("0 cores");
+    expect(formatCores(null)).toBe("—");
+    expect(formatSpanRate(1144.4)).toBe("1,144 spans/s");
+    expect(formatSpanRate(null)).toBe("—");
+  });
+
+  it("writes changes in cores and spans as the diagnostics give them", () => {
+    expect(formatSignedInUnit(0.0012, "cores")).toBe("+1.20 millicores");
+    expect(formatSignedInUnit(-2.5, "cores")).toBe("\u22122.50 cores");
+    expect(formatSignedInUnit(3010, "spans")).toBe("+3,010 spans");
+    expect(formatSignedInUnit(0, "spans")).toBe("0 spans");
+    expect(formatInUnit(0.004, "cores")).toBe("4.00 millicores");
   });
 });

@@ -34,6 +34,19 @@ export function formatRate(rps: number | null | undefined): string {
   return `${rps.toLocaleString("en-US", { maximumFractionDigits: decimals, minimumFractionDigits: decimals })} req/s`;
 }
 
+/** Spans per second: 1,144 spans/s; 12.5 spans/s. */
+export function formatSpanRate(rate: number | null | undefined): string {
+  return formatRate(rate).replace(" req/s", " spans/s");
+}
+
+/** CPU in cores, in millicores below one core: 7.80 millicores, 1.25 cores. */
+export function formatCores(cores: number | null | undefined): string {
+  if (!isNumber(cores)) return MISSING;
+  if (cores === 0) return "0 cores";
+  if (Math.abs(cores) >= 1) return `${significant(cores)} cores`;
+  return `${significant(cores * 1000)} millicores`;
+}
+
 /** Bytes in binary units: 31.2 MiB. */
 export function formatBytes(bytes: number | null | undefined): string {
   if (!isNumber(bytes)) return MISSING;
@@ -78,7 +91,7 @@ export function formatChangePercent(percent: number | null | undefined): string 
 }
 
 /** The units the diagnostics give values in (Change.unit, NoiseFloor.unit). */
-export type MetricUnit = "us" | "req/s" | "bytes";
+export type MetricUnit = "us" | "req/s" | "bytes" | "cores" | "spans";
 
 /** A value in its API unit at a readable scale: µs → ms → s, bytes → KiB/MiB, req/s. */
 export function formatInUnit(value: number | null | undefined, unit: string): string {
@@ -86,6 +99,8 @@ export function formatInUnit(value: number | null | undefined, unit: string): st
   if (unit === "us") return formatMicros(value);
   if (unit === "bytes") return formatBytes(value);
   if (unit === "req/s") return formatRate(value);
+  if (unit === "cores") return formatCores(value);
+  if (unit === "spans") return `${formatNumber(value, 0)} spans`;
   return `${formatNumber(value, 2)} ${unit}`.trim();
 }
 

@@ -189,6 +189,7 @@ export function experiment(extra: Partial<ExperimentDetail> = {}): ExperimentDet
     id: "0f3c9a2e-1111-2222-3333-444455556666",
     name: "go processors",
     status: "completed",
+    subject: "service",
     service: "go",
     configurations: ["none", "batch-default"],
     baseline: "none",

@@ -15,3 +15,8 @@ if (typeof window !== "undefined" && !window.matchMedia) {
 
 // jsdom's scrollTo only reports "not implemented"; the router's scroll restoration calls it.
 if (typeof window !== "undefined") window.scrollTo = () => {};
+
+// jsdom has no scrollIntoView; the error summary's links call it.
+if (typeof Element !== "undefined" && !Element.prototype.scrollIntoView) {
+  Element.prototype.scrollIntoView = () => {};
+}

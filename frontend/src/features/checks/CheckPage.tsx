@@ -6,7 +6,10 @@ import {
   type CheckStatus,
   type ExperimentDetail,
   type ExperimentSpec,
+  isPipelineExperiment,
+  type PipelineSpec,
   type Preset,
+  type VariantSpec,
 } from "../../api/types";
 import { DetailGate, DetailHead, Fact, OnceFinal } from "../../components/DetailPage";
 import { ErrorState, Loading } from "../../components/States";
@@ -14,22 +17,27 @@ import {
   formatDateTime,
   formatInterval,
   formatNumber,
-  formatPercent,
-  formatSignedInUnit,
+  formatSpanRate,
   MISSING,
 } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { formatP } from "../results/overhead";
 import {
-  BUDGET_LINES,
   budgetLabel,
   budgetLimit,
-  budgetUnit,
+  budgetMeasure,
+  budgetSetsNone,
+  type CliCommand,
+  COUNT_LINES,
   checkRequest,
+  checkVariants,
   cliCommand,
   curlCommands,
   ISOLATION_LINE,
   junitUrl,
+  pipelineCheckRequest,
+  pipelineCliCommand,
+  requestNames,
 } from "./commands";
 import { useCheck } from "./useChecks";
 import { VerdictBadge } from "./VerdictBadge";
@@ -49,8 +57,56 @@ export function CheckPage() {
   );
 }
 
+/** A stored variant as people name it: its shipped pipeline, or its file, and its settings. */
+function VariantText({ variant, name }: { variant: VariantSpec; name: string | null }) {
+  const settings = Object.entries(variant.settings ?? {});
+  return (
+    <>
+      {variant.config_file ? (
+        <>
+          <code>{name ?? "config file"}</code> (config file <code>{variant.config_file}</code>)
+        </>
+      ) : (
+        <code>{variant.pipeline ?? name ?? MISSING}</code>
+      )}
+      {settings.length > 0 && (
+        <span className="muted small">
+          {" "}
+          with {settings.map(([key, value]) => `${key}=${value}`).join(", ")}
+        </span>
+      )}
+    </>
+  );
+}
+
+/** What a pipeline check compares: the two variants, at which span rate. */
+function PipelineFacts({ experiment }: { experiment: ExperimentDetail }) {
+  const spec = experiment.spec as unknown as PipelineSpec;
+  const { baseline, candidate } = checkVariants(spec);
+  const names = requestNames(spec.name);
+  return (
+    <>
+      <Fact term="Compares">
+        <span className="subject-pipeline">Collector pipeline</span>{" "}
+        {experiment.name?.replace(/^check: /, "") ?? "candidate vs baseline"}
+      </Fact>
+      <Fact term="Candidate variant">
+        <VariantText variant={candidate} name={names.candidate} />
+      </Fact>
+      <Fact term="Baseline variant">
+        <VariantText variant={baseline} name={names.baseline} />
+      </Fact>
+      <Fact term="Load">
+        {formatSpanRate(spec.load?.spans_per_s)}, {formatNumber(spec.load?.duration_s, 1)} s
+        measured, {spec.rounds} round{spec.rounds === 1 ? "" : "s"}
+      </Fact>
+    </>
+  );
+}
+
 function Check({ data, experiment }: { data: CheckStatus; experiment?: ExperimentDetail }) {
   const verdict = data.verdict ?? null;
+  const pipeline = experiment != null && isPipelineExperiment(experiment);
   return (
     <>
       <DetailHead
@@ -65,11 +121,15 @@ function Check({ data, experiment }: { data: CheckStatus; experiment?: Experimen
         error={data.error}
       />
       <dl className="spec-summary">
-        <Fact term="Compares">
-          {experiment
-            ? `${experiment.name?.replace(/^check: /, "") ?? "candidate vs baseline"} on ${experiment.service}`
-            : MISSING}
-        </Fact>
+        {experiment && pipeline ? (
+          <PipelineFacts experiment={experiment} />
+        ) : (
+          <Fact term="Compares">
+            {experiment
+              ? `${experiment.name?.replace(/^check: /, "") ?? "candidate vs baseline"} on ${experiment.service}`
+              : MISSING}
+          </Fact>
+        )}
         <Fact term="Experiment">
           <Link to={`/experiments/${data.experiment_id}`}>{data.experiment_id.slice(0, 8)}</Link> (
           {data.status})
@@ -101,7 +161,7 @@ function Check({ data, experiment }: { data: CheckStatus; experiment?: Experimen
           subject="The check's experiment"
           outcome="the verdict"
         >
-          <BudgetLines check={data} />
+          <BudgetLines check={data} pipeline={pipeline} />
         </OnceFinal>
       </section>
 
@@ -113,21 +173,15 @@ function Check({ data, experiment }: { data: CheckStatus; experiment?: Experimen
 function measuredText(line: BudgetLine): { estimate: string; interval: string } {
   const measured = line.measured;
   if (!measured || measured.estimate == null) return { estimate: MISSING, interval: MISSING };
-  if (line.name === "max_dropped_spans") {
+  if (COUNT_LINES.includes(line.name)) {
     return { estimate: `${formatNumber(measured.estimate, 0)} spans`, interval: "counted" };
   }
   if (line.name === ISOLATION_LINE) {
     const n = measured.estimate;
     return { estimate: `${formatNumber(n, 0)} flagged round${n === 1 ? "" : "s"}`, interval: "—" };
   }
-  // Oriented so that positive is worse, in the budget's unit (% , ms or µs).
-  const unit = budgetUnit(line.name);
-  const format = (value: number) =>
-    unit === "ms"
-      ? formatSignedInUnit(value * 1000, "us")
-      : unit === "us"
-        ? formatSignedInUnit(value, "us")
-        : formatPercent(value);
+  // Oriented so that positive is worse, in the budget's unit (%, ms, µs, cores or MiB).
+  const format = (value: number) => budgetMeasure(line.name, value);
   return {
     estimate: format(measured.estimate),
     interval:
@@ -154,15 +208,12 @@ function Reason({ line }: { line: BudgetLine }) {
   );
 }
 
-function BudgetLines({ check }: { check: CheckStatus }) {
+function BudgetLines({ check, pipeline }: { check: CheckStatus; pipeline: boolean }) {
   const lines = check.verdict?.lines ?? [];
   if (lines.length === 0) {
     return (
       <p className="muted">
-        No budget line was judged
-        {BUDGET_LINES.every((line) => check.budget[line.key] == null)
-          ? ": the budget sets none."
-          : "."}
+        No budget line was judged{budgetSetsNone(check.budget) ? ": the budget sets none." : "."}
       </p>
     );
   }
@@ -206,7 +257,7 @@ function BudgetLines({ check }: { check: CheckStatus }) {
               return (
                 <tr key={line.name} data-line={line.name} className={`line-${line.verdict}`}>
                   <th scope="row">
-                    {budgetLabel(line.name)}
+                    {budgetLabel(line.name, pipeline)}
                     <div className="muted small mono">{line.name}</div>
                   </th>
                   <td>{budgetLimit(line.name, line.budget)}</td>
@@ -262,14 +313,11 @@ function CopyButton({ text, what }: { text: string; what: string }) {
 /** The same check from a pipeline: curl against the API, and the `tracetax check` CLI. */
 function CiCommands({ check }: { check: CheckStatus }) {
   const experiment = useExperiment(check.experiment_id);
-  const presets = usePresets();
   const base = globalThis.location?.origin ?? "http://127.0.0.1:8000";
   return (
     <section className="panel" aria-labelledby="commands-title">
       <h2 id="commands-title">Run it from CI</h2>
-      {(experiment.isPending || presets.isPending) && (
-        <Loading>Loading the check's request…</Loading>
-      )}
+      {experiment.isPending && <Loading>Loading the check's request…</Loading>}
       {experiment.isError && (
         <ErrorState
           title="Could not load the check's experiment"
@@ -277,22 +325,63 @@ function CiCommands({ check }: { check: CheckStatus }) {
           onRetry={() => experiment.refetch()}
         />
       )}
-      {presets.isError && (
-        <ErrorState
-          title="Could not load the presets"
-          error={presets.error}
-          onRetry={() => presets.refetch()}
-        />
-      )}
-      {experiment.data && presets.data && (
-        <Commands
-          base={base}
-          check={check}
-          spec={experiment.data.spec as unknown as ExperimentSpec}
-          presets={presets.data}
-        />
-      )}
+      {experiment.data &&
+        (isPipelineExperiment(experiment.data) ? (
+          <PipelineCommands
+            base={base}
+            check={check}
+            spec={experiment.data.spec as unknown as PipelineSpec}
+          />
+        ) : (
+          <ServiceCommands
+            base={base}
+            check={check}
+            spec={experiment.data.spec as unknown as ExperimentSpec}
+          />
+        ))}
     </section>
+  );
+}
+
+/** A service check's commands: its request names presets, so it waits for them. */
+function ServiceCommands({
+  base,
+  check,
+  spec,
+}: {
+  base: string;
+  check: CheckStatus;
+  spec: ExperimentSpec;
+}) {
+  const presets = usePresets();
+  if (presets.isPending) return <Loading>Loading the check's request…</Loading>;
+  if (presets.isError)
+    return (
+      <ErrorState
+        title="Could not load the presets"
+        error={presets.error}
+        onRetry={() => presets.refetch()}
+      />
+    );
+  return <Commands base={base} check={check} spec={spec} presets={presets.data} />;
+}
+
+function PipelineCommands({
+  base,
+  check,
+  spec,
+}: {
+  base: string;
+  check: CheckStatus;
+  spec: PipelineSpec;
+}) {
+  const request = pipelineCheckRequest(check, spec);
+  return (
+    <CommandBlocks
+      cli={pipelineCliCommand(base, request)}
+      curl={curlCommands(base, request)}
+      flag="--collector"
+    />
   );
 }
 
@@ -307,12 +396,19 @@ function Commands({
   spec: ExperimentSpec;
   presets: Preset[];
 }) {
-  const cli = cliCommand(base, check, spec, presets);
-  const curl = curlCommands(base, checkRequest(check, spec, presets));
+  return (
+    <CommandBlocks
+      cli={cliCommand(base, check, spec, presets)}
+      curl={curlCommands(base, checkRequest(check, spec, presets))}
+    />
+  );
+}
+
+function CommandBlocks({ cli, curl, flag }: { cli: CliCommand; curl: string; flag?: string }) {
   return (
     <>
       <h3>
-        <code>tracetax check</code>
+        <code>tracetax check{flag ? ` ${flag}` : ""}</code>
       </h3>
       <p className="muted small">
         Exits 0 on pass, 1 on fail, 2 on error, and writes the JUnit XML for the CI's test report.

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Link } from "react-router";
 import { useExperiments } from "../../api/queries";
+import { isPipelineSummary } from "../../api/types";
 import { CreatedCell, ListTable, NameCell } from "../../components/ListTable";
 import { QueryStates } from "../../components/States";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
@@ -13,7 +14,7 @@ export function ChecksPage() {
   useDocumentTitle("CI checks");
   const [limit, setLimit] = useState(CHECKS_PAGE);
   const checks = useChecks(limit);
-  // Names and services come from the checks' experiments (the list is usually cached).
+  // Names and what was measured come from the checks' experiments (the list is usually cached).
   const experiments = useExperiments(null);
   const byId = new Map((experiments.data ?? []).map((e) => [e.id, e]));
 
@@ -23,8 +24,8 @@ export function ChecksPage() {
         <div>
           <h1>CI checks</h1>
           <p className="muted">
-            A baseline against a candidate configuration, judged against an overhead budget: what{" "}
-            <code>tracetax check</code> runs in a pipeline.
+            A baseline against a candidate configuration (or Collector pipeline variant), judged
+            against an overhead budget: what <code>tracetax check</code> runs in a CI pipeline.
           </p>
         </div>
         <Link className="button button-primary" to="/checks/new">
@@ -49,7 +50,7 @@ export function ChecksPage() {
           {(list) => (
             <ListTable
               className="checks"
-              columns={["Check", "Verdict", "Service", "Budget", "Created"]}
+              columns={["Check", "Verdict", "Measures", "Budget", "Created"]}
             >
               {list.map((check) => {
                 const experiment = byId.get(check.experiment_id);
@@ -65,7 +66,15 @@ export function ChecksPage() {
                       <VerdictBadge verdict={check.verdict?.verdict} status={check.status} />
                       {check.strict && <span className="tag">strict</span>}
                     </td>
-                    <td>{experiment?.service ?? "—"}</td>
+                    <td>
+                      {experiment == null ? (
+                        "—"
+                      ) : isPipelineSummary(experiment) ? (
+                        <span className="subject-pipeline">Collector pipeline</span>
+                      ) : (
+                        experiment.service
+                      )}
+                    </td>
                     <td className="small">
                       {budget.length > 0 ? budget.join("; ") : <span className="muted">none</span>}
                     </td>

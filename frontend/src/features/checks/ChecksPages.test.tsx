@@ -9,6 +9,12 @@ import {
   inconclusiveLine,
   presets,
 } from "../../test/fixtures";
+import {
+  PIPELINE_CHECK_ID,
+  pipelineCheckExperiment,
+  pipelineCheckStatus,
+  pipelineVariants,
+} from "../../test/pipelineFixtures";
 import { invalid, json, queued, renderAt, renderFormPage, stubApi } from "../../test/render";
 import { CheckPage } from "./CheckPage";
 import { ChecksPage } from "./ChecksPage";
@@ -50,6 +56,29 @@ describe("ChecksPage", () => {
       .getByRole("link", { name: "Check running-" })
       .closest("tr") as HTMLElement;
     expect(within(running).getByText("running")).toBeTruthy();
+  });
+
+  it("shows a pipeline check as one, with its pipeline budget", async () => {
+    const { spec: _s, environment: _e, rounds: _r, ...pipelineSummary } = pipelineCheckExperiment();
+    stubApi({
+      "GET /api/v1/checks": [pipelineCheckStatus(), checkStatus()],
+      "GET /api/v1/experiments": [pipelineSummary, experimentSummary],
+    });
+    renderAt(<ChecksPage />);
+    const link = await screen.findByRole("link", { name: "check: batch-default vs passthrough" });
+    const row = link.closest("tr") as HTMLElement;
+    expect(within(row).getByText("Collector pipeline")).toBeTruthy();
+    expect(within(row).getByText("error")).toBeTruthy();
+    expect(within(row).getByText("strict")).toBeTruthy();
+    expect(
+      within(row).getByText(
+        "Collector peak RSS overhead ≤ 50 %; Spans lost in the pipeline ≤ 0 spans",
+      ),
+    ).toBeTruthy();
+    const service = screen
+      .getByRole("link", { name: "check: batch-tuned vs none" })
+      .closest("tr") as HTMLElement;
+    expect(within(service).getByText("go")).toBeTruthy();
   });
 
   it("asks for a page of checks at a time", async () => {
@@ -173,6 +202,52 @@ describe("CheckPage", () => {
     expect(screen.queryByRole("link", { name: "Download JUnit XML" })).toBeNull();
   });
 
+  it("shows a pipeline check's lines, its variants and its --collector command", async () => {
+    const pipelineExperiment = pipelineCheckExperiment();
+    const calls = stubApi({
+      [`GET /api/v1/checks/${PIPELINE_CHECK_ID}`]: pipelineCheckStatus(),
+      [`GET /api/v1/experiments/${pipelineExperiment.id}`]: pipelineExperiment,
+    });
+    renderAt(<CheckPage />, { path: `/checks/${PIPELINE_CHECK_ID}`, pattern: "/checks/:id" });
+    const rss = await screen.findByRole("row", { name: /^Collector peak RSS overhead/ });
+    expect(within(rss).getByText("≤ 50 %")).toBeTruthy();
+    expect(within(rss).getByText("+0.2 %")).toBeTruthy();
+    expect(within(rss).getByText("no interval")).toBeTruthy();
+    expect(within(rss).getByText("pass")).toBeTruthy();
+    expect(
+      within(rss).getByText("+108.0 KiB peak RSS, +0.2% — no significant change"),
+    ).toBeTruthy();
+    const lost = screen.getByRole("row", { name: /^Spans lost in the pipeline/ });
+    expect(within(lost).getByText("0 spans")).toBeTruthy();
+    expect(within(lost).getByText("counted")).toBeTruthy();
+    expect(within(lost).getByText("0 lost in the pipeline <= budget 0")).toBeTruthy();
+    const isolation = await screen.findByRole("row", {
+      name: /^Isolation of the lab Collector's cores/,
+    });
+    expect(within(isolation).getByText("1 flagged round")).toBeTruthy();
+    // The variants, not a service and processors.
+    const facts = document.querySelector(".spec-summary") as HTMLElement;
+    expect(facts.textContent).toContain("Collector pipeline");
+    expect(facts.textContent).toContain("Candidate variantbatch-default");
+    expect(facts.textContent).toContain("Baseline variantpassthrough");
+    expect(facts.textContent).toContain("1,000 spans/s, 3 s measured, 1 round");
+    expect(facts.textContent).not.toContain(" on collector");
+    const cli = await screen.findByTestId("cli-command");
+    expect(cli.textContent).toBe(
+      [
+        `tracetax check --api ${globalThis.location.origin}`,
+        "  --collector --baseline passthrough --candidate batch-default",
+        "  --spans-per-s 1000 --duration 3 --rounds 1",
+        "  --rss-overhead-pct 50 --max-lost-spans 0",
+        "  --strict --junit tracetax-junit.xml",
+      ].join(" \\\n"),
+    );
+    expect(screen.getByTestId("curl-command").textContent).toContain('"subject": "collector"');
+    expect(screen.getByRole("heading", { name: "tracetax check --collector" })).toBeTruthy();
+    // No presets are needed for a pipeline's request.
+    expect(calls.some((c) => c.url.pathname === "/api/v1/presets")).toBe(false);
+  });
+
   it("shows the API's 404 detail for an unknown check", async () => {
     stubApi({
       [`GET /api/v1/checks/${CHECK_ID}`]: () => json(404, { detail: `no check ${CHECK_ID}` }),
@@ -254,5 +329,109 @@ describe("NewCheckPage", () => {
       "field-load-rate-error",
     );
     expect(screen.getByRole("heading", { name: "The check was not queued" })).toBeTruthy();
+  });
+
+  it("queues a Collector pipeline check, as tracetax check --collector would", async () => {
+    const user = userEvent.setup();
+    const calls = stubApi({
+      "GET /api/v1/pipelines": pipelineVariants,
+      "POST /api/v1/checks": () => queued("pipe-check", 48),
+    });
+    const { router } = renderAt(<NewCheckPage />, {
+      path: "/checks/new",
+      pattern: "/checks/new",
+    });
+    await user.click(await screen.findByRole("radio", { name: "A Collector pipeline" }));
+    expect(router.state.location.search).toBe("?subject=collector");
+    const baseline = await screen.findByLabelText("Baseline variant");
+    expect(baseline).toHaveProperty("value", "passthrough");
+    expect(screen.getByLabelText("Candidate variant")).toHaveProperty("value", "batch-default");
+    await user.selectOptions(screen.getByLabelText("Candidate variant"), "batch-tuned");
+    for (const [label, value] of [
+      ["Spans per second", "2000"],
+      ["Measured (s)", "5"],
+      ["Rounds", "3"],
+      ["Max peak RSS overhead (%)", "20"],
+    ]) {
+      const input = screen.getByLabelText(label);
+      await user.clear(input);
+      await user.type(input, value);
+    }
+    await user.click(screen.getByRole("checkbox", { name: /Strict/ }));
+    // (2 + 2 + 5 + 6 + 2) s × 2 variants × 3 rounds.
+    expect(screen.getByText(/about 1 min 42 s/)).toBeTruthy();
+    expect(screen.getByTestId("cli-preview").textContent).toBe(
+      [
+        `tracetax check --api ${globalThis.location.origin}`,
+        "  --collector --baseline passthrough --candidate batch-tuned",
+        "  --spans-per-s 2000 --duration 5 --rounds 3",
+        "  --cores-per-10k-overhead-pct 30 --rss-overhead-pct 20 --max-lost-spans 0",
+        "  --strict --junit tracetax-junit.xml",
+      ].join(" \\\n"),
+    );
+    await user.click(screen.getByRole("button", { name: "Run check" }));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe("/checks/pipe-check"));
+    expect(calls.find((c) => c.method === "POST")?.body).toEqual({
+      subject: "collector",
+      baseline: { pipeline: "passthrough" },
+      candidate: { pipeline: "batch-tuned" },
+      load: { spans_per_s: 2000, warmup_s: 2, duration_s: 5 },
+      budget: { cores_per_10k_overhead_pct: 30, rss_overhead_pct: 20, max_lost_spans: 0 },
+      rounds: 3,
+      strict: true,
+    });
+  });
+
+  it("checks a config file of one's own, the API's 422 beside its field", async () => {
+    const user = userEvent.setup();
+    const calls = stubApi({
+      "GET /api/v1/pipelines": pipelineVariants,
+      "POST /api/v1/checks": () =>
+        invalid(
+          {
+            type: "value_error",
+            loc: ["body", "candidate", "config_file"],
+            msg: "invalid Collector pipeline config: cannot read the config file",
+          },
+          {
+            type: "value_error",
+            loc: ["body", "budget"],
+            msg: "Value error, p99_overhead_pct does not apply to a check of a Collector pipeline",
+          },
+        ),
+    });
+    renderAt(<NewCheckPage />, {
+      path: "/checks/new?subject=collector",
+      pattern: "/checks/new",
+    });
+    await user.selectOptions(
+      await screen.findByLabelText("Candidate variant"),
+      "A config file of your own…",
+    );
+    await user.type(screen.getByLabelText("Candidate variant: config file"), "/srv/otel/mine.yaml");
+    expect(screen.getByLabelText("Candidate variant: name").getAttribute("placeholder")).toBe(
+      "mine",
+    );
+    // The CLI names the file after it: still flags.
+    expect(screen.getByTestId("cli-preview").textContent).toContain(
+      "--candidate /srv/otel/mine.yaml",
+    );
+    await user.type(screen.getByLabelText("Candidate variant: name"), "my-overlay");
+    expect(
+      screen.getByText(/Its flags cannot say the candidate's config file as named/),
+    ).toBeTruthy();
+    expect(screen.getByTestId("cli-preview").textContent).toContain("--spec tracetax-check.json");
+    await user.click(screen.getByRole("button", { name: "Run check" }));
+    const message = await screen.findByText(
+      "invalid Collector pipeline config: cannot read the config file",
+    );
+    expect(message.id).toBe("field-candidate-config_file-error");
+    expect(
+      screen.getByLabelText("Candidate variant: config file").getAttribute("aria-invalid"),
+    ).toBe("true");
+    expect(screen.getAllByText(/does not apply to a check of a Collector pipeline/).length).toBe(2);
+    expect(
+      (calls.find((c) => c.method === "POST")?.body as { candidate: unknown }).candidate,
+    ).toEqual({ name: "my-overlay", config_file: "/srv/otel/mine.yaml" });
   });
 });

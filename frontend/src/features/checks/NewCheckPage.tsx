@@ -1,32 +1,79 @@
-import { Link } from "react-router";
-import type { Preset, ServiceInfo } from "../../api/types";
+import { Link, useSearchParams } from "react-router";
+import { COLLECTOR_SUBJECT, type Preset, type ServiceInfo } from "../../api/types";
 import { fieldId, messagesFor } from "../../api/validation";
 import { CatalogGate } from "../../components/CatalogGate";
 import { Field, NumberField } from "../../components/Field";
+import { QueryStates } from "../../components/States";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { ErrorSummary } from "../new-experiment/ErrorSummary";
 import { FormFooter } from "../new-experiment/FormFooter";
 import { presetsFor } from "../new-experiment/form";
+import { usePipelines } from "../new-pipeline/usePipelines";
 import { type CheckFormState, initialCheckForm, toCheckRequest } from "./checkForm";
 import { BUDGET_LINES, CLI_LOAD } from "./commands";
 import { LoadFields, PresetSelect } from "./LoadFields";
 import { estimateLoad } from "./loadForm";
+import { PipelineCheckForm } from "./PipelineCheckForm";
 import { useCreateCheck } from "./useChecks";
 import { useQueueForm } from "./useQueueForm";
 
-/** `/checks/new`: queue a CI check from the UI, as `tracetax check` would. */
+/**
+ * `/checks/new`: queue a CI check from the UI, as `tracetax check` would: of a service's SDK
+ * configuration, or (`?subject=collector`) of a Collector pipeline, as `--collector` would.
+ */
 export function NewCheckPage() {
   useDocumentTitle("New check");
+  const [params, setParams] = useSearchParams();
+  const pipeline = params.get("subject") === COLLECTOR_SUBJECT;
   return (
     <>
       <div className="page-head">
         <h1>New check</h1>
         <Link to="/checks">Back to the checks</Link>
       </div>
-      <CatalogGate purpose="check">
-        {(services, presets) => <CheckForm services={services} presets={presets} />}
-      </CatalogGate>
+      <fieldset className="check-mode">
+        <legend className="visually-hidden">What the check measures</legend>
+        <label className="checkbox">
+          <input
+            type="radio"
+            name="check-subject"
+            checked={!pipeline}
+            onChange={() => setParams({}, { replace: true })}
+          />{" "}
+          A service's SDK configuration
+        </label>
+        <label className="checkbox">
+          <input
+            type="radio"
+            name="check-subject"
+            checked={pipeline}
+            onChange={() => setParams({ subject: COLLECTOR_SUBJECT }, { replace: true })}
+          />{" "}
+          A Collector pipeline
+        </label>
+      </fieldset>
+      {pipeline ? (
+        <PipelineCheckGate />
+      ) : (
+        <CatalogGate purpose="check">
+          {(services, presets) => <CheckForm services={services} presets={presets} />}
+        </CatalogGate>
+      )}
     </>
+  );
+}
+
+/** The pipeline form, once the shipped variants it offers are there. */
+function PipelineCheckGate() {
+  const pipelines = usePipelines();
+  return (
+    <QueryStates
+      query={pipelines}
+      loading="Loading the pipeline variants…"
+      error="Could not load the pipeline variants"
+    >
+      {(catalog) => <PipelineCheckForm catalog={catalog} />}
+    </QueryStates>
   );
 }
 

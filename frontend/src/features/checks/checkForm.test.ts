@@ -33,6 +33,7 @@ describe("the new-check form", () => {
         strict: true,
       }),
     ).toEqual({
+      subject: "service",
       service: { kind: "demo", language: "go" },
       baseline: { preset: "none" },
       candidate: {

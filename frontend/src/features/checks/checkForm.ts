@@ -60,6 +60,7 @@ export function toCheckRequest(form: CheckFormState): CheckRequest {
     if (value !== undefined) (budget as Record<string, unknown>)[key] = value;
   }
   return {
+    subject: "service",
     service: { kind: "demo", language: form.language },
     baseline: { preset: form.baseline },
     candidate: {

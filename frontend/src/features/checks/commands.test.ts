@@ -1,13 +1,20 @@
 import { describe, expect, it } from "vitest";
-import type { ExperimentSpec } from "../../api/types";
+import type { ExperimentSpec, PipelineSpec } from "../../api/types";
 import { checkExperiment, checkStatus, presets } from "../../test/fixtures";
+import { pipelineCheckExperiment, pipelineCheckStatus } from "../../test/pipelineFixtures";
 import {
+  budgetLabel,
   budgetLimit,
+  budgetMeasure,
   budgetSummary,
   checkRequest,
   cliCommand,
+  cliVariantName,
   curlCommands,
   junitUrl,
+  pipelineCheckRequest,
+  pipelineCliCommand,
+  pipelineCliProblems,
   requestNames,
   shellQuote,
 } from "./commands";
@@ -19,6 +26,7 @@ const BASE = "http://tracetax.internal:8000";
 describe("checkRequest", () => {
   it("rebuilds the request from the stored spec: presets plus only the variables changed", () => {
     expect(checkRequest(checkStatus(), spec(), presets)).toEqual({
+      subject: "service",
       service: { kind: "demo", language: "go" },
       baseline: { preset: "none" },
       candidate: { preset: "batch-tuned", env: { OTEL_EXPORTER_OTLP_TIMEOUT: "500" } },
@@ -181,5 +189,132 @@ describe("the CLI's budget flags", () => {
     expect(cli.command).toContain(
       "  --p50-overhead-pct 5 --p99-overhead-pct 15 --cpu-overhead-pct 20 --p50-added-ms 0.5 --p99-added-ms 2 --cpu-added-us 40 --max-dropped-spans 0",
     );
+  });
+});
+
+describe("a pipeline check's request and commands", () => {
+  const pipelineSpec = (candidate = {}, load = {}) =>
+    pipelineCheckExperiment(candidate, load).spec as unknown as PipelineSpec;
+  const budget = {
+    cores_per_10k_overhead_pct: 30,
+    cores_per_10k_added: null,
+    rss_overhead_pct: 20,
+    rss_added_mib: 64,
+    max_lost_spans: 0,
+  };
+
+  it("rebuilds the request from the stored spec: shipped variants by themselves", () => {
+    expect(pipelineCheckRequest(pipelineCheckStatus({ budget }), pipelineSpec())).toEqual({
+      subject: "collector",
+      baseline: { pipeline: "passthrough" },
+      candidate: { pipeline: "batch-default" },
+      load: {
+        spans_per_s: 1000,
+        warmup_s: 2,
+        duration_s: 3,
+        drain_s: 6,
+        spans_per_trace: 5,
+        attribute_bytes: 0,
+        services_per_trace: 1,
+      },
+      budget: {
+        cores_per_10k_overhead_pct: 30,
+        rss_overhead_pct: 20,
+        rss_added_mib: 64,
+        max_lost_spans: 0,
+      },
+      rounds: 1,
+      strict: true,
+    });
+  });
+
+  it("spells it with tracetax check --collector flags when they say it exactly", () => {
+    const request = pipelineCheckRequest(pipelineCheckStatus({ budget }), pipelineSpec());
+    const cli = pipelineCliCommand(BASE, request);
+    expect(cli.flags).toBe(true);
+    expect(cli.command).toBe(
+      [
+        "tracetax check --api http://tracetax.internal:8000",
+        "  --collector --baseline passthrough --candidate batch-default",
+        "  --spans-per-s 1000 --duration 3 --rounds 1",
+        "  --cores-per-10k-overhead-pct 30 --rss-overhead-pct 20 --rss-added-mib 64 --max-lost-spans 0",
+        "  --strict --junit tracetax-junit.xml",
+      ].join(" \\\n"),
+    );
+    const curl = curlCommands(BASE, request);
+    const body = curl.slice(curl.indexOf("-d '") + 4, curl.indexOf("' | jq -r .id)"));
+    expect(JSON.parse(body)).toEqual(request);
+  });
+
+  it("gives an overlay file by its path, named as the CLI names it", () => {
+    const file = pipelineSpec({ pipeline: null, config_file: "/srv/otel/Mine.yaml" });
+    file.name = "check: mine vs passthrough";
+    const request = pipelineCheckRequest(pipelineCheckStatus(), file);
+    expect(request.candidate).toEqual({ name: "mine", config_file: "/srv/otel/Mine.yaml" });
+    const cli = pipelineCliCommand(BASE, request);
+    expect(cli.flags).toBe(true);
+    expect(cli.command).toContain("--candidate /srv/otel/Mine.yaml");
+    expect(cli.command).not.toContain("--cores-per-10k");
+    expect(cliVariantName("/a/b/Tail.Sampling.yml")).toBe("tail.sampling");
+  });
+
+  it("reads the request from a file when the flags cannot say it", () => {
+    const stored = pipelineSpec(
+      { settings: { LAB_BATCH_TIMEOUT: "2s" } },
+      {
+        warmup_s: 1,
+        drain_s: 10,
+        ramp: { factor: 1.5, step_s: 3, max_spans_per_s: 9000, max_steps: 12 },
+      },
+    );
+    stored.name = "check: tuned vs passthrough";
+    stored.seed = 7;
+    const request = pipelineCheckRequest(pipelineCheckStatus(), stored);
+    expect(request.candidate).toEqual({
+      name: "tuned",
+      pipeline: "batch-default",
+      settings: { LAB_BATCH_TIMEOUT: "2s" },
+    });
+    expect(request.seed).toBe(7);
+    const cli = pipelineCliCommand(BASE, request);
+    expect(cli.flags).toBe(false);
+    expect(cli.reasons).toEqual([
+      "a warm-up of 1 s (the CLI uses 2 s)",
+      "a drain of 10 s (the CLI leaves 6 s)",
+      "a ramp (the CLI runs none)",
+      "seed 7",
+      "the candidate's LAB_* settings",
+      "the candidate's name of its own",
+    ]);
+    const lines = cli.command.split("\n");
+    expect(lines.at(-1)).toBe(
+      "tracetax check --api http://tracetax.internal:8000 --spec tracetax-check.json --junit tracetax-junit.xml",
+    );
+    expect(JSON.parse(lines.slice(1, -2).join("\n"))).toEqual(request);
+    // A file whose name is not the CLI's, or not *.yaml, is not a flag either.
+    const odd = pipelineCheckRequest(
+      pipelineCheckStatus(),
+      pipelineSpec({ pipeline: null, config_file: "/srv/otel/mine.conf" }),
+    );
+    expect(pipelineCliProblems(odd)).toEqual([
+      "the candidate's config file as named (the CLI names a *.yaml file after it)",
+    ]);
+  });
+
+  it("reads the pipeline budget lines in their units", () => {
+    expect(budgetSummary(budget)).toEqual([
+      "Collector cores per 10k spans/s overhead ≤ 30 %",
+      "Collector peak RSS overhead ≤ 20 %",
+      "Collector peak RSS added ≤ 64 MiB",
+      "Spans lost in the pipeline ≤ 0 spans",
+    ]);
+    expect(budgetLimit("cores_per_10k_added", 0.005)).toBe("≤ 5.00 millicores");
+    expect(budgetMeasure("cores_per_10k_added", 0.0012)).toBe("+1.20 millicores");
+    expect(budgetMeasure("rss_added_mib", 2.5)).toBe("+2.50 MiB");
+    expect(budgetMeasure("rss_added_mib", -0.5)).toBe("\u2212512 KiB");
+    expect(budgetMeasure("rss_overhead_pct", 0.19)).toBe("+0.2 %");
+    expect(budgetMeasure("max_lost_spans", 1200)).toBe("1,200 spans");
+    expect(budgetLabel("isolation", true)).toBe("Isolation of the lab Collector's cores");
+    expect(budgetLabel("isolation")).toBe("Isolation of the service's cores");
   });
 });

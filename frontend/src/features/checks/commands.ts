@@ -2,16 +2,30 @@
 // strictness), and the curl and `tracetax check` commands that run the same check from a CI
 // pipeline. The CLI's flags cannot say everything a request can (a baseline's own variables, a
 // warm-up other than 2 s, …): then the CLI command takes the request from a file (--spec).
+// A check measures a service's configurations, or a Collector pipeline's variants
+// (`subject: "collector"`, `tracetax check --collector`), each with budget lines of its own.
 
 import type {
   Budget,
+  CheckBody,
   CheckRequest,
   CheckStatus,
   ConfigurationSpec,
   ExperimentSpec,
+  PipelineCheckBody,
+  PipelineSpec,
   Preset,
+  VariantRequest,
+  VariantSpec,
 } from "../../api/types";
-import { formatNumber, formatPercent } from "../../lib/format";
+import {
+  formatBytes,
+  formatCores,
+  formatNumber,
+  formatPercent,
+  formatSignedInUnit,
+} from "../../lib/format";
+import { nameFromPath } from "../new-pipeline/pipelineForm";
 
 type ConfigurationRequest = CheckRequest["baseline"];
 
@@ -75,36 +89,112 @@ export const BUDGET_LINES = [
   },
 ] as const;
 
+/**
+ * A Collector pipeline check's budget lines, in the backend's order (diagnostics/checks.py
+ * BUDGET_LINES, then max_lost_spans): the lab Collector's cores per 10k spans/s and peak RSS,
+ * relative or absolute, and the spans the candidate lost (docs/ci-checks.md).
+ */
+export const PIPELINE_BUDGET_LINES = [
+  {
+    key: "cores_per_10k_overhead_pct",
+    label: "Collector cores per 10k spans/s overhead",
+    field: "Max cores per 10k spans/s overhead (%)",
+    flag: "--cores-per-10k-overhead-pct",
+    unit: "pct",
+  },
+  {
+    key: "cores_per_10k_added",
+    label: "Collector cores per 10k spans/s added",
+    field: "Max cores per 10k spans/s added (cores)",
+    flag: "--cores-per-10k-added",
+    unit: "cores",
+  },
+  {
+    key: "rss_overhead_pct",
+    label: "Collector peak RSS overhead",
+    field: "Max peak RSS overhead (%)",
+    flag: "--rss-overhead-pct",
+    unit: "pct",
+  },
+  {
+    key: "rss_added_mib",
+    label: "Collector peak RSS added",
+    field: "Max peak RSS added (MiB)",
+    flag: "--rss-added-mib",
+    unit: "mib",
+  },
+  {
+    key: "max_lost_spans",
+    label: "Spans lost in the pipeline",
+    field: "Max lost spans",
+    flag: "--max-lost-spans",
+    unit: "spans",
+  },
+] as const;
+
+const ALL_BUDGET_LINES = [...BUDGET_LINES, ...PIPELINE_BUDGET_LINES];
+
+/** A service check's budget fields. */
 export type BudgetKey = (typeof BUDGET_LINES)[number]["key"];
-export type BudgetUnit = (typeof BUDGET_LINES)[number]["unit"];
+/** A pipeline check's budget fields (any other is a 422 on `budget`). */
+export type PipelineBudgetKey = (typeof PIPELINE_BUDGET_LINES)[number]["key"];
+export type BudgetUnit = (typeof ALL_BUDGET_LINES)[number]["unit"];
 
 /** The line a check adds when a measured phase was flagged for interference. */
 export const ISOLATION_LINE = "isolation";
+/** The lines counted exactly (no interval): spans dropped in the SDK, spans lost in a pipeline. */
+export const COUNT_LINES: readonly string[] = ["max_dropped_spans", "max_lost_spans"];
 
-export function budgetLabel(name: string): string {
-  if (name === ISOLATION_LINE) return "Isolation of the service's cores";
-  return BUDGET_LINES.find((line) => line.key === name)?.label ?? name;
+/** A line's name for people; `pipeline`: the check measured a Collector pipeline. */
+export function budgetLabel(name: string, pipeline = false): string {
+  if (name === ISOLATION_LINE)
+    return pipeline ? "Isolation of the lab Collector's cores" : "Isolation of the service's cores";
+  return ALL_BUDGET_LINES.find((line) => line.key === name)?.label ?? name;
 }
 
 export function budgetUnit(name: string): BudgetUnit | null {
-  return BUDGET_LINES.find((line) => line.key === name)?.unit ?? null;
+  return ALL_BUDGET_LINES.find((line) => line.key === name)?.unit ?? null;
 }
 
-/** A budget line's limit as text: "≤ 15 %", "≤ 0.5 ms", "≤ 20 µs", "≤ 0 spans". */
+/** A budget line's limit as text: "≤ 15 %", "≤ 0.5 ms", "≤ 20 µs", "≤ 0 spans", "≤ 64 MiB". */
 export function budgetLimit(name: string, value: number): string {
   if (name === ISOLATION_LINE) return "no flagged round";
   const unit = budgetUnit(name);
   if (unit === "spans") return `≤ ${formatNumber(value, 0)} spans`;
   if (unit === "ms") return `≤ ${formatNumber(value, 3)} ms`;
   if (unit === "us") return `≤ ${formatNumber(value, 2)} µs`;
+  if (unit === "mib") return `≤ ${formatNumber(value, 2)} MiB`;
+  if (unit === "cores") return `≤ ${formatCores(value)}`;
   return `≤ ${formatPercent(value).replace(/^\+/, "")}`;
 }
 
-/** Every line the budget sets, as "p99 latency overhead ≤ 15 %". */
+/**
+ * A measured change in its budget line's unit, positive worse: "+4.1 %", "+300 µs",
+ * "+2.50 MiB", "+1.20 millicores"; a count line's value is a count of spans.
+ */
+export function budgetMeasure(name: string, value: number): string {
+  const unit = budgetUnit(name);
+  if (unit === "spans") return `${formatNumber(value, 0)} spans`;
+  if (unit === "ms") return formatSignedInUnit(value * 1000, "us");
+  if (unit === "us") return formatSignedInUnit(value, "us");
+  if (unit === "mib") {
+    const bytes = formatBytes(Math.abs(value) * 2 ** 20);
+    return value === 0 ? bytes : `${value > 0 ? "+" : "\u2212"}${bytes}`;
+  }
+  if (unit === "cores") return formatSignedInUnit(value, "cores");
+  return formatPercent(value);
+}
+
+/** Every line the budget sets, as "p99 latency overhead ≤ 15 %" (a service's or a pipeline's). */
 export function budgetSummary(budget: Budget): string[] {
-  return BUDGET_LINES.filter((line) => budget[line.key] != null).map(
+  return ALL_BUDGET_LINES.filter((line) => budget[line.key] != null).map(
     (line) => `${line.label} ${budgetLimit(line.key, budget[line.key] as number)}`,
   );
+}
+
+/** Whether the budget sets any line at all. */
+export function budgetSetsNone(budget: Budget): boolean {
+  return ALL_BUDGET_LINES.every((line) => budget[line.key] == null);
 }
 
 function withoutNulls(budget: Budget): Budget {
@@ -161,6 +251,7 @@ export function checkRequest(
   const candidate = spec.configurations.find((c) => c !== baseline) ?? baseline;
   const names = requestNames(spec.name);
   const request: CheckRequest = {
+    subject: "service",
     service: spec.service,
     baseline: configurationRequest(baseline, names.baseline, presets),
     candidate: configurationRequest(candidate, names.candidate, presets),
@@ -185,7 +276,7 @@ function number(value: number | string | undefined | null): string {
 }
 
 /** curl commands: queue the check, read its status, fetch the JUnit XML. */
-export function curlCommands(baseUrl: string, request: CheckRequest): string {
+export function curlCommands(baseUrl: string, request: CheckBody): string {
   const base = baseUrl.replace(/\/+$/, "");
   const body = JSON.stringify(request, null, 2);
   return [
@@ -278,19 +369,12 @@ export function cliCommand(
 ): CliCommand {
   const api = `tracetax check --api ${shellQuote(baseUrl.replace(/\/+$/, ""))}`;
   const reasons = cliFlagProblems(spec, presets);
-  if (reasons.length > 0) {
-    const body = JSON.stringify(checkRequest(check, spec, presets), null, 2);
+  if (reasons.length > 0)
     return {
       flags: false,
       reasons,
-      command: [
-        "cat > tracetax-check.json <<'EOF'",
-        body,
-        "EOF",
-        `${api} --spec tracetax-check.json --junit ${JUNIT_FILE}`,
-      ].join("\n"),
+      command: specFileCommand(baseUrl, checkRequest(check, spec, presets)),
     };
-  }
   const baseline = spec.configurations.find((c) => c.baseline) ?? spec.configurations[0];
   const candidate = spec.configurations.find((c) => c !== baseline) ?? baseline;
   const base = cliSpelling(baseline, presets);
@@ -311,6 +395,144 @@ export function cliCommand(
   );
   if (budget.length > 0) lines.push(`  ${budget.join(" ")}`);
   lines.push(`  ${check.strict ? "--strict " : ""}--junit ${JUNIT_FILE}`);
+  return { flags: true, reasons: [], command: lines.join(" \\\n") };
+}
+
+// Collector pipeline checks ---------------------------------------------------------------
+
+/** What `tracetax check --collector` sends besides its flags (cli_check.py `pipeline_request`),
+ * and the load the API then fills in (lab/spec.py SpanLoadSpec). */
+export const CLI_PIPELINE_LOAD = {
+  warmup_s: 2,
+  drain_s: 6,
+  spans_per_trace: 5,
+  attribute_bytes: 0,
+  services_per_trace: 1,
+};
+
+/** The stored variants of a pipeline check's experiment: the baseline, then the candidate. */
+export function checkVariants(spec: Pick<PipelineSpec, "configurations">): {
+  baseline: VariantSpec;
+  candidate: VariantSpec;
+} {
+  const baseline = spec.configurations.find((c) => c.baseline) ?? spec.configurations[0];
+  const candidate = spec.configurations.find((c) => c !== baseline) ?? baseline;
+  return { baseline, candidate };
+}
+
+/**
+ * A stored variant (named "baseline" or "candidate" by the check) as the request that makes it
+ * again: a shipped pipeline by itself (its name is the default), a config file with its name.
+ */
+export function variantRequest(stored: VariantSpec, name: string | null): VariantRequest {
+  const request: VariantRequest = stored.config_file
+    ? { name: name ?? nameFromPath(stored.config_file), config_file: stored.config_file }
+    : { pipeline: stored.pipeline };
+  if (!stored.config_file && name && name !== stored.pipeline) request.name = name;
+  if (stored.settings && Object.keys(stored.settings).length > 0)
+    request.settings = stored.settings;
+  return request;
+}
+
+/** The request that runs this pipeline check again, from its experiment's stored spec. */
+export function pipelineCheckRequest(
+  check: Pick<CheckStatus, "budget" | "strict">,
+  spec: PipelineSpec,
+): PipelineCheckBody {
+  const { baseline, candidate } = checkVariants(spec);
+  const names = requestNames(spec.name);
+  const load = Object.fromEntries(
+    Object.entries(spec.load).filter(([, value]) => value != null),
+  ) as PipelineCheckBody["load"];
+  const request: PipelineCheckBody = {
+    subject: "collector",
+    baseline: variantRequest(baseline, names.baseline),
+    candidate: variantRequest(candidate, names.candidate),
+    load,
+    budget: withoutNulls(check.budget),
+    rounds: spec.rounds ?? 5,
+    strict: check.strict,
+  };
+  if (spec.seed) request.seed = spec.seed;
+  return request;
+}
+
+/** The name `tracetax check --collector` gives an overlay file (cli_check.variant_of). */
+export function cliVariantName(path: string): string {
+  const file = path.split("/").pop() ?? "";
+  const at = file.lastIndexOf(".");
+  return (at > 0 ? file.slice(0, at) : file).slice(0, 40).toLowerCase();
+}
+
+/** What --baseline / --candidate VALUE says for a variant; null when no value says it. */
+function cliVariant(variant: VariantRequest): string | null {
+  if (variant.config_file) {
+    if (!/\.ya?ml$/.test(variant.config_file)) return null;
+    if ((variant.name ?? "") !== cliVariantName(variant.config_file)) return null;
+    return variant.config_file;
+  }
+  if (!variant.pipeline || /\.ya?ml$/.test(variant.pipeline)) return null;
+  if (variant.name && variant.name !== variant.pipeline) return null;
+  return variant.pipeline;
+}
+
+/** Why `tracetax check --collector` flags cannot say this request (empty: they can). */
+export function pipelineCliProblems(request: PipelineCheckBody): string[] {
+  const problems: string[] = [];
+  const load = request.load as Record<string, unknown>;
+  const said = new Set(["spans_per_s", "duration_s"]);
+  for (const [key, value] of Object.entries(load)) {
+    if (said.has(key) || value == null) continue;
+    const fixed = (CLI_PIPELINE_LOAD as Record<string, number>)[key];
+    if (fixed === value) continue;
+    if (key === "ramp") problems.push("a ramp (the CLI runs none)");
+    else if (key === "workers") problems.push(`${value} telemetrygen workers`);
+    else if (key === "warmup_s")
+      problems.push(`a warm-up of ${value} s (the CLI uses ${CLI_PIPELINE_LOAD.warmup_s} s)`);
+    else if (key === "drain_s")
+      problems.push(`a drain of ${value} s (the CLI leaves ${CLI_PIPELINE_LOAD.drain_s} s)`);
+    else problems.push(`${key.replace(/_/g, " ")} ${value}`);
+  }
+  if (request.seed) problems.push(`seed ${request.seed}`);
+  for (const role of ["baseline", "candidate"] as const) {
+    const variant = request[role];
+    if (variant.settings && Object.keys(variant.settings).length > 0)
+      problems.push(`the ${role}'s LAB_* settings`);
+    if (cliVariant(variant) == null)
+      problems.push(
+        variant.config_file
+          ? `the ${role}'s config file as named (the CLI names a *.yaml file after it)`
+          : `the ${role}'s name of its own`,
+      );
+  }
+  return problems;
+}
+
+/** The file fallback: the request written out, then `tracetax check --spec`. */
+function specFileCommand(baseUrl: string, request: CheckBody): string {
+  return [
+    "cat > tracetax-check.json <<'EOF'",
+    JSON.stringify(request, null, 2),
+    "EOF",
+    `tracetax check --api ${shellQuote(baseUrl.replace(/\/+$/, ""))} --spec tracetax-check.json --junit ${JUNIT_FILE}`,
+  ].join("\n");
+}
+
+/** The `tracetax check --collector` command of a pipeline check's request. */
+export function pipelineCliCommand(baseUrl: string, request: PipelineCheckBody): CliCommand {
+  const reasons = pipelineCliProblems(request);
+  if (reasons.length > 0)
+    return { flags: false, reasons, command: specFileCommand(baseUrl, request) };
+  const lines = [
+    `tracetax check --api ${shellQuote(baseUrl.replace(/\/+$/, ""))}`,
+    `  --collector --baseline ${shellQuote(cliVariant(request.baseline) ?? "")} --candidate ${shellQuote(cliVariant(request.candidate) ?? "")}`,
+    `  --spans-per-s ${number(request.load.spans_per_s)} --duration ${number(request.load.duration_s ?? 20)} --rounds ${number(request.rounds ?? 5)}`,
+  ];
+  const budget = PIPELINE_BUDGET_LINES.filter((line) => request.budget[line.key] != null).map(
+    (line) => `${line.flag} ${number(request.budget[line.key])}`,
+  );
+  if (budget.length > 0) lines.push(`  ${budget.join(" ")}`);
+  lines.push(`  ${request.strict ? "--strict " : ""}--junit ${JUNIT_FILE}`);
   return { flags: true, reasons: [], command: lines.join(" \\\n") };
 }
 

@@ -3,7 +3,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
 import { pollUntilFinal, pollWhileAnyRunning, queryKeys } from "../../api/queries";
-import type { CheckRequest, CheckStatus } from "../../api/types";
+import type { AnyCheckRequest, CheckBody, CheckStatus } from "../../api/types";
 
 const POLL_MS = 3000;
 // The backend judges every listed check from its experiment's diagnostics (about a second
@@ -37,7 +37,9 @@ export function useCheck(id: string) {
 export function useCreateCheck() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (request: CheckRequest) => unwrap(api.POST("/api/v1/checks", { body: request })),
+    // A pipeline check's body may leave out what the API defaults (types.ts CheckBody).
+    mutationFn: (request: CheckBody) =>
+      unwrap(api.POST("/api/v1/checks", { body: request as AnyCheckRequest })),
     onSuccess: () => {
       queryClient.invalidateQueries({ queryKey: queryKeys.checks });
       queryClient.invalidateQueries({ queryKey: queryKeys.all });

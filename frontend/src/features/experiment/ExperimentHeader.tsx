@@ -1,10 +1,17 @@
-import type { ExperimentDetail, ExperimentSpec } from "../../api/types";
+import {
+  type ExperimentDetail,
+  type ExperimentSpec,
+  isPipelineExperiment,
+  type PipelineSpec,
+} from "../../api/types";
 import { DetailHead, Fact } from "../../components/DetailPage";
 import { StatusBadge } from "../../components/StatusBadge";
 import {
   formatDateTime,
   formatDuration,
+  formatNumber,
   formatRate,
+  formatSpanRate,
   MISSING,
   parseApiDate,
 } from "../../lib/format";
@@ -13,8 +20,7 @@ export const EXPERIMENTS = { to: "/", label: "Back to the experiments" };
 
 /** Title, status and the spec in one line each: what was measured, how, and when. */
 export function ExperimentHeader({ experiment }: { experiment: ExperimentDetail }) {
-  const spec = experiment.spec as unknown as ExperimentSpec;
-  const load = spec.load;
+  const pipeline = isPipelineExperiment(experiment);
   const started = parseApiDate(experiment.started_at);
   const finished = parseApiDate(experiment.finished_at);
   const took = started && finished ? (finished.getTime() - started.getTime()) / 1000 : null;
@@ -33,27 +39,75 @@ export function ExperimentHeader({ experiment }: { experiment: ExperimentDetail 
         errorTone={experiment.status === "cancelled" ? "info" : "error"}
       />
       <dl className="spec-summary">
-        <Fact term="Service">{experiment.service}</Fact>
-        <Fact term="Configurations">
-          {experiment.configurations.map((name, i) => (
-            <span key={name}>
-              {i > 0 && ", "}
-              {name}
-              {name === experiment.baseline && <span className="tag">baseline</span>}
-            </span>
-          ))}
-        </Fact>
-        <Fact term="Load">
-          {load
-            ? `${formatRate(load.rate)}, ${load.warmup_s ?? 5} s warm-up, ${load.duration_s ?? 20} s measured, ${load.max_throughput_s ?? 10} s max throughput, ${load.connections ?? 16} connections`
-            : MISSING}
-        </Fact>
-        <Fact term="Rounds">
-          {spec.rounds ?? MISSING} (seed {spec.seed ?? 0})
-        </Fact>
+        {pipeline ? (
+          <PipelineFacts experiment={experiment} />
+        ) : (
+          <ServiceFacts experiment={experiment} />
+        )}
         <Fact term="Created">{formatDateTime(experiment.created_at)}</Fact>
         <Fact term="Took">{took == null ? MISSING : formatDuration(took)}</Fact>
       </dl>
+    </>
+  );
+}
+
+function Configurations({ experiment, term }: { experiment: ExperimentDetail; term: string }) {
+  return (
+    <Fact term={term}>
+      {experiment.configurations.map((name, i) => (
+        <span key={name}>
+          {i > 0 && ", "}
+          {name}
+          {name === experiment.baseline && <span className="tag">baseline</span>}
+        </span>
+      ))}
+    </Fact>
+  );
+}
+
+function ServiceFacts({ experiment }: { experiment: ExperimentDetail }) {
+  const spec = experiment.spec as unknown as ExperimentSpec;
+  const load = spec.load;
+  return (
+    <>
+      <Fact term="Service">{experiment.service}</Fact>
+      <Configurations experiment={experiment} term="Configurations" />
+      <Fact term="Load">
+        {load
+          ? `${formatRate(load.rate)}, ${load.warmup_s ?? 5} s warm-up, ${load.duration_s ?? 20} s measured, ${load.max_throughput_s ?? 10} s max throughput, ${load.connections ?? 16} connections`
+          : MISSING}
+      </Fact>
+      <Fact term="Rounds">
+        {spec.rounds ?? MISSING} (seed {spec.seed ?? 0})
+      </Fact>
+    </>
+  );
+}
+
+/** A Collector pipeline's spec: the variants, telemetrygen's load and the Collector measured. */
+function PipelineFacts({ experiment }: { experiment: ExperimentDetail }) {
+  const spec = experiment.spec as unknown as PipelineSpec;
+  const load = spec.load;
+  const environment = (experiment.environment ?? {}) as { collector?: unknown };
+  return (
+    <>
+      <Fact term="Measures">Collector pipeline</Fact>
+      <Configurations experiment={experiment} term="Variants" />
+      <Fact term="Load">
+        {load
+          ? `${formatSpanRate(load.spans_per_s)} in traces of ${load.spans_per_trace ?? 5} spans${
+              load.attribute_bytes ? ` (+${formatNumber(load.attribute_bytes, 0)} B attribute)` : ""
+            }, ${load.warmup_s ?? 2} s warm-up, ${load.duration_s ?? 20} s measured, ${load.drain_s ?? 6} s drain`
+          : MISSING}
+      </Fact>
+      <Fact term="Rounds">
+        {spec.rounds ?? MISSING} (seed {spec.seed ?? 0})
+      </Fact>
+      {typeof environment.collector === "string" && (
+        <Fact term="Collector">
+          <span className="mono small">{environment.collector}</span>
+        </Fact>
+      )}
     </>
   );
 }

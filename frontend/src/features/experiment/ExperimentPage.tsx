@@ -1,14 +1,18 @@
 import { useParams } from "react-router";
 import { useExperiment } from "../../api/queries";
-import { type ExperimentDetail, isFinal } from "../../api/types";
+import { type ExperimentDetail, isFinal, isPipelineExperiment } from "../../api/types";
 import { DetailGate } from "../../components/DetailPage";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { LiveRun } from "../live-run/LiveRun";
+import { PipelineResults } from "../pipeline-results/PipelineResults";
 import { Results } from "../results/Results";
 import { RoundsTable } from "../results/RoundsTable";
 import { EXPERIMENTS, ExperimentHeader } from "./ExperimentHeader";
 
-/** `/experiments/:id`: live progress while queued or running, the results once finished. */
+/**
+ * `/experiments/:id`: live progress while queued or running, the results once finished: a
+ * service's, or a Collector pipeline's when the spec's subject is "collector".
+ */
 export function ExperimentPage() {
   const { id = "" } = useParams();
   const experiment = useExperiment(id);
@@ -27,17 +31,27 @@ export function ExperimentPage() {
 }
 
 function Experiment({ data }: { data: ExperimentDetail }) {
+  const pipeline = isPipelineExperiment(data);
   return (
     <>
       <ExperimentHeader experiment={data} />
       {isFinal(data.status) ? (
-        <Results experiment={data} />
+        pipeline ? (
+          <PipelineResults experiment={data} />
+        ) : (
+          <Results experiment={data} />
+        )
       ) : (
         <>
           <LiveRun experiment={data} />
           <section className="panel" aria-labelledby="rounds-so-far-title">
             <h2 id="rounds-so-far-title">Rounds so far</h2>
-            <RoundsTable rounds={data.rounds} />
+            {pipeline ? (
+              // A round's summary carries no pipeline figures: they come with the results.
+              <RoundsTable rounds={data.rounds} columns={[]} measured="lab Collector" />
+            ) : (
+              <RoundsTable rounds={data.rounds} />
+            )}
           </section>
         </>
       )}

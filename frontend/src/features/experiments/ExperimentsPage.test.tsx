@@ -13,6 +13,15 @@ afterEach(() => {
 
 const { spec: _spec, environment: _environment, rounds: _rounds, ...summary } = experiment();
 const goRun: ExperimentSummary = summary;
+const pipelineRun: ExperimentSummary = {
+  ...summary,
+  id: "f0f49932-7b1c-4a71-9c8c-df9e4af4d6fc",
+  name: "lab smoke",
+  subject: "collector",
+  service: "collector",
+  configurations: ["passthrough", "batch-default"],
+  baseline: "passthrough",
+};
 const javaRun: ExperimentSummary = {
   ...summary,
   id: "java-1",
@@ -66,5 +75,36 @@ describe("ExperimentsPage", () => {
     });
     renderAt(<ExperimentsPage />);
     expect((await screen.findByRole("alert")).textContent).toContain("database is locked");
+  });
+
+  it("shows a pipeline experiment as one, and filters the pipelines", async () => {
+    const user = userEvent.setup();
+    const calls = stubApi({
+      "GET /api/v1/experiments": (request: Request) =>
+        json(
+          200,
+          new URL(request.url).searchParams.get("service") === "collector"
+            ? [pipelineRun]
+            : [goRun, pipelineRun],
+        ),
+      "GET /api/v1/services": services,
+    });
+    const { router } = renderAt(<ExperimentsPage />);
+    const link = await screen.findByRole("link", { name: "lab smoke" });
+    const row = link.closest("tr") as HTMLElement;
+    // The summary's subject says what was measured.
+    expect(within(row).getByText("Collector pipeline")).toBeTruthy();
+    const goRow = screen.getByRole("link", { name: "go processors" }).closest("tr") as HTMLElement;
+    expect(within(goRow).queryByText("Collector pipeline")).toBeNull();
+    expect(within(goRow).getByText("go")).toBeTruthy();
+    expect(within(row).getByText("batch-default")).toBeTruthy();
+    expect(within(row).getByText("(baseline)", { exact: false })).toBeTruthy();
+    expect(screen.getByRole("link", { name: "New pipeline experiment" }).getAttribute("href")).toBe(
+      "/pipelines/new",
+    );
+    await user.selectOptions(screen.getByLabelText("Service"), "Collector pipelines");
+    await waitFor(() => expect(screen.queryByRole("link", { name: "go processors" })).toBeNull());
+    expect(router.state.location.search).toBe("?service=collector");
+    expect(calls.some((c) => c.url.searchParams.get("service") === "collector")).toBe(true);
   });
 });

@@ -1,10 +1,14 @@
 import { Link, useSearchParams } from "react-router";
 import { useExperiments, useServices } from "../../api/queries";
+import { COLLECTOR_SERVICE } from "../../api/types";
 import { QueryStates } from "../../components/States";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { ExperimentsTable } from "./ExperimentsTable";
 
-/** `/`: every experiment, newest first, optionally only one service's (`?service=go`). */
+/**
+ * `/`: every experiment, newest first, optionally only one service's (`?service=go`) or the
+ * Collector pipelines' (`?service=collector`).
+ */
 export function ExperimentsPage() {
   useDocumentTitle("Experiments");
   const [params, setParams] = useSearchParams();
@@ -13,15 +17,22 @@ export function ExperimentsPage() {
   const services = useServices();
 
   const languages = services.data?.map((s) => s.language) ?? [];
-  if (service && !languages.includes(service)) languages.push(service);
+  if (service && service !== COLLECTOR_SERVICE && !languages.includes(service))
+    languages.push(service);
+  const pipelines = service === COLLECTOR_SERVICE;
 
   return (
     <>
       <div className="page-head">
         <h1>Experiments</h1>
-        <Link className="button button-primary" to="/experiments/new">
-          New experiment
-        </Link>
+        <div className="page-actions">
+          <Link className="button" to="/pipelines/new">
+            New pipeline experiment
+          </Link>
+          <Link className="button button-primary" to="/experiments/new">
+            New experiment
+          </Link>
+        </div>
       </div>
       <section className="panel" aria-labelledby="experiments-title">
         <div className="toolbar">
@@ -36,12 +47,13 @@ export function ExperimentsPage() {
                 setParams(event.target.value ? { service: event.target.value } : {})
               }
             >
-              <option value="">All services</option>
+              <option value="">All services and pipelines</option>
               {languages.map((language) => (
                 <option key={language} value={language}>
                   {language}
                 </option>
               ))}
+              <option value={COLLECTOR_SERVICE}>Collector pipelines</option>
             </select>
           </label>
           {services.isError && <span className="error">Services: {services.error.message}</span>}
@@ -51,7 +63,12 @@ export function ExperimentsPage() {
           loading="Loading experiments…"
           error="Could not load the experiments"
           empty={
-            service ? (
+            pipelines ? (
+              <p>
+                No Collector pipeline experiments yet. <Link to="/pipelines/new">Start one</Link>:
+                pick the pipeline variants to compare with passthrough.
+              </p>
+            ) : service ? (
               <p>
                 No experiments on <strong>{service}</strong> yet.{" "}
                 <Link to="/">Show every service</Link> or{" "}

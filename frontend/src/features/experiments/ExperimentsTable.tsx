@@ -1,13 +1,16 @@
-import type { ExperimentSummary } from "../../api/types";
+import { type ExperimentSummary, isPipelineSummary } from "../../api/types";
 import { CreatedCell, ListTable, NameCell, StatusCell } from "../../components/ListTable";
 import { MISSING } from "../../lib/format";
 
-/** The list: status, service, configurations (baseline first-marked), verdict, date. */
+/**
+ * The list: status, what was measured (a service, or a Collector pipeline), configurations or
+ * pipeline variants (baseline marked), verdict, date.
+ */
 export function ExperimentsTable({ experiments }: { experiments: ExperimentSummary[] }) {
   return (
     <ListTable
       className="experiments"
-      columns={["Experiment", "Status", "Service", "Configurations", "Verdict", "Created"]}
+      columns={["Experiment", "Status", "Measures", "Configurations", "Verdict", "Created"]}
     >
       {experiments.map((experiment) => (
         <tr key={experiment.id}>
@@ -21,7 +24,13 @@ export function ExperimentsTable({ experiments }: { experiments: ExperimentSumma
               <div className="muted small">position {experiment.queue_position}</div>
             )}
           </StatusCell>
-          <td>{experiment.service}</td>
+          <td>
+            {isPipelineSummary(experiment) ? (
+              <span className="subject-pipeline">Collector pipeline</span>
+            ) : (
+              experiment.service
+            )}
+          </td>
           <td>
             <ul className="chips">
               {experiment.configurations.map((name) => (

@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { FakeEventSource } from "../../test/eventSource";
 import { experiment } from "../../test/fixtures";
+import { pipelineExperiment } from "../../test/pipelineFixtures";
 import { json, renderAt, stubApi } from "../../test/render";
 import { LiveRun } from "./LiveRun";
 
@@ -113,5 +114,57 @@ describe("LiveRun", () => {
     await user.click(screen.getByRole("button", { name: "Cancel experiment" }));
     expect((await screen.findByRole("alert")).textContent).toContain("is completed");
     await waitFor(() => expect(calls.some((c) => c.method === "POST")).toBe(true));
+  });
+
+  it("shows a pipeline's drain, without a request rate or latency", () => {
+    stubApi({});
+    const pipeline = pipelineExperiment({ status: "running", finished_at: null });
+    renderAt(<LiveRun experiment={pipeline} />);
+    const source = FakeEventSource.latest();
+    act(() => {
+      source.open();
+      source.emit("progress", {
+        experiment_id: pipeline.id,
+        status: "running",
+        phase: "starting",
+        configuration: "tail-sampling",
+        round: 0,
+        rounds: 1,
+        slot: 3,
+        slots: 4,
+        elapsed_s: 30,
+        remaining_s: 10,
+      });
+    });
+    expect(screen.getByText("Starting the Collectors")).toBeTruthy();
+    act(() =>
+      source.emit("progress", {
+        experiment_id: pipeline.id,
+        status: "running",
+        phase: "draining",
+        configuration: "tail-sampling",
+        round: 0,
+        rounds: 1,
+        slot: 3,
+        slots: 4,
+        elapsed_s: 36,
+        remaining_s: 4,
+        phase_elapsed_s: 1,
+        phase_duration_s: 4,
+      }),
+    );
+    expect(screen.getByText("Draining the pipeline")).toBeTruthy();
+    expect(screen.getByText(/tail-sampling · round 1 of 1 · run 4 of 4/)).toBeTruthy();
+    expect(
+      screen
+        .getByRole("progressbar", { name: "Draining the pipeline (this run)" })
+        .getAttribute("aria-valuenow"),
+    ).toBe("25");
+    expect(screen.getByTestId("draining-note").textContent).toContain(
+      "passes on what it still holds",
+    );
+    expect(screen.queryByText("Rate")).toBeNull();
+    expect(screen.queryByText("p99")).toBeNull();
+    expect(screen.getByText("Stops the Collectors and telemetrygen at once.")).toBeTruthy();
   });
 });

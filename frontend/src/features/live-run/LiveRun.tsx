@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { api, errorMessage, unwrap } from "../../api/client";
 import { queryKeys } from "../../api/queries";
-import type { ExperimentDetail, ProgressEvent } from "../../api/types";
+import { type ExperimentDetail, isPipelineExperiment, type ProgressEvent } from "../../api/types";
 import {
   formatDuration,
   formatMicros,
@@ -32,6 +32,7 @@ const STREAM_LABELS: Record<StreamState, string> = {
 /** Progress of a queued or running experiment from its event stream, and a cancel button. */
 export function LiveRun({ experiment }: { experiment: ExperimentDetail }) {
   const queryClient = useQueryClient();
+  const pipeline = isPipelineExperiment(experiment);
   const lastSlot = useRef<number | null>(null);
   const [reading, setReading] = useState<Reading | null>(null);
   const { event, receivedAt, stream } = useProgress(experiment.id, true, {
@@ -71,6 +72,7 @@ export function LiveRun({ experiment }: { experiment: ExperimentDetail }) {
         <ProgressView
           event={project(event, stream === "open" ? (now - receivedAt) / 1000 : 0)}
           reading={reading}
+          pipeline={pipeline}
         />
       ) : (
         <p role="status" className="muted">
@@ -88,7 +90,11 @@ export function LiveRun({ experiment }: { experiment: ExperimentDetail }) {
         >
           {cancel.isPending ? "Cancelling…" : cancel.isSuccess ? "Cancelled" : "Cancel experiment"}
         </button>
-        <span className="muted small">Stops the service and the load generator at once.</span>
+        <span className="muted small">
+          {pipeline
+            ? "Stops the Collectors and telemetrygen at once."
+            : "Stops the service and the load generator at once."}
+        </span>
         {cancel.isError && (
           <p role="alert" className="error">
             Could not cancel: {errorMessage(cancel.error)}
@@ -135,19 +141,23 @@ function Bar({ label, fraction }: { label: string; fraction: number | null }) {
 export function ProgressView({
   event,
   reading,
+  pipeline = false,
 }: {
   event: ProgressEvent;
   reading: Reading | null;
+  /** A Collector pipeline's run: no request rate or latency, a drain after each measured phase. */
+  pipeline?: boolean;
 }) {
   const position = describePosition(event);
+  const label = phaseLabel(event.phase, pipeline);
   const source = reading
-    ? `${phaseLabel(reading.phase).toLowerCase()}${reading.configuration ? `, ${reading.configuration}` : ""}`
+    ? `${phaseLabel(reading.phase, pipeline).toLowerCase()}${reading.configuration ? `, ${reading.configuration}` : ""}`
     : null;
   const phaseShare = phaseFraction(event);
   return (
     <div className="progress-view" data-phase={event.phase}>
       <p className="phase" aria-live="polite">
-        <strong>{phaseLabel(event.phase)}</strong>
+        <strong>{label}</strong>
         {event.phase === "queued" && event.queue_position != null && (
           <> — position {event.queue_position} in the queue</>
         )}
@@ -158,7 +168,7 @@ export function ProgressView({
       {phaseShare != null && (
         <Bar
           key={`${event.slot}-${event.phase}`}
-          label={`${phaseLabel(event.phase)} (this run)`}
+          label={`${label} (this run)`}
           fraction={phaseShare}
         />
       )}
@@ -173,21 +183,39 @@ export function ProgressView({
             {event.remaining_s == null ? MISSING : `about ${formatDuration(event.remaining_s)}`}
           </dd>
         </div>
-        <div>
-          <dt>Rate</dt>
-          <dd>{formatRate(reading?.rps)}</dd>
-        </div>
-        <div>
-          <dt>p99</dt>
-          <dd>{formatMicros(reading?.p99_us)}</dd>
-        </div>
-        <div>
-          <dt>Service CPU</dt>
-          <dd>{formatUtilization(reading?.cpu)}</dd>
-        </div>
+        {!pipeline && (
+          <>
+            <div>
+              <dt>Rate</dt>
+              <dd>{formatRate(reading?.rps)}</dd>
+            </div>
+            <div>
+              <dt>p99</dt>
+              <dd>{formatMicros(reading?.p99_us)}</dd>
+            </div>
+          </>
+        )}
+        {(!pipeline || reading?.cpu != null) && (
+          <div>
+            <dt>{pipeline ? "Collector CPU" : "Service CPU"}</dt>
+            <dd>{formatUtilization(reading?.cpu)}</dd>
+          </div>
+        )}
       </dl>
       {source && <p className="muted small reading-source">Latest reading: {source}.</p>}
-      {event.phase === "measuring" && (
+      {pipeline && event.phase === "measuring" && (
+        <p className="muted small">
+          telemetrygen sends spans at the asked rate; the Collectors' counters are read after the
+          drain, so the figures arrive with the results.
+        </p>
+      )}
+      {pipeline && event.phase === "draining" && (
+        <p className="muted small" data-testid="draining-note">
+          The load has stopped: the pipeline passes on what it still holds (a batch waiting for its
+          timeout, traces waiting for a sampling decision) before its counters are read.
+        </p>
+      )}
+      {!pipeline && event.phase === "measuring" && (
         <p className="muted small">
           During the measured phase, rate and p99 arrive when the phase ends (the load generator
           writes its request log at the end, so the tail is not distorted).

@@ -46,6 +46,16 @@ describe("live progress", () => {
     expect(phaseLabel("max-throughput")).toBe("Finding the maximum throughput");
     expect(phaseLabel("something-new")).toBe("something-new");
   });
+
+  it("names a pipeline's phases: its Collectors start and stop, then it drains", () => {
+    expect(phaseLabel("draining")).toBe("Draining the pipeline");
+    expect(phaseLabel("draining", true)).toBe("Draining the pipeline");
+    expect(phaseLabel("starting", true)).toBe("Starting the Collectors");
+    expect(phaseLabel("starting")).toBe("Starting the service");
+    // The drain has a known length: its clock runs on between events.
+    const drain = project({ ...running, phase: "draining", phase_duration_s: 6 }, 2);
+    expect(drain).toMatchObject({ elapsed_s: 17, phase_elapsed_s: 2.5 });
+  });
 });
 
 describe("the latest reading", () => {

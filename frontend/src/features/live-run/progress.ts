@@ -7,14 +7,29 @@ export const PHASE_LABELS: Record<Phase, string> = {
   starting: "Starting the service",
   warmup: "Warming up",
   measuring: "Measuring",
+  stacks: "Sampling stacks",
   "max-throughput": "Finding the maximum throughput",
+  draining: "Draining the pipeline",
+  ramp: "Ramping up the span rate",
   stopping: "Stopping the service",
   aggregating: "Aggregating the results",
+  collecting: "Collecting the ledger",
   finished: "Finished",
 };
 
-export function phaseLabel(phase: string): string {
-  return PHASE_LABELS[phase as Phase] ?? phase;
+/** Where a Collector pipeline's run reads differently: it starts and stops Collectors. */
+const PIPELINE_PHASE_LABELS: Partial<Record<Phase, string>> = {
+  starting: "Starting the Collectors",
+  stopping: "Stopping the Collectors",
+};
+
+/** A phase in words; `pipeline` for an experiment measuring a Collector pipeline. */
+export function phaseLabel(phase: string, pipeline = false): string {
+  return (
+    (pipeline ? PIPELINE_PHASE_LABELS[phase as Phase] : undefined) ??
+    PHASE_LABELS[phase as Phase] ??
+    phase
+  );
 }
 
 function clamp01(value: number): number {
@@ -78,7 +93,15 @@ export function nextReading(previous: Reading | null, event: ProgressEvent): Rea
   };
 }
 
-const TICKING_PHASES = new Set(["starting", "warmup", "measuring", "max-throughput", "stopping"]);
+const TICKING_PHASES = new Set([
+  "starting",
+  "warmup",
+  "measuring",
+  "max-throughput",
+  "draining",
+  "ramp",
+  "stopping",
+]);
 
 /**
  * The event as it stands `seconds` after it arrived: the clock runs on between events (the

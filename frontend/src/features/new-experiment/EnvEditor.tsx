@@ -28,10 +28,25 @@ interface Props {
   rows: EnvRow[];
   onChange: (rows: EnvRow[]) => void;
   errors: string[];
+  /** What every name starts with: OTEL_ for an SDK's overrides, LAB_ for a pipeline's settings. */
+  prefix?: string;
+  /** The id of the datalist suggesting names. */
+  suggestions?: string;
+  /** Shown while there are no rows. */
+  empty?: string;
 }
 
-/** Key–value rows for a configuration's OTEL_* overrides: edit, add, remove. */
-export function EnvEditor({ field, label, rows, onChange, errors }: Props) {
+/** Key–value rows for a configuration's OTEL_* overrides (or other variables): edit, add, remove. */
+export function EnvEditor({
+  field,
+  label,
+  rows,
+  onChange,
+  errors,
+  prefix = "OTEL_",
+  suggestions = OTEL_DATALIST_ID,
+  empty = "No overrides: the SDK's defaults apply.",
+}: Props) {
   const update = (index: number, patch: Partial<EnvRow>) =>
     onChange(rows.map((row, i) => (i === index ? { ...row, ...patch } : row)));
   const id = fieldId(field);
@@ -39,7 +54,7 @@ export function EnvEditor({ field, label, rows, onChange, errors }: Props) {
   return (
     <fieldset className="env-editor" aria-describedby={errorId}>
       <legend>{label}</legend>
-      {rows.length === 0 && <p className="muted small">No overrides: the SDK's defaults apply.</p>}
+      {rows.length === 0 && <p className="muted small">{empty}</p>}
       {rows.length > 0 && (
         <div className="env-rows">
           {rows.map((row, index) => (
@@ -48,8 +63,8 @@ export function EnvEditor({ field, label, rows, onChange, errors }: Props) {
                 id={index === 0 ? id : undefined}
                 aria-label={`Variable ${index + 1} name`}
                 className="mono"
-                list={OTEL_DATALIST_ID}
-                placeholder="OTEL_…"
+                list={suggestions}
+                placeholder={`${prefix}…`}
                 value={row.key}
                 spellCheck={false}
                 autoCapitalize="characters"
@@ -80,7 +95,7 @@ export function EnvEditor({ field, label, rows, onChange, errors }: Props) {
         type="button"
         className="button-small"
         id={rows.length === 0 ? id : undefined}
-        onClick={() => onChange([...rows, { uid: uid("env"), key: "OTEL_", value: "" }])}
+        onClick={() => onChange([...rows, { uid: uid("env"), key: prefix, value: "" }])}
       >
         Add variable
       </button>

@@ -1,4 +1,4 @@
-import type { ConfigurationAggregates, Diagnostics } from "../../api/types";
+import type { ConfigurationAggregates, Diagnostics, NoiseFloor } from "../../api/types";
 import { colorFor } from "../../lib/charts/palette";
 import { formatNumber, MISSING } from "../../lib/format";
 import { comparisonRows } from "./comparison";
@@ -78,7 +78,6 @@ export function ComparisonTable({ configurations, baseline, order, diagnostics, 
         </thead>
         <tbody>
           {rows.map(({ metric, cells, noiseFloor }) => {
-            const floor = describeNoiseFloor(noiseFloor);
             return (
               <tr key={metric.key} data-metric={metric.key}>
                 <th scope="row" title={metric.description}>
@@ -87,33 +86,38 @@ export function ComparisonTable({ configurations, baseline, order, diagnostics, 
                 {cells.map((cell) => (
                   <MetricCell key={cell.configuration} cell={cell} />
                 ))}
-                {diagnostics && (
-                  <td className="noise-floor" data-testid="noise-floor">
-                    {!floor ? (
-                      <span className="muted">{MISSING}</span>
-                    ) : floor.known ? (
-                      <>
-                        <span className="metric-floor">{floor.relative}</span>
-                        {floor.absolute && (
-                          <span className="metric-interval">{floor.absolute}</span>
-                        )}
-                        <span className="metric-stats">{floor.pairs}</span>
-                      </>
-                    ) : (
-                      <>
-                        <span className="metric-floor">unknown</span>
-                        {floor.note && (
-                          <span className="metric-interval metric-note">{floor.note}</span>
-                        )}
-                      </>
-                    )}
-                  </td>
-                )}
+                {diagnostics && <NoiseFloorCell floor={noiseFloor} />}
               </tr>
             );
           })}
         </tbody>
       </table>
     </div>
+  );
+}
+
+/**
+ * A row's noise floor, as the diagnostics computed it: ± relative and absolute with its pairs,
+ * or unknown with why; "—" for a metric without one.
+ */
+export function NoiseFloorCell({ floor: noiseFloor }: { floor: NoiseFloor | null }) {
+  const floor = describeNoiseFloor(noiseFloor);
+  return (
+    <td className="noise-floor" data-testid="noise-floor">
+      {!floor ? (
+        <span className="muted">{MISSING}</span>
+      ) : floor.known ? (
+        <>
+          <span className="metric-floor">{floor.relative}</span>
+          {floor.absolute && <span className="metric-interval">{floor.absolute}</span>}
+          <span className="metric-stats">{floor.pairs}</span>
+        </>
+      ) : (
+        <>
+          <span className="metric-floor">unknown</span>
+          {floor.note && <span className="metric-interval metric-note">{floor.note}</span>}
+        </>
+      )}
+    </td>
   );
 }

@@ -1,13 +1,21 @@
 /**
- * The rounds in which other processes used the service's cores during a measured phase
- * (Diagnostics.flagged_rounds): kept, but their figures are suspect. Nothing when none was.
+ * The rounds in which other processes used the measured cores (the service's, or a pipeline's
+ * lab Collector's) during a measured phase (`flagged_rounds`): kept, but their figures are
+ * suspect. Nothing when none was.
  */
-export function FlaggedRounds({ flagged }: { flagged: readonly string[] }) {
+export function FlaggedRounds({
+  flagged,
+  measured = "service",
+}: {
+  flagged: readonly string[];
+  /** What runs on the measured cores: "service", "lab Collector". */
+  measured?: string;
+}) {
   if (flagged.length === 0) return null;
   return (
     <div className="banner banner-warning" role="status" data-testid="flagged-rounds">
       <p>
-        <strong>Interference:</strong> other processes ran on the service's cores during{" "}
+        <strong>Interference:</strong> other processes ran on the {measured}'s cores during{" "}
         {flagged.join(", ")}; {flagged.length === 1 ? "this round is" : "these rounds are"} kept but{" "}
         {flagged.length === 1 ? "its" : "their"} figures are suspect.
       </p>

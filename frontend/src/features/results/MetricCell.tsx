@@ -6,8 +6,15 @@ import { limiterText } from "./rounds";
  * A value with its change against the baseline as the diagnostics computed it: the absolute
  * change with its 95% interval, the relative change and the direction in the API's words,
  * coloured by direction (a throughput drop is worse), with the test after Holm in small text.
+ * With `wording="summary"` the change is the API's own sentence (`Change.summary`) instead.
  */
-export function MetricCell({ cell }: { cell: CellData }) {
+export function MetricCell({
+  cell,
+  wording = "parts",
+}: {
+  cell: CellData;
+  wording?: "parts" | "summary";
+}) {
   const change = cell.isBaseline ? null : describeChange(cell.overhead);
   const direction = change?.direction ?? undefined;
   const tooltip = change
@@ -29,7 +36,9 @@ export function MetricCell({ cell }: { cell: CellData }) {
       <span className="metric-value">{cell.text}</span>
       {change && (
         <span className="metric-change" title={tooltip}>
-          {change.absolute !== "—" ? (
+          {wording === "summary" ? (
+            <span className="metric-diff metric-summary">{change.summary}</span>
+          ) : change.absolute !== "—" ? (
             <>
               <span className="metric-diff">
                 {change.absolute}
@@ -49,7 +58,9 @@ export function MetricCell({ cell }: { cell: CellData }) {
             <span className="metric-direction">unknown</span>
           )}
           <span className="metric-stats">{change.significanceShort}</span>
-          {change.note && <span className="metric-interval metric-note">{change.note}</span>}
+          {change.note && (wording === "parts" || change.absolute !== "—") && (
+            <span className="metric-interval metric-note">{change.note}</span>
+          )}
         </span>
       )}
       {cell.limitedBy && (

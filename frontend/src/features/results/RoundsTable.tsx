@@ -1,4 +1,4 @@
-import { Fragment } from "react";
+import { Fragment, type ReactNode } from "react";
 import type { RoundRaw, RoundSummary } from "../../api/types";
 import { StatusBadge } from "../../components/StatusBadge";
 import { formatMicros, formatNumber, formatRate, MISSING } from "../../lib/format";
@@ -28,11 +28,12 @@ function IsolationCell({ records }: { records: IsolationRecord[] }) {
   return <span className="badge badge-flagged">flagged: {flagged.map(phaseName).join(", ")}</span>;
 }
 
-function IsolationDetail({ records }: { records: IsolationRecord[] }) {
+function IsolationDetail({ records, measured }: { records: IsolationRecord[]; measured: string }) {
   return (
     <div className="round-isolation" data-testid="round-isolation">
       <p className="warning">
-        <strong>Other processes on the service's cores</strong> (figures of this round are suspect):
+        <strong>Other processes on the {measured}'s cores</strong> (figures of this round are
+        suspect):
       </p>
       <ul>
         {records.map((record) => (
@@ -42,7 +43,7 @@ function IsolationDetail({ records }: { records: IsolationRecord[] }) {
             {record.service_run_delay_ms != null && (
               <span className="muted">
                 {" "}
-                (the service waited {formatNumber(record.service_run_delay_ms, 1)} ms for a CPU)
+                (the {measured} waited {formatNumber(record.service_run_delay_ms, 1)} ms for a CPU)
               </span>
             )}
             {record.foreign_tasks.length > 0 && (
@@ -64,18 +65,62 @@ function IsolationDetail({ records }: { records: IsolationRecord[] }) {
   );
 }
 
+type AnyRound = RoundSummary | RoundRaw;
+
+/** A column of what a round measured, between its status and its isolation. */
+export interface RoundColumn {
+  header: string;
+  cell: (round: AnyRound) => ReactNode;
+}
+
+/** A service's round: requests, rate and p99 of the measured phase, its max throughput. */
+export const SERVICE_ROUND_COLUMNS: RoundColumn[] = [
+  { header: "Requests", cell: (round) => formatNumber(round.requests, 0) },
+  { header: "Achieved rate", cell: (round) => formatRate(round.achieved_rps) },
+  { header: "p99", cell: (round) => formatMicros(round.p99_us) },
+  {
+    header: "Max throughput",
+    cell: (round) => {
+      const limit = limiter(round);
+      return (
+        <>
+          {formatRate(round.max_throughput_rps)}
+          {limit && round.max_throughput_rps != null && (
+            <span
+              className={`small limited-by${limit.by === "service" ? " muted" : ""}`}
+              title={limit.reason ?? undefined}
+            >
+              {limiterText(limit.by)}
+            </span>
+          )}
+        </>
+      );
+    },
+  },
+];
+
 /**
  * Every (round, configuration) run in the order it ran: failed runs show why and the log
  * tail; a round whose measured phase other processes interfered with shows who, a service
  * that did not exit cleanly after SIGTERM says what that means for its telemetry, and the
  * max throughput says what limited it when that was not the service.
  */
-export function RoundsTable({ rounds }: { rounds: (RoundSummary | RoundRaw)[] }) {
+export function RoundsTable({
+  rounds,
+  columns: measures = SERVICE_ROUND_COLUMNS,
+  measured = "service",
+}: {
+  rounds: AnyRound[];
+  /** What each run measured; a service's by default. */
+  columns?: RoundColumn[];
+  /** What runs on the measured cores: "service", "lab Collector". */
+  measured?: string;
+}) {
   if (rounds.length === 0) return <p className="muted">No round has started yet.</p>;
   const sorted = [...rounds].sort(
     (a, b) => a.round_index - b.round_index || a.order_index - b.order_index,
   );
-  const columns = 10;
+  const columns = 6 + measures.length;
   return (
     <div className="table-scroll">
       <table className="rounds">
@@ -85,10 +130,11 @@ export function RoundsTable({ rounds }: { rounds: (RoundSummary | RoundRaw)[] })
             <th scope="col">Order</th>
             <th scope="col">Configuration</th>
             <th scope="col">Status</th>
-            <th scope="col">Requests</th>
-            <th scope="col">Achieved rate</th>
-            <th scope="col">p99</th>
-            <th scope="col">Max throughput</th>
+            {measures.map((measure) => (
+              <th scope="col" key={measure.header}>
+                {measure.header}
+              </th>
+            ))}
             <th scope="col">Isolation</th>
             <th scope="col">Exit code</th>
           </tr>
@@ -99,7 +145,6 @@ export function RoundsTable({ rounds }: { rounds: (RoundSummary | RoundRaw)[] })
             const flagged = records.filter((r) => r.flagged);
             const shutdown = shutdownRecord(round);
             const unclean = shutdown != null && !shutdown.clean;
-            const limit = limiter(round);
             const classes = [
               round.status === "failed" ? "row-failed" : null,
               flagged.length > 0 ? "row-flagged" : null,
@@ -116,20 +161,9 @@ export function RoundsTable({ rounds }: { rounds: (RoundSummary | RoundRaw)[] })
                   <td>
                     <StatusBadge status={round.status} />
                   </td>
-                  <td>{formatNumber(round.requests, 0)}</td>
-                  <td>{formatRate(round.achieved_rps)}</td>
-                  <td>{formatMicros(round.p99_us)}</td>
-                  <td>
-                    {formatRate(round.max_throughput_rps)}
-                    {limit && round.max_throughput_rps != null && (
-                      <span
-                        className={`small limited-by${limit.by === "service" ? " muted" : ""}`}
-                        title={limit.reason ?? undefined}
-                      >
-                        {limiterText(limit.by)}
-                      </span>
-                    )}
-                  </td>
+                  {measures.map((measure) => (
+                    <td key={measure.header}>{measure.cell(round)}</td>
+                  ))}
                   <td>
                     <IsolationCell records={records} />
                   </td>
@@ -146,7 +180,9 @@ export function RoundsTable({ rounds }: { rounds: (RoundSummary | RoundRaw)[] })
                           <strong>Error:</strong> {round.error}
                         </p>
                       )}
-                      {flagged.length > 0 && <IsolationDetail records={flagged} />}
+                      {flagged.length > 0 && (
+                        <IsolationDetail records={flagged} measured={measured} />
+                      )}
                       {unclean && (
                         <p className="warning" data-testid="round-shutdown">
                           <strong>Shutdown:</strong>{" "}
@@ -158,7 +194,8 @@ export function RoundsTable({ rounds }: { rounds: (RoundSummary | RoundRaw)[] })
                       {round.service_log_tail && (
                         <details open={round.status === "failed"}>
                           <summary>
-                            Service log tail ({round.configuration}, round {round.round_index + 1})
+                            {measured === "service" ? "Service" : "Collector"} log tail (
+                            {round.configuration}, round {round.round_index + 1})
                           </summary>
                           <pre className="log">{round.service_log_tail}</pre>
                         </details>

@@ -132,6 +132,7 @@ export function SpanLedger({ experimentId, ledger, order }: Props) {
 }
 
 function Count({ step }: { step: CountStep }) {
+  const details = step.details ?? [];
   return (
     <li
       className={`flow-count${step.value == null ? " is-unknown" : ""}`}
@@ -147,6 +148,15 @@ function Count({ step }: { step: CountStep }) {
       ) : (
         <strong className="flow-value">{formatNumber(step.value, 0)}</strong>
       )}
+      {details.length > 0 && (
+        <ul className="flow-details">
+          {details.map((detail) => (
+            <li key={detail.label}>
+              {detail.label}: <strong>{detail.text}</strong>
+            </li>
+          ))}
+        </ul>
+      )}
     </li>
   );
 }
@@ -161,7 +171,10 @@ function Hop({ step }: { step: Extract<FlowStep, { type: "hop" }> }) {
         <ul className="flow-losses">
           {step.items.map((item) =>
             item.type === "gap" ? (
-              <li key={`gap-${item.label}`} className="flow-loss is-lost is-gap">
+              <li
+                key={`gap-${item.label}`}
+                className={`flow-loss is-gap${item.lost ? " is-lost" : ""}`}
+              >
                 {item.value > 0 ? "−" : "+"}
                 {formatNumber(Math.abs(item.value), 0)} {item.label}
               </li>
@@ -173,7 +186,7 @@ function Hop({ step }: { step: Extract<FlowStep, { type: "hop" }> }) {
             ) : (
               <li
                 key={item.stage}
-                className={`flow-loss${item.value > 0 ? " is-lost" : ""}`}
+                className={`flow-loss${item.value > 0 && !item.kept ? " is-lost" : ""}`}
                 data-stage={item.stage}
                 title={item.hint}
               >
@@ -194,26 +207,48 @@ function stageBefore(steps: FlowStep[], index: number): string {
   return before?.type === "count" ? before.stage : "start";
 }
 
-function Flow({ configuration, flow }: { configuration: string; flow: SignalFlow }) {
-  const status =
-    flow.balanced === true
+/** A flow's state beside its title: balanced, lost, unknown. */
+export interface FlowStatus {
+  className: "tag-ok" | "tag-bad" | "tag-unknown";
+  text: string;
+}
+
+/**
+ * One ledger as a flow of counts with what each hop lost between them; `status` replaces the
+ * balance the flow itself reports (a pipeline's comes from the API's `lost`).
+ */
+export function Flow({
+  configuration,
+  flow,
+  status: given,
+  title,
+}: {
+  configuration: string;
+  flow: SignalFlow;
+  status?: FlowStatus;
+  /** The heading; the configuration's name by default. */
+  title?: string;
+}) {
+  const status: FlowStatus =
+    given ??
+    (flow.balanced === true
       ? { className: "tag-ok", text: "balanced" }
       : flow.balanced === false
         ? { className: "tag-bad", text: `${formatNumber(flow.lost, 0)} lost` }
         : flow.unknown > 0
           ? { className: "tag-unknown", text: `${flow.unknown} unknown` }
-          : { className: "tag-unknown", text: "not checked" };
+          : { className: "tag-unknown", text: "not checked" });
   return (
     <>
       <div className="flow-head">
-        <h3>{configuration}</h3>
+        <h3>{title ?? configuration}</h3>
         <span className={`tag ${status.className}`}>{status.text}</span>
         {flow.balanced === false && (
           <p className="small muted">expected ≠ stored + counted losses</p>
         )}
         {flow.note && <p className="small muted">{flow.note}</p>}
       </div>
-      <ol className="flow" aria-label={`${flow.label}, from expected to stored`}>
+      <ol className="flow" aria-label={`${flow.label}, ${flow.range}`}>
         {flow.steps.map((step, index) =>
           step.type === "count" ? (
             <Count key={step.stage} step={step} />

@@ -1,4 +1,4 @@
-import { useRef, useState } from "react";
+import { type ReactNode, useRef, useState } from "react";
 import { useMeta } from "../../api/queries";
 import type { GrafanaLinks } from "../../api/types";
 import { Empty, ErrorState, Loading } from "../../components/States";
@@ -15,6 +15,10 @@ interface Props {
   order: string[];
   /** The run's time range, for the Grafana links. */
   range: TimeRange;
+  /** Whether to show the run's logs (a Collector pipeline's run has none). */
+  logs?: boolean;
+  /** What to say when no configuration has a sample trace. */
+  noTraces?: ReactNode;
 }
 
 interface Selection {
@@ -29,6 +33,8 @@ export function Telemetry({
   tracesPending,
   order,
   range,
+  logs = true,
+  noTraces = "No sample traces: the baseline sends none, and Tempo had none of this run for the other configurations.",
 }: Props) {
   const meta = useMeta();
   const grafana = meta.data?.grafana ?? null;
@@ -76,23 +82,22 @@ export function Telemetry({
           />
         ) : (
           <Empty>
-            <p>
-              No sample traces: the baseline sends none, and Tempo had none of this run for the
-              other configurations.
-            </p>
+            <p>{noTraces}</p>
           </Empty>
         )}
       </section>
-      <section className="panel" aria-labelledby="logs-title" id="logs">
-        <h2 id="logs-title">Recent logs</h2>
-        <RecentLogs
-          experimentId={experimentId}
-          configurations={order}
-          grafana={grafana}
-          range={range}
-          onShowTrace={showTrace}
-        />
-      </section>
+      {logs && (
+        <section className="panel" aria-labelledby="logs-title" id="logs">
+          <h2 id="logs-title">Recent logs</h2>
+          <RecentLogs
+            experimentId={experimentId}
+            configurations={order}
+            grafana={grafana}
+            range={range}
+            onShowTrace={showTrace}
+          />
+        </section>
+      )}
     </>
   );
 }

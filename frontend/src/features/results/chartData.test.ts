@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
+import type { RoundRaw } from "../../api/types";
 import { aggregates, round, sample } from "../../test/fixtures";
 import {
   cpuSeries,
+  memorySeries,
   PERCENTILE_TICK_XS,
   PERCENTILE_TICKS,
   percentileHoverLabel,
@@ -113,5 +115,27 @@ describe("CPU over time", () => {
     expect(second[0].x).toEqual([0.125]);
     expect(second[0].y[0]).toBeCloseTo(60);
     expect(roundsWithSamples(rounds)).toEqual([0, 1, 2]);
+  });
+});
+
+describe("memory over time", () => {
+  it("plots each sample's RSS in MiB, a round's or the mean over completed rounds", () => {
+    const mib = 1024 * 1024;
+    const at = (t: number, rss: number) => ({ ...sample(t, 0), rss_bytes: rss * mib });
+    const rounds = [
+      round("lab", 0, { samples: [at(0, 50), at(0.25, 52)] as unknown as RoundRaw["samples"] }),
+      round("lab", 1, { samples: [at(0.01, 54), at(0.26, 56)] as unknown as RoundRaw["samples"] }),
+      round("lab", 2, {
+        status: "failed",
+        samples: [at(0, 500)] as unknown as RoundRaw["samples"],
+      }),
+    ];
+    expect(memorySeries(rounds, ["lab"], "mean")).toEqual([
+      { label: "lab", x: [0, 0.25], y: [52, 54] },
+    ]);
+    expect(memorySeries(rounds, ["lab"], 1)).toEqual([
+      { label: "lab", x: [0.01, 0.26], y: [54, 56] },
+    ]);
+    expect(memorySeries(rounds, ["missing"], "mean")).toEqual([{ label: "missing", x: [], y: [] }]);
   });
 });

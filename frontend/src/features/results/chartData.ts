@@ -1,5 +1,6 @@
 // Chart data shaped from the results: the HDR-style percentile curves from each
-// configuration's aggregates, and CPU utilisation over time from each round's 250 ms samples.
+// configuration's aggregates, and CPU utilisation and memory over time from each round's
+// 250 ms samples.
 
 import type { ConfigurationAggregates, ResourceSample, RoundRaw } from "../../api/types";
 import type { XYSeries } from "../../lib/charts/align";
@@ -98,27 +99,29 @@ export function utilizationPoints(samples: readonly ResourceSample[]): {
 export type RoundChoice = "mean" | number;
 
 /**
- * One series per configuration: the chosen round's utilisation, or the mean over its completed
- * rounds (points binned to the 250 ms sampling step, so rounds line up).
+ * One series per configuration from its rounds' samples, turned into points by `points`: the
+ * chosen round's, or the mean over its completed rounds (points binned to the 250 ms sampling
+ * step, so rounds line up).
  */
-export function cpuSeries(
+export function sampleSeries(
   rounds: readonly RoundRaw[],
   configurations: readonly string[],
   choice: RoundChoice,
+  points: (samples: readonly ResourceSample[]) => { x: number[]; y: number[] },
 ): XYSeries[] {
   return configurations.map((configuration) => {
     const own = rounds.filter((r) => r.configuration === configuration && r.samples?.length);
     if (choice !== "mean") {
       const round = own.find((r) => r.round_index === choice);
-      const points = round ? utilizationPoints(round.samples as unknown as ResourceSample[]) : null;
-      return { label: configuration, x: points?.x ?? [], y: points?.y ?? [] };
+      const chosen = round ? points(round.samples as unknown as ResourceSample[]) : null;
+      return { label: configuration, x: chosen?.x ?? [], y: chosen?.y ?? [] };
     }
     const bins = new Map<number, number[]>();
     for (const round of own.filter((r) => r.status === "completed")) {
-      const points = utilizationPoints(round.samples as unknown as ResourceSample[]);
-      points.x.forEach((t, i) => {
+      const each = points(round.samples as unknown as ResourceSample[]);
+      each.x.forEach((t, i) => {
         const bin = Math.round(t / SAMPLE_STEP_S);
-        bins.set(bin, [...(bins.get(bin) ?? []), points.y[i]]);
+        bins.set(bin, [...(bins.get(bin) ?? []), each.y[i]]);
       });
     }
     const sorted = [...bins.entries()].sort((a, b) => a[0] - b[0]);
@@ -128,6 +131,37 @@ export function cpuSeries(
       y: sorted.map(([, values]) => values.reduce((sum, v) => sum + v, 0) / values.length),
     };
   });
+}
+
+/** CPU utilisation per configuration (utilizationPoints): a round's, or the mean of them. */
+export function cpuSeries(
+  rounds: readonly RoundRaw[],
+  configurations: readonly string[],
+  choice: RoundChoice,
+): XYSeries[] {
+  return sampleSeries(rounds, configurations, choice, utilizationPoints);
+}
+
+const MIB = 1024 * 1024;
+
+/** Resident memory (MiB) at each sample. */
+export function memoryPoints(samples: readonly ResourceSample[]): { x: number[]; y: number[] } {
+  const sorted = [...samples]
+    .filter((s) => typeof s.rss_bytes === "number" && Number.isFinite(s.t))
+    .sort((a, b) => a.t - b.t);
+  return {
+    x: sorted.map((s) => Number(s.t.toFixed(3))),
+    y: sorted.map((s) => s.rss_bytes / MIB),
+  };
+}
+
+/** Resident memory over time per configuration: a round's, or the mean of them. */
+export function memorySeries(
+  rounds: readonly RoundRaw[],
+  configurations: readonly string[],
+  choice: RoundChoice,
+): XYSeries[] {
+  return sampleSeries(rounds, configurations, choice, memoryPoints);
 }
 
 /** Round indexes that have samples, for the round picker. */

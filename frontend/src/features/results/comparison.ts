@@ -6,12 +6,13 @@
 import type { Change, ConfigurationAggregates, Diagnostics, NoiseFloor } from "../../api/types";
 import { formatBytes, formatMicros, formatNumber, formatRate } from "../../lib/format";
 
-export interface MetricDef {
+/** A row of a side-by-side table over aggregates `A` (a service's, by default, or a pipeline's). */
+export interface MetricDef<A = ConfigurationAggregates> {
   key: string;
   label: string;
   /** What the row means, for the row header's description. */
   description: string;
-  value: (aggregates: ConfigurationAggregates) => number | null;
+  value: (aggregates: A) => number | null;
   format: (value: number | null) => string;
   /** The metric's key in Diagnostics.overhead and .noise_floor; null when it has no interval. */
   overheadKey: string | null;
@@ -103,23 +104,25 @@ export interface CellData {
   limitedBy: string | null;
 }
 
-export interface RowData {
-  metric: MetricDef;
+export interface RowData<A = ConfigurationAggregates> {
+  metric: MetricDef<A>;
   cells: CellData[];
   /** The smallest change this experiment can tell from noise, for metrics that have one. */
   noiseFloor: NoiseFloor | null;
 }
 
-type DiagnosticsPart = Pick<Diagnostics, "overhead" | "noise_floor" | "dropped_spans">;
+/** What the rows read of the diagnostics: a pipeline's have no dropped spans. */
+type DiagnosticsPart = Pick<Diagnostics, "overhead" | "noise_floor"> &
+  Partial<Pick<Diagnostics, "dropped_spans">>;
 
-export function comparisonRows(
-  configurations: readonly ConfigurationAggregates[],
+export function comparisonRows<A extends { configuration: string } = ConfigurationAggregates>(
+  configurations: readonly A[],
   baseline: string,
   diagnostics: DiagnosticsPart | null | undefined,
-  metrics: readonly MetricDef[] = METRICS,
+  metrics: readonly MetricDef<A>[] = METRICS as unknown as MetricDef<A>[],
   /** Per configuration, what limited its max throughput when not the service (rounds.ts). */
   limits: Readonly<Record<string, string | null>> = {},
-): RowData[] {
+): RowData<A>[] {
   return metrics.map((metric) => ({
     metric,
     noiseFloor: (metric.overheadKey && diagnostics?.noise_floor[metric.overheadKey]) || null,
@@ -128,7 +131,7 @@ export function comparisonRows(
       const isBaseline = name === baseline;
       const value =
         metric.key === DROPPED_SPANS
-          ? (diagnostics?.dropped_spans[name] ?? null)
+          ? (diagnostics?.dropped_spans?.[name] ?? null)
           : metric.value(aggregates);
       const overhead =
         isBaseline || !metric.overheadKey

@@ -2,6 +2,8 @@
 // with each counted loss (dropped in the SDK, refused by the Collector, failed export) on the
 // hop where it happened, and whatever no stage accounts for as an "unaccounted" gap on its hop.
 // An unknown stage stays unknown with its reason: it is never taken as 0.
+// The stages' names, order and gap wording are a vocabulary: a service's span ledger by default,
+// a Collector pipeline's (features/pipeline-results/pipelineLedger.ts) with its own.
 
 import type { LedgerStage, RoundLedger, SignalLedger } from "../../api/types";
 
@@ -13,7 +15,28 @@ export const SIGNALS = [
 
 export type SignalKey = (typeof SIGNALS)[number]["key"];
 
-const STAGES: Record<string, { label: string; hint: string; loss: boolean; position: number }> = {
+export interface StageInfo {
+  label: string;
+  hint: string;
+  /** Shown on the hop before the next count, rather than as a count. */
+  loss: boolean;
+  position: number;
+  /** A hop item that is not a loss: spans a processor held back or sampled out on purpose. */
+  kept?: boolean;
+}
+
+/** How a ledger's stages read: labels, pipeline order, what a gap before a count means. */
+export interface LedgerVocabulary {
+  stages: Record<string, StageInfo>;
+  /** Per count: what a positive gap before it is ("not found in the store"). */
+  gaps: Record<string, string>;
+  /** Counts before which a positive gap need not be a loss (a sampling pipeline's). */
+  neutralGaps?: readonly string[];
+  /** The flow's extent, for its list's name: "from expected to stored". */
+  range: string;
+}
+
+const STAGES: Record<string, StageInfo> = {
   expected: {
     label: "Expected",
     hint: "requests answered × items per request",
@@ -64,6 +87,15 @@ const GAP_LABELS: Record<string, string> = {
   stored: "not found in the store",
 };
 
+/** A line under a count: "downstream-1: 1,960", "complete traces: 800 of 800". */
+export interface FlowDetail {
+  label: string;
+  text: string;
+}
+
+/** A ledger stage with the lines to show under it (a pipeline's per-downstream arrivals). */
+export type FlowStage = LedgerStage & { details?: FlowDetail[] };
+
 export interface CountStep {
   type: "count";
   stage: string;
@@ -72,6 +104,7 @@ export interface CountStep {
   /** null: unknown (never 0). */
   value: number | null;
   reason: string | null;
+  details?: FlowDetail[];
 }
 
 export interface LossStep {
@@ -81,6 +114,8 @@ export interface LossStep {
   hint: string;
   value: number | null;
   reason: string | null;
+  /** Held back or sampled out on purpose: not counted as lost. */
+  kept?: boolean;
 }
 
 /** What no stage accounts for between two counts: positive lost, negative more than expected. */
@@ -88,6 +123,8 @@ export interface GapStep {
   type: "gap";
   label: string;
   value: number;
+  /** Counted as lost (false where a sampling pipeline may leave spans out on purpose). */
+  lost: boolean;
 }
 
 export interface HopStep {
@@ -100,6 +137,8 @@ export type FlowStep = CountStep | HopStep;
 export interface SignalFlow {
   signal: string;
   label: string;
+  /** "from expected to stored". */
+  range: string;
   /** Counts with the hops between them: count, hop, count, hop, count … */
   steps: FlowStep[];
   balanced: boolean | null;
@@ -110,9 +149,16 @@ export interface SignalFlow {
   lost: number;
 }
 
-function describe(stage: string): { label: string; hint: string; loss: boolean; position: number } {
+/** A service's span ledger: expected from the requests, through the SDK and Collector, stored. */
+export const SPAN_LEDGER: LedgerVocabulary = {
+  stages: STAGES,
+  gaps: GAP_LABELS,
+  range: "from expected to stored",
+};
+
+function describe(stage: string, vocabulary: LedgerVocabulary): StageInfo {
   return (
-    STAGES[stage] ?? {
+    vocabulary.stages[stage] ?? {
       label: stage.replace(/_/g, " "),
       hint: "",
       loss: false,
@@ -125,12 +171,16 @@ function describe(stage: string): { label: string; hint: string; loss: boolean; 
  * One signal as a flow. Stages are put in pipeline order (a refusal happens before the
  * Collector accepts); the gap on a hop is computed only when every value on it is known.
  */
-export function ledgerFlow(signal: SignalLedger): SignalFlow {
+export function ledgerFlow(
+  signal: Omit<SignalLedger, "stages" | "signal"> & { signal: string; stages: FlowStage[] },
+  vocabulary: LedgerVocabulary = SPAN_LEDGER,
+): SignalFlow {
   const ordered = signal.stages
     .map((stage, index) => ({ stage, index }))
     .sort(
       (a, b) =>
-        describe(a.stage.stage).position - describe(b.stage.stage).position || a.index - b.index,
+        describe(a.stage.stage, vocabulary).position -
+          describe(b.stage.stage, vocabulary).position || a.index - b.index,
     )
     .map(({ stage }) => stage);
   const steps: FlowStep[] = [];
@@ -146,15 +196,17 @@ export function ledgerFlow(signal: SignalLedger): SignalFlow {
         const gap =
           previous.value - next.value - losses.reduce((sum: number, v) => sum + (v ?? 0), 0);
         if (gap !== 0) {
+          const counted = !(gap > 0 && vocabulary.neutralGaps?.includes(next.stage));
           items.push({
             type: "gap",
             label:
               gap > 0
-                ? (GAP_LABELS[next.stage] ?? `unaccounted before ${next.label.toLowerCase()}`)
+                ? (vocabulary.gaps[next.stage] ?? `unaccounted before ${next.label.toLowerCase()}`)
                 : `more than the stage before (other senders or a counter reset)`,
             value: gap,
+            lost: counted,
           });
-          if (gap > 0) lost += gap;
+          if (gap > 0 && counted) lost += gap;
         }
       }
     }
@@ -163,7 +215,7 @@ export function ledgerFlow(signal: SignalLedger): SignalFlow {
   };
 
   for (const stage of ordered) {
-    const info = describe(stage.stage);
+    const info = describe(stage.stage, vocabulary);
     const base = {
       stage: stage.stage,
       label: info.label,
@@ -172,11 +224,15 @@ export function ledgerFlow(signal: SignalLedger): SignalFlow {
       reason: stage.value == null ? (stage.unknown_reason ?? "not read") : null,
     };
     if (info.loss) {
-      pending.push({ type: "loss", ...base });
-      if (stage.value != null) lost += stage.value;
+      pending.push({ type: "loss", ...base, ...(info.kept ? { kept: true } : {}) });
+      if (stage.value != null && !info.kept) lost += stage.value;
       continue;
     }
-    const count: CountStep = { type: "count", ...base };
+    const count: CountStep = {
+      type: "count",
+      ...base,
+      ...(stage.details?.length ? { details: stage.details } : {}),
+    };
     closeHop(count);
     steps.push(count);
     previous = count;
@@ -186,6 +242,7 @@ export function ledgerFlow(signal: SignalLedger): SignalFlow {
   return {
     signal: signal.signal,
     label: SIGNALS.find((s) => s.key === signal.signal)?.label ?? signal.signal,
+    range: vocabulary.range,
     steps,
     balanced: signal.balanced,
     note: signal.note ?? null,

@@ -1,0 +1,196 @@
+import { describe, expect, it } from "vitest";
+import { pipelineVariants as catalog } from "../../test/pipelineFixtures";
+import {
+  estimatePipeline,
+  fileVariant,
+  initialPipelineForm,
+  labSettings,
+  nameFromPath,
+  rampRates,
+  toggleShipped,
+  toPipelineSpec,
+  withVariants,
+} from "./pipelineForm";
+
+describe("the pipeline form", () => {
+  it("starts from passthrough, the baseline, and batch-default", () => {
+    const form = initialPipelineForm(catalog);
+    expect(form.variants.map((v) => v.pipeline)).toEqual(["passthrough", "batch-default"]);
+    expect(form.baseline).toBe(form.variants[0].uid);
+    expect(toPipelineSpec(form)).toEqual({
+      subject: "collector",
+      configurations: [
+        // A shipped variant goes by its pipeline's name: none is sent.
+        { pipeline: "passthrough", baseline: true, settings: {} },
+        { pipeline: "batch-default", baseline: false, settings: {} },
+      ],
+      load: {
+        spans_per_s: 1000,
+        warmup_s: 2,
+        duration_s: 20,
+        drain_s: 6,
+        spans_per_trace: 5,
+        attribute_bytes: 0,
+      },
+      rounds: 5,
+      seed: 0,
+    });
+  });
+
+  it("keeps shipped variants in the catalog's order, config files after them", () => {
+    let form = initialPipelineForm(catalog);
+    form = withVariants(
+      form,
+      [
+        ...form.variants,
+        fileVariant(
+          "/etc/otel/My Pipeline.yaml",
+          form.variants.map((v) => v.name),
+        ),
+      ],
+      catalog,
+    );
+    form = toggleShipped(form, "loadbalancing", catalog);
+    form = toggleShipped(form, "batch-tuned", catalog);
+    expect(form.variants.map((v) => v.pipeline ?? v.configFile)).toEqual([
+      "passthrough",
+      "batch-default",
+      "batch-tuned",
+      "loadbalancing",
+      "/etc/otel/My Pipeline.yaml",
+    ]);
+    const file = toPipelineSpec(form).configurations.at(-1);
+    expect(file).toEqual({
+      name: "my-pipeline",
+      config_file: "/etc/otel/My Pipeline.yaml",
+      baseline: false,
+      settings: {},
+    });
+  });
+
+  it("moves the baseline when its variant is unchecked", () => {
+    let form = initialPipelineForm(catalog);
+    form = toggleShipped(form, "tail-sampling", catalog);
+    form = { ...form, baseline: form.variants[2].uid };
+    form = toggleShipped(form, "tail-sampling", catalog);
+    expect(form.variants.find((v) => v.uid === form.baseline)?.pipeline).toBe("passthrough");
+    form = toggleShipped(form, "passthrough", catalog);
+    expect(form.variants.find((v) => v.uid === form.baseline)?.pipeline).toBe("batch-default");
+    form = toggleShipped(form, "batch-default", catalog);
+    expect(form.variants).toEqual([]);
+    expect(form.baseline).toBe("");
+    expect(estimatePipeline(form)).toBeNull();
+  });
+
+  it("sends settings, names a config file from its path, and lets the API judge the rest", () => {
+    const form = initialPipelineForm(catalog);
+    const spec = toPipelineSpec({
+      ...form,
+      name: "  batching  ",
+      variants: [
+        {
+          ...form.variants[0],
+          settings: [
+            { uid: "a", key: " LAB_BATCH_SIZE ", value: "512" },
+            { uid: "b", key: "", value: "" },
+          ],
+        },
+        form.variants[1],
+      ],
+      load: { ...form.load, spans_per_s: "", attribute_bytes: "lots" },
+      rounds: "",
+    });
+    expect(spec.name).toBe("batching");
+    expect(spec.configurations[0].settings).toEqual({ LAB_BATCH_SIZE: "512" });
+    expect(spec.load).not.toHaveProperty("spans_per_s");
+    expect(spec.load.attribute_bytes).toBe("lots");
+    expect(spec.rounds).toBe(5);
+    expect(nameFromPath("/tmp/x/Tail_Sampling.v2.yml")).toBe("tail_sampling.v2");
+    expect(nameFromPath("/tmp/---")).toBe("custom");
+  });
+
+  it("estimates as the API does: start, warm-up, measured, drain and stop per variant and round", () => {
+    const form = initialPipelineForm(catalog);
+    // (2 + 1 + 2 + 3 + 2) s × 2 variants × 1 round.
+    expect(
+      estimatePipeline({
+        ...form,
+        load: { ...form.load, warmup_s: "1", duration_s: "2", drain_s: "3" },
+        rounds: "1",
+      }),
+    ).toEqual({ seconds: 20, perRun: 10, rampSteps: 0 });
+    // Blank fields take the API's defaults: (2 + 2 + 20 + 6 + 2) s × 2 × 5.
+    expect(
+      estimatePipeline({ ...form, load: { ...form.load, warmup_s: "", drain_s: "" } })?.seconds,
+    ).toBe(320);
+    expect(estimatePipeline({ ...form, rounds: "x" })).toBeNull();
+  });
+
+  it("sends the ramp only when it is on, blanks left to the API's defaults", () => {
+    const form = initialPipelineForm(catalog);
+    expect(form.ramp.enabled).toBe(false);
+    expect(toPipelineSpec(form).load).not.toHaveProperty("ramp");
+    const spec = toPipelineSpec({
+      ...form,
+      ramp: { ...form.ramp, enabled: true, factor: "2", max_steps: "", step_s: "x" },
+    });
+    expect(spec.load.ramp).toEqual({ factor: 2, step_s: "x", max_spans_per_s: 200000 });
+  });
+
+  it("counts the ramp's steps as the API does: start × factor^k up to the top, at most max_steps", () => {
+    const ramp = { factor: 1.5, max_spans_per_s: 5000, max_steps: 12 };
+    expect(rampRates(1000, ramp)).toEqual([1000, 1500, 2250, 3375]);
+    expect(rampRates(1000, { ...ramp, max_spans_per_s: 200000 })).toHaveLength(12);
+    expect(rampRates(1000, { ...ramp, max_steps: 2 })).toEqual([1000, 1500]);
+    expect(rampRates(333.3, { factor: 1.1, max_spans_per_s: 1000, max_steps: 40 })).toEqual([
+      333.3, 366.6, 403.3, 443.6, 488, 536.8, 590.5, 649.5, 714.5, 785.9, 864.5, 950.9,
+    ]);
+    expect(rampRates(6000, ramp)).toEqual([]);
+    // A factor that never rises is no ramp (the API asks for at least 1.05).
+    expect(rampRates(1000, { ...ramp, factor: 1 })).toEqual([]);
+  });
+
+  it("adds every step the ramp may take to the estimate (backend PipelineSpec.estimated_seconds)", () => {
+    const form = initialPipelineForm(catalog);
+    const ramp = { ...form.ramp, enabled: true };
+    // 4 steps of (3 + 1.5) s over (2 + 2 + 20 + 6 + 2) s, × 2 variants × 5 rounds: the API's 500 s.
+    expect(estimatePipeline({ ...form, ramp: { ...ramp, max_spans_per_s: "5000" } })).toEqual({
+      seconds: 500,
+      perRun: 50,
+      rampSteps: 4,
+    });
+    // The defaults: 12 steps, 860 s as the API says.
+    expect(estimatePipeline({ ...form, ramp })?.seconds).toBe(860);
+    // 12 steps of (2 + 1.5) s over (2 + 2 + 5 + 6 + 2) s, one variant, 2 rounds: 118 s.
+    expect(
+      estimatePipeline({
+        ...form,
+        variants: form.variants.slice(0, 1),
+        load: { ...form.load, spans_per_s: "333.3", duration_s: "5" },
+        ramp: {
+          enabled: true,
+          factor: "1.1",
+          step_s: "2",
+          max_spans_per_s: "1000",
+          max_steps: "40",
+        },
+        rounds: "2",
+      }),
+    ).toEqual({ seconds: 118, perRun: 59, rampSteps: 12 });
+    // The ramp starts at the span rate: without one, or with an unusable ramp, no estimate.
+    expect(estimatePipeline({ ...form, ramp, load: { ...form.load, spans_per_s: "" } })).toBeNull();
+    expect(estimatePipeline({ ...form, ramp: { ...ramp, factor: "1" } })).toBeNull();
+    // Off, its fields do not count.
+    expect(estimatePipeline({ ...form, ramp: { ...form.ramp, factor: "x" } })?.seconds).toBe(320);
+  });
+
+  it("finds the settings an overlay reads, with their defaults", () => {
+    expect(labSettings(catalog[2].config)).toEqual([
+      { name: "LAB_BATCH_SIZE", default: "16384" },
+      { name: "LAB_BATCH_MAX_SIZE", default: "16384" },
+      { name: "LAB_BATCH_TIMEOUT", default: "1s" },
+    ]);
+    // What the engine sets (no default) is not offered.
+    expect(labSettings(catalog[4].config)).toEqual([]);
+  });
+});

@@ -1,0 +1,105 @@
+import type { PipelineAggregates, PipelineDiagnostics } from "../../api/types";
+import { colorFor } from "../../lib/charts/palette";
+import { formatNumber } from "../../lib/format";
+import { NoiseFloorCell } from "../results/ComparisonTable";
+import { comparisonRows } from "../results/comparison";
+import { MetricCell } from "../results/MetricCell";
+import { pipelineMetrics, rampLimits, UNKNOWN } from "./pipelineComparison";
+
+interface Props {
+  configurations: PipelineAggregates[];
+  baseline: string;
+  /** Every variant of the spec, for stable colours. */
+  order: string[];
+  /** Changes and noise floor; absent while they load or failed. */
+  diagnostics?: PipelineDiagnostics;
+}
+
+/**
+ * A column per variant, a row per figure of the lab Collector. Each change against the
+ * baseline pipeline is the diagnostics' own sentence, coloured by its direction; the last
+ * column is the noise floor.
+ */
+export function PipelineComparisonTable({ configurations, baseline, order, diagnostics }: Props) {
+  const rows = comparisonRows(
+    configurations,
+    baseline,
+    diagnostics,
+    pipelineMetrics(configurations),
+    rampLimits(configurations),
+  );
+  return (
+    <div className="table-scroll">
+      <table className="comparison pipeline-comparison">
+        <caption>
+          The lab Collector under telemetrygen's constant span rate: medians over rounds, the span
+          counts summed. Each change is paired round by round against the baseline pipeline,{" "}
+          <strong>{baseline}</strong>, in the diagnostics' words, coloured when it is{" "}
+          <span className="direction-key" data-direction="worse">
+            worse
+          </span>{" "}
+          or{" "}
+          <span className="direction-key" data-direction="better">
+            better
+          </span>{" "}
+          after Holm's correction over the variant's metrics. A figure the Collectors did not report
+          is {UNKNOWN}, never 0.
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Metric</th>
+            {configurations.map((c) => (
+              <th
+                scope="col"
+                key={c.configuration}
+                className={c.configuration === baseline ? "is-baseline" : undefined}
+              >
+                <span
+                  className="swatch"
+                  style={{ background: colorFor(order.indexOf(c.configuration)) }}
+                  aria-hidden="true"
+                />
+                {c.configuration}
+                {c.configuration === baseline && <span className="tag">baseline</span>}
+                <div className="muted small column-meta">
+                  {c.rounds_completed} round{c.rounds_completed === 1 ? "" : "s"}
+                  {c.rounds_failed > 0 && <span className="error">, {c.rounds_failed} failed</span>}
+                  {c.ledger_totals?.generated != null && (
+                    <> · {formatNumber(c.ledger_totals.generated, 0)} spans</>
+                  )}
+                  {c.generator_saturated && (
+                    <span className="warning" data-testid="generator-saturated">
+                      {" "}
+                      · telemetrygen saturated
+                    </span>
+                  )}
+                </div>
+              </th>
+            ))}
+            {diagnostics && (
+              <th scope="col" className="noise-floor">
+                Noise floor
+                <div className="muted small column-meta">
+                  smallest change these rounds resolve (95%)
+                </div>
+              </th>
+            )}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(({ metric, cells, noiseFloor }) => (
+            <tr key={metric.key} data-metric={metric.key}>
+              <th scope="row" title={metric.description}>
+                {metric.label}
+              </th>
+              {cells.map((cell) => (
+                <MetricCell key={cell.configuration} cell={cell} wording="summary" />
+              ))}
+              {diagnostics && <NoiseFloorCell floor={noiseFloor} />}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

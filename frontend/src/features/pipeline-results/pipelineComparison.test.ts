@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { pipelineDiagnostics, pipelineResults } from "../../test/pipelineFixtures";
+import { comparisonRows } from "../results/comparison";
+import {
+  MAX_SUSTAINABLE,
+  PIPELINE_METRICS,
+  pipelineMetrics,
+  rampLimits,
+} from "./pipelineComparison";
+
+const { configurations, baseline } = pipelineResults();
+
+function row(
+  key: string,
+  rows = comparisonRows(configurations, baseline, pipelineDiagnostics(), PIPELINE_METRICS),
+) {
+  const found = rows.find((r) => r.metric.key === key);
+  if (!found) throw new Error(`no row ${key}`);
+  return found;
+}
+
+describe("the pipeline comparison's rows", () => {
+  it("formats each variant's figures, millicores below a core", () => {
+    expect(row("cpu_cores").cells.map((c) => c.text)).toEqual([
+      "7.80 millicores",
+      "9.00 millicores",
+      "11.5 millicores",
+      "11.0 millicores",
+    ]);
+    expect(row("spans_per_s").cells[0].text).toBe("1,144 spans/s");
+    expect(row("rss_max_bytes").cells[3].text).toBe("57.4 MiB");
+    expect(row("kept_ratio").cells[3].text).toBe("24.8 %");
+    expect(row("downstream_cpu_cores").cells[2].text).toBe("14.8 millicores");
+  });
+
+  it("carries each change from the diagnostics, with its summary and direction", () => {
+    const cpu = row("cpu_cores");
+    expect(cpu.cells[0]).toMatchObject({ isBaseline: true, overhead: null });
+    expect(cpu.cells[1].overhead?.summary).toBe(
+      "+1.2 millicores Collector CPU, +15.4% \u2014 no significant change",
+    );
+    expect(cpu.cells[1].direction).toBe("unchanged");
+    expect(cpu.noiseFloor?.note).toMatch(/needs a second configuration/);
+    expect(row("spans_per_s").cells[1].overhead).toBeNull();
+  });
+
+  it("shows an unknown count as unknown, never 0", () => {
+    const lost = row("lost");
+    expect(lost.cells.map((c) => c.text)).toEqual(["0", "0", "0", "unknown"]);
+    expect(lost.cells[3].direction).toBe("unknown");
+    expect(row("not_arrived").cells[3].text).toBe("3,010");
+    const missing = comparisonRows(
+      [{ ...configurations[0], ledger_totals: { generated: null, lost: null, not_arrived: null } }],
+      baseline,
+      null,
+      PIPELINE_METRICS,
+    );
+    expect(missing.find((r) => r.metric.key === "generated")?.cells[0].text).toBe("unknown");
+  });
+
+  it("adds the ramp's highest sustainable rate only when a variant has one", () => {
+    expect(pipelineMetrics(configurations)).toBe(PIPELINE_METRICS);
+    const ramped = [
+      { ...configurations[0], max_sustainable_spans_per_s: 42_000, ramp_limited_by: [] },
+      {
+        ...configurations[1],
+        max_sustainable_spans_per_s: 30_000,
+        ramp_limited_by: ["exporter queue"],
+      },
+    ];
+    expect(pipelineMetrics(ramped).at(-1)).toBe(MAX_SUSTAINABLE);
+    const rows = comparisonRows(
+      ramped,
+      baseline,
+      null,
+      pipelineMetrics(ramped),
+      rampLimits(ramped),
+    );
+    const max = rows.find((r) => r.metric === MAX_SUSTAINABLE);
+    expect(max?.cells.map((c) => [c.text, c.limitedBy])).toEqual([
+      ["42,000 spans/s", null],
+      ["30,000 spans/s", "exporter queue"],
+    ]);
+  });
+});

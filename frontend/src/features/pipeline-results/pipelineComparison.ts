@@ -1,0 +1,154 @@
+// The side-by-side table of a Collector pipeline experiment: a row per figure of the lab
+// Collector (and what it passed on), a column per variant. The change against the baseline
+// pipeline and the noise floor come from the diagnostics as they are (Change.summary and
+// .direction), through the service table's rows (results/comparison.ts).
+
+import type { PipelineAggregates } from "../../api/types";
+import {
+  formatBytes,
+  formatCores,
+  formatNumber,
+  formatSpanRate,
+  formatUtilization,
+} from "../../lib/format";
+import { MAX_THROUGHPUT, type MetricDef } from "../results/comparison";
+
+/** A count or figure the API could not tell: "unknown", never 0 or a dash that reads as none. */
+export const UNKNOWN = "unknown";
+
+function known(format: (value: number) => string) {
+  return (value: number | null): string => (value == null ? UNKNOWN : format(value));
+}
+
+function count(value: number): string {
+  return formatNumber(value, 0);
+}
+
+export const PIPELINE_METRICS: MetricDef<PipelineAggregates>[] = [
+  {
+    key: "spans_per_s",
+    label: "Spans/s taken in",
+    description:
+      "Spans per second the lab Collector's receiver accepted over the measured phase, median over rounds",
+    value: (a) => a.spans_per_s,
+    format: known(formatSpanRate),
+    overheadKey: null,
+  },
+  {
+    key: "cpu_cores",
+    label: "Collector CPU",
+    description:
+      "Cores the lab Collector used over the measured phase (user + system), median over rounds",
+    value: (a) => a.cpu_cores,
+    format: known(formatCores),
+    overheadKey: "cpu_cores",
+  },
+  {
+    key: "spans_per_s_per_core",
+    label: "Spans/s per core",
+    description: "Spans per second taken in for each core the lab Collector used",
+    value: (a) => a.spans_per_s_per_core,
+    format: known(formatSpanRate),
+    overheadKey: null,
+  },
+  {
+    key: "cores_per_10k_spans_s",
+    label: "Cores per 10k spans/s",
+    description:
+      "Cores the lab Collector needs per 10,000 spans/s: what a capacity plan multiplies",
+    value: (a) => a.cores_per_10k_spans_s,
+    format: known(formatCores),
+    overheadKey: "cores_per_10k_spans_s",
+  },
+  {
+    key: "rss_max_bytes",
+    label: "RSS peak",
+    description: "Peak resident memory of the lab Collector, median over rounds",
+    value: (a) => a.rss_max_bytes,
+    format: known(formatBytes),
+    overheadKey: "rss_max_bytes",
+  },
+  {
+    key: "rss_steady_bytes",
+    label: "RSS steady",
+    description:
+      "Median resident memory over the second half of the measured phase (what the pipeline settles at)",
+    value: (a) => a.rss_steady_bytes,
+    format: known(formatBytes),
+    overheadKey: "rss_steady_bytes",
+  },
+  {
+    key: "downstream_cpu_cores",
+    label: "Downstream Collectors' CPU",
+    description: "Cores of every downstream Collector the lab Collector sends to, summed",
+    value: (a) => a.downstream_cpu_cores,
+    format: known(formatCores),
+    overheadKey: null,
+  },
+  {
+    key: "kept_ratio",
+    label: "Kept",
+    description:
+      "Share of the spans the lab Collector accepted that arrived downstream (a sampling pipeline keeps some on purpose)",
+    value: (a) => a.kept_ratio,
+    format: known(formatUtilization),
+    overheadKey: null,
+  },
+  {
+    key: "generated",
+    label: "Spans generated",
+    description: "Spans telemetrygen sent, summed over rounds",
+    value: (a) => a.ledger_totals?.generated ?? null,
+    format: known(count),
+    overheadKey: null,
+  },
+  {
+    key: "lost",
+    label: "Spans lost",
+    description:
+      "Summed over rounds: spans generated that never arrived downstream; for a sampling pipeline, only what a stage reports losing (refused, failed, not enqueued, never received)",
+    value: (a) => a.ledger_totals?.lost ?? null,
+    format: known(count),
+    overheadKey: "lost_spans",
+  },
+  {
+    key: "not_arrived",
+    label: "Spans not arrived downstream",
+    description:
+      "Summed over rounds: generated and never arrived downstream, whether lost or left out by sampling",
+    value: (a) => a.ledger_totals?.not_arrived ?? null,
+    format: known(count),
+    overheadKey: null,
+  },
+];
+
+/** The ramp's highest sustainable rate (as the service table's max throughput, for its limiter). */
+export const MAX_SUSTAINABLE: MetricDef<PipelineAggregates> = {
+  key: MAX_THROUGHPUT,
+  label: "Max sustainable spans/s",
+  description:
+    "Highest span rate of the ramp the pipeline kept up with (accepted all, refused and failed none, queue not growing), median over rounds",
+  value: (a) => a.max_sustainable_spans_per_s ?? null,
+  format: known(formatSpanRate),
+  overheadKey: null,
+};
+
+/** The rows to show: the ramp's only when some variant has one. */
+export function pipelineMetrics(
+  configurations: readonly PipelineAggregates[],
+): MetricDef<PipelineAggregates>[] {
+  const ramp = configurations.some((c) => c.max_sustainable_spans_per_s != null);
+  return ramp ? [...PIPELINE_METRICS, MAX_SUSTAINABLE] : PIPELINE_METRICS;
+}
+
+/** Per variant, what limited its ramp (the API's words), when there was one. */
+export function rampLimits(
+  configurations: readonly PipelineAggregates[],
+): Record<string, string | null> {
+  return Object.fromEntries(
+    configurations.map((c) => [
+      c.configuration,
+      c.ramp_limited_by && c.ramp_limited_by.length > 0 ? c.ramp_limited_by.join(", ") : null,
+    ]),
+  );
+}
