@@ -502,7 +502,7 @@ test(
     assert.equal(await link.innerText(), "e2e: go none vs batch-default");
     const row = link.locator("xpath=ancestor::tr");
     assert.match(await row.innerText(), /completed/);
-    await page.getByLabel("Service").selectOption("go");
+    await page.getByLabel("Service", { exact: true }).selectOption("go");
     await page.waitForURL(/\?service=go$/);
     await link.waitFor();
     await page.screenshot({ path: shot("09-experiments-filtered.png"), fullPage: true });
@@ -517,7 +517,7 @@ test(
     await page.getByRole("heading", { level: 1, name: "CI checks" }).waitFor();
     await page.getByRole("link", { name: "New check" }).click();
     await page.getByLabel("Rate (req/s)").waitFor();
-    await page.getByLabel("Service").selectOption("go");
+    await page.getByLabel("Service", { exact: true }).selectOption("go");
     await page.getByLabel("Baseline", { exact: true }).selectOption("none");
     await page.getByLabel("Candidate", { exact: true }).selectOption("batch-default");
     await page.getByLabel("Rate (req/s)").fill("100");
