@@ -16,7 +16,7 @@ from tracetax.stack.native import NativeStack
 
 pytestmark = pytest.mark.stack
 LOAD = {
-    "rate": 200,
+    "rate": 100,  # every trace of a round is read back whole from Tempo: half the rate, half the wait
     "warmup_s": 1,
     "duration_s": 4,
     "connections": 4,
