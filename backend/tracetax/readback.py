@@ -90,14 +90,20 @@ class RunReadback:
             )
         if len(traces) > WHOLE_TRACE_LIMIT:
             return sum(summary.matched_spans for summary in traces)
-        gate = asyncio.Semaphore(8)
+        fetched = await self.whole_traces([t.trace_id for t in traces])
+        return sum(
+            sum(1 for span in spans_in_trace(trace) if _matches(span, run_id, name)) for trace in fetched.values()
+        )
 
-        async def count(trace_id: str) -> int:
+    async def whole_traces(self, trace_ids: list[str], concurrency: int = 8) -> dict[str, dict[str, Any]]:
+        """Each trace fetched whole from Tempo, at most `concurrency` at a time."""
+        gate = asyncio.Semaphore(concurrency)
+
+        async def fetch(trace_id: str) -> tuple[str, dict[str, Any]]:
             async with gate:
-                trace = await self.tempo.trace(trace_id)
-            return sum(1 for span in spans_in_trace(trace) if _matches(span, run_id, name))
+                return trace_id, await self.tempo.trace(trace_id)
 
-        return sum(await asyncio.gather(*(count(t.trace_id) for t in traces)))
+        return dict(await asyncio.gather(*(fetch(trace_id) for trace_id in trace_ids)))
 
     async def log_records(self, service_name: str, run_id: str, window: str = "1h") -> int:
         """Log records stored in Loki for the service and run id within `window` of now."""

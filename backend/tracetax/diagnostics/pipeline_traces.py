@@ -10,7 +10,6 @@ a user of the stored traces sees. A Tempo that does not answer leaves it unknown
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from tracetax.clients.base import BackendError
@@ -84,14 +83,9 @@ async def round_traces(
         found = await readback.tempo.search(query, start_s, end_s, limit=SEARCH_LIMIT, spans_per_span_set=1)
         if len(found) >= SEARCH_LIMIT:
             return {"error": f"{SEARCH_LIMIT} or more traces in Tempo for the round: too many to count by search"}
-        gate = asyncio.Semaphore(8)
-
-        async def fetch(trace_id: str) -> tuple[str, tuple[int, set[str | None]]]:
-            async with gate:
-                return trace_id, trace_facts(await readback.tempo.trace(trace_id), run_id)
-
-        fetched = await asyncio.gather(*(fetch(t.trace_id) for t in to_fetch(found)))
+        fetched = await readback.whole_traces([t.trace_id for t in to_fetch(found)])
     except BackendError as error:
         return {"error": str(error)}
-    summary = summarize(dict(fetched), len(found), sum(t.matched_spans for t in found), spans_per_trace)
+    facts = {trace_id: trace_facts(trace, run_id) for trace_id, trace in fetched.items()}
+    summary = summarize(facts, len(found), sum(t.matched_spans for t in found), spans_per_trace)
     return {**summary, "sample_trace_ids": [t.trace_id for t in found[:3]]}

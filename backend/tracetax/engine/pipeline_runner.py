@@ -355,7 +355,7 @@ def run_pipeline_round(ctx: PipelineRoundContext) -> RoundOutcome:
         if outcome.status != "completed":
             outcome.service_log_tail = "\n".join(
                 f"{c.process.name}:\n{c.process.last_lines(20)}" for c in collectors
-            ) + _generator_tail(ctx.workdir)
+            ) + _generator_tail(ctx.workdir / "telemetrygen.log")
     return outcome
 
 
@@ -371,9 +371,5 @@ def _samples(variant: VariantSpec) -> bool:
     return bool(shipped and shipped.samples)
 
 
-def _generator_tail(workdir: Path) -> str:
-    log = workdir / "telemetrygen.log"
-    if not log.exists():
-        return ""
-    lines = log.read_text(errors="replace").splitlines()[-10:]
-    return "\ntelemetrygen:\n" + "\n".join(f"    | {line}" for line in lines)
+def _generator_tail(log: Path) -> str:
+    return f"\ntelemetrygen:\n{telemetrygen.log_tail(log, 10)}" if log.exists() else ""
