@@ -39,23 +39,24 @@ export function ExperimentsPage() {
           <h2 id="experiments-title" className="visually-hidden">
             All experiments
           </h2>
-          <label>
-            Service{" "}
-            <select
-              value={service ?? ""}
-              onChange={(event) =>
-                setParams(event.target.value ? { service: event.target.value } : {})
-              }
-            >
-              <option value="">All services and pipelines</option>
-              {languages.map((language) => (
-                <option key={language} value={language}>
-                  {language}
-                </option>
-              ))}
-              <option value={COLLECTOR_SERVICE}>Collector pipelines</option>
-            </select>
-          </label>
+          {/* A label beside its select, not around it: the select's accessible name stays
+              "Service" whichever option is shown. */}
+          <label htmlFor="service-filter">Service</label>
+          <select
+            id="service-filter"
+            value={service ?? ""}
+            onChange={(event) =>
+              setParams(event.target.value ? { service: event.target.value } : {})
+            }
+          >
+            <option value="">All services and pipelines</option>
+            {languages.map((language) => (
+              <option key={language} value={language}>
+                {language}
+              </option>
+            ))}
+            <option value={COLLECTOR_SERVICE}>Collector pipelines</option>
+          </select>
           {services.isError && <span className="error">Services: {services.error.message}</span>}
         </div>
         <QueryStates
