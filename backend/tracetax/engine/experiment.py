@@ -20,7 +20,7 @@ from tracetax.db.models import Experiment, Round
 from tracetax.engine.aggregate import RoundData
 from tracetax.engine.isolation import ServiceCoresBusyError, check_service_cores_free
 from tracetax.engine.loadgen import LoadDriver, OhaDriver
-from tracetax.engine.lock import measurement_lock
+from tracetax.engine.lock import LockWaitCancelledError, measurement_lock
 from tracetax.engine.placement import Placement, engine_on_stack_cores
 from tracetax.engine.progress import Phase, Progress, ProgressCallback, ended
 from tracetax.engine.schedule import round_robin_schedule
@@ -91,8 +91,27 @@ class ExperimentEngine:
 
     def execute(self, experiment_id: str, cancel: threading.Event, shutdown: threading.Event) -> str:
         """Run the experiment to its end (after any other measurement on this machine has
-        finished); returns its final status."""
-        with measurement_lock(), self.sessions() as session, ExitStack() as on_exit:
+        finished); returns its final status. Cancelled while it waits for that, it ends then."""
+        try:
+            with measurement_lock(cancel=_either(cancel, shutdown)):
+                return self._execute_locked(experiment_id, cancel, shutdown)
+        except LockWaitCancelledError:
+            return self._given_up_waiting(experiment_id, cancel)
+
+    def _given_up_waiting(self, experiment_id: str, cancel: threading.Event) -> str:
+        with self.sessions() as session:
+            experiment = repo.get_experiment(session, experiment_id)
+            if experiment is None:
+                return "missing"
+            if not cancel.is_set():  # the backend stops: it stays queued for the next start
+                return experiment.status
+            note = "cancelled before it started (it was waiting for another measurement on this machine)"
+            repo.set_status(session, experiment, "cancelled", note)
+            self.publish(ended(experiment.id, "cancelled", experiment.spec.get("rounds", 0)))
+            return "cancelled"
+
+    def _execute_locked(self, experiment_id: str, cancel: threading.Event, shutdown: threading.Event) -> str:
+        with self.sessions() as session, ExitStack() as on_exit:
             experiment = repo.get_experiment(session, experiment_id)
             if experiment is None or experiment.status != "queued":
                 return experiment.status if experiment else "missing"
@@ -239,3 +258,12 @@ class _either(threading.Event):  # noqa: N801 - reads as a function at the call 
 
     def is_set(self) -> bool:
         return any(event.is_set() for event in self._events)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        # Event.wait would wait on this event's own flag, which nothing sets.
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while not self.is_set():
+            if deadline is not None and time.monotonic() >= deadline:
+                return False
+            time.sleep(0.05)
+        return True
