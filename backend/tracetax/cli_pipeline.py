@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from rich.table import Table
 
 from tracetax.diagnostics.overhead import format_value
-from tracetax.diagnostics.pipeline import PipelineRoundLedger
+from tracetax.diagnostics.pipeline import PipelineRoundLedger, SpanDelay
 from tracetax.diagnostics.pipeline_recommend import PipelineRecommendation
 
 
@@ -21,7 +21,11 @@ def _count(value: Any) -> str:
     return "unknown" if value is None else f"{value:,.0f}"
 
 
-def pipeline_results_table(variants: list[dict[str, Any]], baseline: str) -> Table:
+def pipeline_results_table(
+    variants: list[dict[str, Any]], baseline: str, delays: Mapping[str, SpanDelay] | None = None
+) -> Table:
+    """Each variant's figures; `delays` (the diagnostics' span_delay, from the Tempo read-back)
+    adds the delay from a span's end to its arrival downstream."""
     table = Table(title="Pipeline cost (medians over rounds; the lab Collector, from /proc)")
     table.add_column("metric")
     for variant in variants:
@@ -42,6 +46,17 @@ def pipeline_results_table(variants: list[dict[str, Any]], baseline: str) -> Tab
         ("spans generated (all rounds)", lambda v: _count(v["ledger_totals"]["generated"])),
         ("spans lost (all rounds)", lambda v: _count(v["ledger_totals"]["lost"])),
     ]
+    if delays is not None:
+
+        def delay(v: dict[str, Any], key: str) -> str:
+            measured = delays.get(v["configuration"])
+            value = None if measured is None else getattr(measured, key)
+            return "unknown" if value is None else format_value(value, "us")
+
+        rows += [
+            ("span end -> downstream p50", lambda v: delay(v, "p50_us")),
+            ("span end -> downstream p99", lambda v: delay(v, "p99_us")),
+        ]
     for label, cell in rows:
         table.add_row(label, *(cell(variant) for variant in variants))
     return table

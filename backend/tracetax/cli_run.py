@@ -191,13 +191,15 @@ def run(spec_path: Path) -> int:
         rounds = list(stored.rounds)
         experiment_error = stored.error
         if isinstance(spec, PipelineSpec):
-            diagnostics = build_pipeline(stored, spec)
+            diagnostics = build_pipeline(stored, spec, repo.ledger_readings(session, stored.id))
         else:
             changes = service_changes(samples_by_configuration(stored), spec.baseline.name)
     runtime.dispose()
     names = [c.name for c in spec.configurations if c.name in by_name]
     if isinstance(spec, PipelineSpec):
-        console.print(pipeline_results_table([by_name[name] for name in names], spec.baseline.name))
+        console.print(
+            pipeline_results_table([by_name[name] for name in names], spec.baseline.name, diagnostics.span_delay)
+        )
         console.print(changes_table(diagnostics.overhead, spec.baseline.name))
         console.print(ledger_table(diagnostics.ledger))
         console.print(recommendation_table(diagnostics.recommendation))

@@ -1,20 +1,24 @@
-"""What a round left in Tempo: complete traces, traces whole on one downstream (pure parts)."""
+"""What a round left in Tempo: complete traces, traces whole on one downstream, the delay from
+a span's end to its arrival downstream (pure parts)."""
 
 from __future__ import annotations
 
-from tracetax.diagnostics.pipeline_traces import TRACE_SAMPLE, summarize, to_fetch, trace_facts
+from tracetax.diagnostics.pipeline_traces import TRACE_SAMPLE, delay_us, summarize, to_fetch, trace_facts
 from tracetax.readback import WHOLE_TRACE_LIMIT
 
 
-def span(run: str, downstream: str | None) -> dict[str, object]:
+def span(run: str, downstream: str | None, end_ns: int = 0, arrived_ns: int | None = None) -> dict[str, object]:
     attributes = [{"key": "tracetax.run.id", "value": {"stringValue": run}}]
     if downstream is not None:
         attributes.append({"key": "tracetax.downstream", "value": {"stringValue": downstream}})
-    return {"name": "x", "resource": {"attributes": attributes}}
+    # OTLP JSON as Tempo answers it: nanosecond counts as strings.
+    own = [] if arrived_ns is None else [{"key": "tracetax.arrived_unix_nano", "value": {"intValue": str(arrived_ns)}}]
+    return {"name": "x", "endTimeUnixNano": str(end_ns), "attributes": own, "resource": {"attributes": attributes}}
 
 
 def trace(*spans: dict[str, object]) -> dict[str, object]:
-    batches = [{"resource": s["resource"], "scopeSpans": [{"spans": [{"name": s["name"]}]}]} for s in spans]
+    own = ("name", "endTimeUnixNano", "attributes")
+    batches = [{"resource": s["resource"], "scopeSpans": [{"spans": [{k: s[k] for k in own}]}]} for s in spans]
     return {"batches": batches}
 
 
@@ -41,3 +45,17 @@ def test_many_traces_are_sampled_and_the_count_comes_from_search() -> None:
     sample = to_fetch(list(range(10_000)))
     assert len(sample) == TRACE_SAMPLE and sample[0] == 0 and sample[-1] > 9_900
     assert summarize({}, found=10_000, matched_spans=50_000, spans_per_trace=5)["stored_spans"] == 50_000
+
+
+def test_the_delay_is_from_a_spans_end_to_its_arrival_downstream() -> None:
+    end = 1_795_478_556_100_449_463
+    assert delay_us(span("r", "d", end, end + 1_500_000)) == 1_500.0
+    assert delay_us(span("r", "d", end)) is None  # a downstream without the stamp: unknown, not 0
+    facts = {
+        f"t{i}": trace_facts(trace(span("r", "d", end, end + (i + 1) * 1_000_000), span("q", "d", end, end)), "r")
+        for i in range(100)
+    }
+    result = summarize(facts, found=100, matched_spans=0, spans_per_trace=1)
+    assert result["delay_spans"] == 100  # the other run's span is not this round's
+    assert result["delay_p50_us"] == 50_500.0 and result["delay_max_us"] == 100_000.0
+    assert summarize({}, found=0, matched_spans=0, spans_per_trace=1)["delay_p50_us"] is None

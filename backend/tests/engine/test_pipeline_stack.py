@@ -111,6 +111,13 @@ async def test_every_shipped_variant_runs_and_the_simple_ones_balance_exactly(na
         assert variant["rss_max_bytes"] and variant["rss_max_bytes"] > 0, variant
         assert variant["spans_per_s_per_core"] and variant["spans_per_s_per_core"] > 0, variant
     assert set(diagnostics["overhead"]) == set(pipelines.VARIANTS) - {"passthrough"}
+    # Span end to arrival downstream: measured for every variant; a trace-holding processor
+    # adds its 2 s hold (tail_sampling decides on a 1 s tick: 2-3 s) to passthrough's delay.
+    delays = diagnostics["span_delay"]
+    assert all(delays[name]["p50_us"] is not None for name in pipelines.VARIANTS), delays
+    for name in ("groupbytrace", "tail-sampling"):
+        added_s = (delays[name]["p50_us"] - delays["passthrough"]["p50_us"]) / 1e6
+        assert 1.5 < added_s < 4.0, (name, delays)
 
 
 def tiny_limit_overlay(tmp_path: Path) -> Path:

@@ -522,6 +522,33 @@ def spans_table(outcome: Outcome) -> Table:
     return table
 
 
+def delay_table(outcome: Outcome, names: Sequence[str]) -> Table:
+    """Span end in telemetrygen to arrival downstream (diagnostics.span_delay, from Tempo)."""
+    table = Table(
+        title="Span end -> arrival downstream (medians over rounds of each round's percentile; "
+        "change vs passthrough paired per round)"
+    )
+    for column in ("variant", "p50", "change", "p99", "change", "rounds measured"):
+        table.add_column(column, justify="left" if column == "variant" else "right")
+    for name in names:
+        delay = outcome.diagnostics.span_delay.get(name)
+        changes = outcome.diagnostics.overhead.get(name, {})
+        baseline = name == BASELINE
+        table.add_row(
+            name,
+            _value(None if delay is None else delay.p50_us, "us"),
+            "(baseline)" if baseline else _change(changes.get("delay_p50_us")),
+            _value(None if delay is None else delay.p99_us, "us"),
+            "(baseline)" if baseline else _change(changes.get("delay_p99_us")),
+            "-" if delay is None else str(delay.rounds),
+        )
+    table.caption = (
+        "Includes telemetrygen's own export batching (up to 1 s, alike for every variant); the change is what the "
+        "pipeline adds. Unknown with --no-tempo."
+    )
+    return table
+
+
 def ramp_table(outcome: Outcome) -> Table:
     ramp = outcome.spec.load.ramp
     title = "Highest sustainable rate (ramp after each round's measured phase"
@@ -841,6 +868,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print_header(first)
             console.print(memory_table(first, direct))
             console.print(spans_table(first))
+            console.print(delay_table(first, (BASELINE, *HOLDING)))
             console.print(ramp_table(first))
             summary += [f"seed 003, {verdict.line()}" for verdict in seed003_verdicts(first, direct, num_traces)]
             second_rate = near_rate(args, first)
@@ -875,6 +903,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             placement = lb.placement or placement
             print_header(lb)
             console.print(lb_table(lb, facts))
+            console.print(delay_table(lb, (BASELINE, "loadbalancing")))
             summary.append(seed001_line(lb, facts))
     finally:
         runtime.dispose()

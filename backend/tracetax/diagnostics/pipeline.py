@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
+import numpy as np
 from pydantic import BaseModel
 from sqlalchemy.orm import Session
 
@@ -30,8 +31,22 @@ PIPELINE_METRICS: dict[str, Metric] = {
         Metric("rss_max_bytes", "peak RSS", "bytes", True),
         Metric("rss_steady_bytes", "steady RSS", "bytes", True),
         Metric("lost_spans", "lost", "spans", True),
+        # From the Tempo read-back (pipeline_traces.py): unknown until it ran.
+        Metric("delay_p50_us", "span delay p50", "us", True),
+        Metric("delay_p99_us", "span delay p99", "us", True),
     )
 }
+# The metrics that come from what reached Tempo rather than from the round's own record.
+STORED_METRICS = ("delay_p50_us", "delay_p99_us")
+
+
+class SpanDelay(BaseModel):
+    """A variant's delay from a span's end in telemetrygen to its arrival downstream, medians
+    over the rounds that measured it (None: no round did)."""
+
+    p50_us: float | None
+    p99_us: float | None
+    rounds: int
 
 
 class PipelineRoundLedger(BaseModel):
@@ -58,21 +73,44 @@ class PipelineDiagnostics(BaseModel):
     # generator's limit there, never the Collector's.
     saturated_rounds: list[str]
     ledger: list[PipelineRoundLedger]
+    # Span end to arrival downstream per variant, from the Tempo read-back.
+    span_delay: dict[str, SpanDelay]
     # Sizing for a span rate (by default the measured one), batch settings, trace holding.
     recommendation: PipelineRecommendation
 
 
-def _sample(round_: Round) -> RoundSample:
+def _sample(round_: Round, stored: dict[str, Any] | None) -> RoundSample:
     resources = round_.resources or {}
     ledger = (round_.open_phase or {}).get("ledger") or {}
-    values = {name: resources.get(name) for name in PIPELINE_METRICS if name != "lost_spans"}
+    values = {name: resources.get(name) for name in PIPELINE_METRICS if name not in ("lost_spans", *STORED_METRICS)}
     values["lost_spans"] = ledger.get("lost")
+    for name in STORED_METRICS:
+        values[name] = (stored or {}).get(name)
     return RoundSample(round_index=round_.round_index, values=values)
 
 
-def pipeline_samples(experiment: Experiment, spec: PipelineSpec) -> dict[str, list[RoundSample]]:
+def stored_by_run(readings: Sequence[LedgerReading]) -> dict[str, dict[str, Any] | None]:
+    return {reading.run_id: reading.ledger.get("stored") for reading in readings}
+
+
+def pipeline_samples(
+    experiment: Experiment, spec: PipelineSpec, readings: Sequence[LedgerReading] = ()
+) -> dict[str, list[RoundSample]]:
+    stored = stored_by_run(readings)
     completed = [r for r in experiment.rounds if r.status == "completed"]
-    return {c.name: [_sample(r) for r in completed if r.configuration == c.name] for c in spec.configurations}
+    return {
+        c.name: [_sample(r, stored.get(r.run_id)) for r in completed if r.configuration == c.name]
+        for c in spec.configurations
+    }
+
+
+def span_delay(samples: Sequence[RoundSample]) -> SpanDelay:
+    def median(name: str) -> float | None:
+        values = [v for s in samples if (v := s.values.get(name)) is not None]
+        return round(float(np.median(values)), 1) if values else None
+
+    measured = sum(s.values.get("delay_p50_us") is not None for s in samples)
+    return SpanDelay(p50_us=median("delay_p50_us"), p99_us=median("delay_p99_us"), rounds=measured)
 
 
 async def collect_pipeline_traces(
@@ -111,9 +149,9 @@ def build_pipeline(
 ) -> PipelineDiagnostics:
     baseline = spec.baseline.name
     completed = [r for r in experiment.rounds if r.status == "completed"]
-    by_variant = pipeline_samples(experiment, spec)
+    by_variant = pipeline_samples(experiment, spec, readings)
     others = {name: samples for name, samples in by_variant.items() if name != baseline}
-    stored = {reading.run_id: reading.ledger.get("stored") for reading in readings}
+    stored = stored_by_run(readings)
     overhead = {name: compare(by_variant[baseline], samples, PIPELINE_METRICS) for name, samples in others.items()}
     aggregates = {result.configuration: result.aggregates for result in experiment.results}
     return PipelineDiagnostics(
@@ -135,5 +173,6 @@ def build_pipeline(
             )
             for r in completed
         ],
+        span_delay={name: span_delay(samples) for name, samples in by_variant.items()},
         recommendation=recommend_pipeline(aggregates, overhead, target_spans_per_s or spec.load.spans_per_s),
     )

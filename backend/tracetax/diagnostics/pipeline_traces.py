@@ -4,57 +4,105 @@ a sampling pipeline, whether the traces it kept are whole), and whether each tra
 through one downstream Collector only (the loadbalancing exporter's promise; every
 downstream stamps `tracetax.downstream` on what it passes on).
 
+Every downstream also stamps each span's arrival (`tracetax.arrived_unix_nano`,
+collector-pipelines/lab/downstream.yaml), so the fetched spans give the delay from a span's
+end in telemetrygen to its arrival downstream: what the lab Collector adds to it (a batch
+timeout, a trace held for its sampling decision), on top of telemetrygen's own export batching,
+which every variant shares and the paired change against the baseline cancels.
+
 The Collectors' own counters (tracetax.lab.ledger) say what each stage did; this says what
 a user of the stored traces sees. A Tempo that does not answer leaves it unknown, with why.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from tracetax.clients.base import BackendError
 from tracetax.clients.tempo import spans_in_trace
 from tracetax.readback import RUN_ID_ATTRIBUTE, SEARCH_LIMIT, WHOLE_TRACE_LIMIT, RunReadback, quoted
 
 DOWNSTREAM_ATTRIBUTE = "tracetax.downstream"
+ARRIVED_ATTRIBUTE = "tracetax.arrived_unix_nano"
 EXAMPLES = 5
 TRACE_SAMPLE = 200
 
 
-def _resource_value(span: dict[str, Any], key: str) -> str | None:
-    for attribute in span.get("resource", {}).get("attributes", []):
+@dataclass
+class TraceFacts:
+    """The run's spans in one fetched trace."""
+
+    spans: int
+    # The downstream Collectors they came through (None: a span without the stamp).
+    through: set[str | None]
+    # Per span with an arrival stamp: microseconds from its end to its arrival downstream.
+    delays_us: list[float] = field(default_factory=list)
+
+
+def _attribute(attributes: list[dict[str, Any]], key: str) -> dict[str, Any] | None:
+    for attribute in attributes:
         if attribute.get("key") == key:
-            value: str | None = attribute.get("value", {}).get("stringValue")
+            value: dict[str, Any] = attribute.get("value", {})
             return value
     return None
 
 
-def trace_facts(trace: dict[str, Any], run_id: str) -> tuple[int, set[str | None]]:
-    """The run's spans in a fetched trace, and the downstream Collectors they came through."""
+def _resource_value(span: dict[str, Any], key: str) -> str | None:
+    value = _attribute(span.get("resource", {}).get("attributes", []), key)
+    return None if value is None else value.get("stringValue")
+
+
+def delay_us(span: dict[str, Any]) -> float | None:
+    """End to arrival downstream, or None when the span has no stamp or no end time (OTLP JSON
+    writes both nanosecond counts as strings)."""
+    arrived = _attribute(span.get("attributes", []), ARRIVED_ATTRIBUTE)
+    end = span.get("endTimeUnixNano")
+    if arrived is None or "intValue" not in arrived or end is None:
+        return None
+    return (int(arrived["intValue"]) - int(end)) / 1000.0
+
+
+def trace_facts(trace: dict[str, Any], run_id: str) -> TraceFacts:
     spans = [s for s in spans_in_trace(trace) if _resource_value(s, RUN_ID_ATTRIBUTE) == run_id]
-    return len(spans), {_resource_value(s, DOWNSTREAM_ATTRIBUTE) for s in spans}
+    delays = [d for s in spans if (d := delay_us(s)) is not None]
+    return TraceFacts(len(spans), {_resource_value(s, DOWNSTREAM_ATTRIBUTE) for s in spans}, delays)
 
 
-def summarize(
-    facts: dict[str, tuple[int, set[str | None]]], found: int, matched_spans: int, spans_per_trace: int
-) -> dict[str, Any]:
+def delay_summary(facts: dict[str, TraceFacts]) -> dict[str, Any]:
+    """Percentiles of span end to arrival downstream over every stamped span fetched."""
+    delays = np.asarray([d for f in facts.values() for d in f.delays_us], dtype=float)
+    if delays.size == 0:
+        return {"delay_spans": 0, "delay_p50_us": None, "delay_p99_us": None, "delay_max_us": None}
+    p50, p99 = np.percentile(delays, [50, 99])
+    return {
+        "delay_spans": int(delays.size),
+        "delay_p50_us": round(float(p50), 1),
+        "delay_p99_us": round(float(p99), 1),
+        "delay_max_us": round(float(delays.max()), 1),
+    }
+
+
+def summarize(facts: dict[str, TraceFacts], found: int, matched_spans: int, spans_per_trace: int) -> dict[str, Any]:
     """Counts over the fetched traces (all of them up to WHOLE_TRACE_LIMIT, else a sample:
     `traces_checked` says how many)."""
-    incomplete = [trace_id for trace_id, (count, _) in facts.items() if count != spans_per_trace]
-    split = [trace_id for trace_id, (_, through) in facts.items() if len(through - {None}) > 1]
+    incomplete = [trace_id for trace_id, f in facts.items() if f.spans != spans_per_trace]
+    split = [trace_id for trace_id, f in facts.items() if len(f.through - {None}) > 1]
     # Spans without the downstream's stamp: which Collector passed them on cannot be told.
-    unmarked = [trace_id for trace_id, (_, through) in facts.items() if None in through]
+    unmarked = [trace_id for trace_id, f in facts.items() if None in f.through]
     by_downstream: dict[str, int] = {}
-    for _, through in facts.values():
-        if len(through) == 1 and None not in through:
-            name = str(next(iter(through)))
+    for f in facts.values():
+        if len(f.through) == 1 and None not in f.through:
+            name = str(next(iter(f.through)))
             by_downstream[name] = by_downstream.get(name, 0) + 1
     exact = len(facts) == found
     return {
         "traces_found": found,
         "traces_checked": len(facts),
         # Exact when every trace was fetched whole; else search's match counts (see readback.spans).
-        "stored_spans": sum(count for count, _ in facts.values()) if exact else matched_spans,
+        "stored_spans": sum(f.spans for f in facts.values()) if exact else matched_spans,
         "stored_spans_exact": exact,
         "complete_traces": len(facts) - len(incomplete),
         "incomplete_examples": incomplete[:EXAMPLES],
@@ -62,6 +110,7 @@ def summarize(
         "traces_by_downstream": dict(sorted(by_downstream.items())),
         "split_examples": split[:EXAMPLES],
         "unmarked_traces": len(unmarked),
+        **delay_summary(facts),
     }
 
 

@@ -1211,6 +1211,10 @@ export interface components {
             saturated_rounds: string[];
             /** Ledger */
             ledger: components["schemas"]["PipelineRoundLedger"][];
+            /** Span Delay */
+            span_delay: {
+                [key: string]: components["schemas"]["SpanDelay"];
+            };
             recommendation: components["schemas"]["PipelineRecommendation"];
         };
         /** PipelineRecommendation */
@@ -1536,6 +1540,19 @@ export interface components {
             balanced: boolean | null;
             /** Note */
             note?: string | null;
+        };
+        /**
+         * SpanDelay
+         * @description A variant's delay from a span's end in telemetrygen to its arrival downstream, medians
+         *     over the rounds that measured it (None: no round did).
+         */
+        SpanDelay: {
+            /** P50 Us */
+            p50_us: number | null;
+            /** P99 Us */
+            p99_us: number | null;
+            /** Rounds */
+            rounds: number;
         };
         /**
          * SpanLoadSpec

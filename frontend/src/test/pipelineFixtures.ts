@@ -1469,6 +1469,13 @@ export function pipelineDiagnostics(extra: Partial<PipelineDiagnostics> = {}): P
       },
       flagged_rounds: [],
       saturated_rounds: [],
+      span_delay: {
+        loadbalancing: { p50_us: 531_200.5, p99_us: 1_041_870.2, rounds: 1 },
+        passthrough: { p50_us: 512_004.1, p99_us: 1_003_118.9, rounds: 1 },
+        "batch-default": { p50_us: 598_310.0, p99_us: 1_180_442.3, rounds: 1 },
+        // Not read back: unknown, never 0.
+        "tail-sampling": { p50_us: null, p99_us: null, rounds: 0 },
+      },
       ledger: [
         {
           configuration: "loadbalancing",

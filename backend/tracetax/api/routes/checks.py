@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Response, status
+from sqlalchemy.orm import Session
 
 from tracetax.api.deps import EngineDep, SpecRoute, submission_errors
 from tracetax.api.schemas.checks import CheckBody, CheckCreated, CheckStatus, field_of
@@ -62,7 +63,7 @@ def _status(engine: EngineDep, check: Check) -> CheckStatus:
             return result
         spec = parse_spec(experiment.spec)
         if isinstance(spec, PipelineSpec):
-            result.verdict = _pipeline_verdict(result, check, experiment, spec)
+            result.verdict = _pipeline_verdict(session, result, check, experiment, spec)
             return result
         diagnostics = report.build(session, experiment, engine.engine.manifest_for(spec))
         samples = report.samples_by_configuration(experiment)
@@ -78,9 +79,14 @@ def _status(engine: EngineDep, check: Check) -> CheckStatus:
     return result
 
 
-def _pipeline_verdict(result: CheckStatus, check: Check, experiment: Experiment, spec: PipelineSpec) -> Verdict:
-    diagnostics = build_pipeline(experiment, spec)
-    samples = pipeline_samples(experiment, spec)
+def _pipeline_verdict(
+    session: Session, result: CheckStatus, check: Check, experiment: Experiment, spec: PipelineSpec
+) -> Verdict:
+    # With what the run read back from Tempo, so the check's metrics (and Holm's family over
+    # them) are the results page's.
+    readings = repo.ledger_readings(session, experiment.id)
+    diagnostics = build_pipeline(experiment, spec, readings)
+    samples = pipeline_samples(experiment, spec, readings)
     candidate = next((r.aggregates for r in experiment.results if r.configuration == "candidate"), {})
     return judge(
         result.budget,

@@ -25,7 +25,7 @@ export function PipelineComparisonTable({ configurations, baseline, order, diagn
     configurations,
     baseline,
     diagnostics,
-    pipelineMetrics(configurations),
+    pipelineMetrics(configurations, diagnostics),
     rampLimits(configurations),
   );
   return (

@@ -114,6 +114,10 @@ describe("a Collector pipeline experiment's page", () => {
     expect(metricRow(table, "downstream_cpu_cores").textContent).toContain("14.8 millicores");
     expect(metricRow(table, "kept_ratio").textContent).toContain("24.8 %");
     expect(metricRow(table, "generated").textContent).toContain("4,020");
+    // Span end to arrival downstream, from the diagnostics' Tempo read-back.
+    const delay = metricRow(table, "delay_p50_us");
+    expect(delay.textContent).toContain("512 ms");
+    expect((delay.querySelectorAll("td")[3] as HTMLElement).textContent).toContain("unknown");
     // tail-sampling's lost spans are unknown: never 0, and its change is unknown too.
     const lost = metricRow(table, "lost");
     const tail = lost.querySelectorAll("td")[3] as HTMLElement;

@@ -3,10 +3,11 @@
 // pipeline and the noise floor come from the diagnostics as they are (Change.summary and
 // .direction), through the service table's rows (results/comparison.ts).
 
-import type { PipelineAggregates } from "../../api/types";
+import type { PipelineAggregates, PipelineDiagnostics } from "../../api/types";
 import {
   formatBytes,
   formatCores,
+  formatMicros,
   formatNumber,
   formatSpanRate,
   formatUtilization,
@@ -133,12 +134,33 @@ export const MAX_SUSTAINABLE: MetricDef<PipelineAggregates> = {
   overheadKey: null,
 };
 
+/**
+ * The delay from a span's end in telemetrygen to its arrival downstream. It comes from the
+ * Tempo read-back, which the diagnostics carry, not the aggregates: unknown until they load.
+ */
+function spanDelay(
+  diagnostics: PipelineDiagnostics | undefined,
+  key: "p50_us" | "p99_us",
+): MetricDef<PipelineAggregates> {
+  const percentile = key === "p50_us" ? "p50" : "p99";
+  return {
+    key: `delay_${key}`,
+    label: `Span end → downstream ${percentile}`,
+    description: `${percentile} of the time from a span's end in telemetrygen to its arrival at the downstream Collector, median over rounds: what the pipeline holds a span (batch timeout, sampling decision), plus telemetrygen's own export batching that every variant shares`,
+    value: (a) => diagnostics?.span_delay[a.configuration]?.[key] ?? null,
+    format: known(formatMicros),
+    overheadKey: `delay_${key}`,
+  };
+}
+
 /** The rows to show: the ramp's only when some variant has one. */
 export function pipelineMetrics(
   configurations: readonly PipelineAggregates[],
+  diagnostics?: PipelineDiagnostics,
 ): MetricDef<PipelineAggregates>[] {
   const ramp = configurations.some((c) => c.max_sustainable_spans_per_s != null);
-  return ramp ? [...PIPELINE_METRICS, MAX_SUSTAINABLE] : PIPELINE_METRICS;
+  const delays = [spanDelay(diagnostics, "p50_us"), spanDelay(diagnostics, "p99_us")];
+  return [...PIPELINE_METRICS, ...delays, ...(ramp ? [MAX_SUSTAINABLE] : [])];
 }
 
 /** Per variant, what limited its ramp (the API's words), when there was one. */
