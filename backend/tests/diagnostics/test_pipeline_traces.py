@@ -3,8 +3,9 @@ a span's end to its arrival downstream (pure parts)."""
 
 from __future__ import annotations
 
-from tracetax.diagnostics.pipeline_traces import TRACE_SAMPLE, delay_us, summarize, to_fetch, trace_facts
-from tracetax.readback import WHOLE_TRACE_LIMIT
+from tracetax.clients.tempo import TraceSummary
+from tracetax.diagnostics.pipeline_traces import TRACE_SAMPLE, delay_us, round_traces, summarize, to_fetch, trace_facts
+from tracetax.readback import SEARCH_LIMIT, WHOLE_TRACE_LIMIT
 
 
 def span(run: str, downstream: str | None, end_ns: int = 0, arrived_ns: int | None = None) -> dict[str, object]:
@@ -59,3 +60,31 @@ def test_the_delay_is_from_a_spans_end_to_its_arrival_downstream() -> None:
     assert result["delay_spans"] == 100  # the other run's span is not this round's
     assert result["delay_p50_us"] == 50_500.0 and result["delay_max_us"] == 100_000.0
     assert summarize({}, found=0, matched_spans=0, spans_per_trace=1)["delay_p50_us"] is None
+
+
+class FakeTempo:
+    """Search answers `found` traces; each fetched trace holds one span of the run."""
+
+    def __init__(self, found: int) -> None:
+        self.found = found
+
+    async def search(self, *_: object, **__: object) -> list[TraceSummary]:
+        return [TraceSummary.model_validate({"traceID": f"{i:032x}", "matched_spans": 1}) for i in range(self.found)]
+
+
+class FakeReadback:
+    def __init__(self, found: int) -> None:
+        self.tempo = FakeTempo(found)
+
+    async def whole_traces(self, trace_ids: list[str]) -> dict[str, dict[str, object]]:
+        return {trace_id: trace(span("r", "d", 0, 2_000_000)) for trace_id in trace_ids}
+
+
+async def test_a_round_with_more_traces_than_search_returns_keeps_the_sample_and_an_unknown_count() -> None:
+    result = await round_traces(FakeReadback(SEARCH_LIMIT), "r", 0, 1, 1)  # type: ignore[arg-type]
+    assert result["stored_spans"] is None and result["traces_found"] is None  # unknown, never the limit
+    assert "too many to count" in result["uncounted"]
+    assert result["traces_checked"] == TRACE_SAMPLE and result["complete_traces"] == TRACE_SAMPLE
+    assert result["delay_p50_us"] == 2_000.0
+    counted = await round_traces(FakeReadback(10), "r", 0, 1, 1)  # type: ignore[arg-type]
+    assert counted["stored_spans"] == 10 and "uncounted" not in counted

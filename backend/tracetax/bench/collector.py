@@ -357,10 +357,16 @@ def stored_cell(items: list[dict[str, Any] | None]) -> tuple[str, str]:
     good = [item for item in items if item and not item.get("error")]
     if not good:
         return ("not read" if not errors else "error", "; ".join(errors)[:80] or "-")
-    spans = sum(int(item.get("stored_spans") or 0) for item in good)
-    exact = all(item.get("stored_spans_exact") for item in good)
     complete = sum(int(item.get("complete_traces") or 0) for item in good)
     checked = sum(int(item.get("traces_checked") or 0) for item in good)
+    uncounted = [item for item in good if item.get("stored_spans") is None]
+    if uncounted:  # too many traces to count by search: unknown, never a partial sum
+        return (
+            f"unknown ({len(uncounted)} of {len(items)} rounds: too many traces to count)",
+            f"{complete:,} / {checked:,}",
+        )
+    spans = sum(int(item["stored_spans"]) for item in good)
+    exact = all(item.get("stored_spans_exact") for item in good)
     note = ""
     if len(good) < len(items):
         why = "; ".join(error.split(":")[0] for error in errors) or "not collected"

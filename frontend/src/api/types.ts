@@ -161,9 +161,11 @@ export interface PipelineLedger {
 /** What of a round reached Tempo (diagnostics/pipeline_traces.py); {error} when it did not answer. */
 export interface StoredTraces {
   error?: string;
-  traces_found?: number;
+  /** Search stopped at its limit: no span count; the checks below are on a sample. */
+  uncounted?: string;
+  traces_found?: number | null;
   traces_checked?: number;
-  stored_spans?: number;
+  stored_spans?: number | null;
   /** False: counted from search matches, not from every trace fetched whole. */
   stored_spans_exact?: boolean;
   complete_traces?: number;

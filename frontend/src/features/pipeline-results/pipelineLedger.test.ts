@@ -8,6 +8,7 @@ import {
   pipelineStatus,
   processorCounters,
   sampleTraces,
+  storedDetails,
   storedProblem,
 } from "./pipelineLedger";
 
@@ -118,6 +119,18 @@ describe("a pipeline round's ledger as a flow", () => {
     expect(stored(null)).toMatchObject({ value: null, reason: "not read from Tempo yet" });
     expect(stored({ error: "HTTP 503" })).toMatchObject({ value: null, reason: "Tempo: HTTP 503" });
     expect(storedProblem(base.stored)).toBeNull();
+    // Too many traces to count: the count is unknown with why, the sample's checks still show.
+    const uncounted = {
+      ...base.stored,
+      stored_spans: null,
+      traces_found: null,
+      uncounted: "20000 or more traces in Tempo for the round, too many to count by search",
+    };
+    expect(stored(uncounted)).toMatchObject({
+      value: null,
+      reason: `Tempo: ${uncounted.uncounted}`,
+    });
+    expect(storedDetails(uncounted).map((d) => d.label)).toContain("complete traces");
     // A lost count is counted, and a gap before Tempo is a loss.
     const lost: PipelineRoundLedger = {
       ...base,

@@ -122,17 +122,19 @@ function countText(value: unknown): string {
 export function storedProblem(stored: StoredTraces | null | undefined): string | null {
   if (stored == null) return "not read from Tempo yet";
   if (stored.error) return `Tempo: ${stored.error}`;
+  if (stored.uncounted) return `Tempo: ${stored.uncounted}`;
   if (num(stored.stored_spans) == null) return "Tempo's answer had no span count";
   return null;
 }
 
 /** What the stored traces say beyond the span count. */
 export function storedDetails(stored: StoredTraces | null | undefined): FlowDetail[] {
-  if (!stored || storedProblem(stored)) return [];
+  // Too many traces to count still leaves the sample's checks to show.
+  if (!stored || (storedProblem(stored) && !stored.uncounted)) return [];
   const details: FlowDetail[] = [];
   const checked = num(stored.traces_checked);
   const found = num(stored.traces_found);
-  if (stored.stored_spans_exact === false)
+  if (stored.stored_spans_exact === false && !stored.uncounted)
     details.push({ label: "span count", text: "from search matches (not every trace fetched)" });
   if (found != null) details.push({ label: "traces", text: formatNumber(found, 0) });
   if (num(stored.complete_traces) != null)
