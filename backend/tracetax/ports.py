@@ -3,17 +3,61 @@
 from __future__ import annotations
 
 import re
+import secrets
 import socket
+import threading
+from collections import deque
+from pathlib import Path
 
 import psutil
 
+EPHEMERAL_RANGE = Path("/proc/sys/net/ipv4/ip_local_port_range")
+# Where ports are picked: just below the kernel's ephemeral range.
+PICK_SPAN = 10_000
+_issued: deque[int] = deque(maxlen=256)
+_issued_lock = threading.Lock()
+
+
+def ephemeral_range() -> tuple[int, int]:
+    """The local ports the kernel hands to outgoing connections (Linux's default if unreadable)."""
+    try:
+        low, high = (int(value) for value in EPHEMERAL_RANGE.read_text().split())
+    except (OSError, ValueError):
+        return 32768, 60999
+    return low, high
+
+
+def _bindable(port: int) -> bool:
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
 
 def free_port() -> int:
-    """A port nothing listens on right now (the kernel's pick)."""
+    """A port nothing listens on right now, for a process about to listen on it.
+
+    Picked below the kernel's ephemeral range: the kernel's own pick (bind to port 0) comes
+    from that range, which outgoing connections draw from too, so between the probe and the
+    process's bind a client connection could take it (seen: a lab Collector's receiver port
+    taken by one of the read-back's HTTP connections). Ports handed out recently are not given
+    again, so several calls in a row for one process never collide."""
+    low, _ = ephemeral_range()
+    first = max(1024, low - PICK_SPAN)
+    span = low - first
+    with _issued_lock:
+        for _ in range(min(span, 500)):
+            port = first + secrets.randbelow(span) if span > 0 else 0
+            if port and port not in _issued and _bindable(port):
+                _issued.append(port)
+                return port
+    # No room below the range (a tuned kernel): the kernel's pick, as before.
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
+        picked: int = probe.getsockname()[1]
+    return picked
 
 
 # How Go (the Collector) and most runtimes word a failed bind: "listen tcp 127.0.0.1:4317:
@@ -36,6 +80,9 @@ def holder_of(port: int) -> str:
             except psutil.Error:
                 command = "?"
             return f"pid {connection.pid} ({command})"
+    for connection in connections:  # an outgoing connection's local end
+        if connection.laddr and connection.laddr.port == port:
+            return f"a connection of pid {connection.pid} to {connection.raddr}"
     return "nobody any more (it was released since)"
 
 
