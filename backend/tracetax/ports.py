@@ -49,8 +49,8 @@ def free_port() -> int:
     span = low - first
     with _issued_lock:
         for _ in range(min(span, 500)):
-            port = first + secrets.randbelow(span) if span > 0 else 0
-            if port and port not in _issued and _bindable(port):
+            port = first + secrets.randbelow(span)
+            if port not in _issued and _bindable(port):
                 _issued.append(port)
                 return port
     # No room below the range (a tuned kernel): the kernel's pick, as before.

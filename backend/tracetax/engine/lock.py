@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import fcntl
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
 from tracetax.stack.components import state_dir
 
@@ -18,6 +18,26 @@ POLL_S = 0.25
 
 class LockWaitCancelledError(Exception):
     """The wait for the lock was given up: `cancel` was set before another measurement ended."""
+
+
+def _acquire(handle: IO[str], on_wait: Callable[[], None] | None, cancel: threading.Event | None) -> None:
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return
+    except BlockingIOError:
+        if on_wait:
+            on_wait()
+    if cancel is None:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        return
+    # flock cannot be interrupted by an event: try again every POLL_S until it is set.
+    while not cancel.wait(POLL_S):
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            continue
+    raise LockWaitCancelledError
 
 
 @contextmanager
@@ -32,19 +52,7 @@ def measurement_lock(
     lock_path = path or state_dir() / "measurement.lock"
     lock_path.parent.mkdir(parents=True, exist_ok=True)
     with lock_path.open("w") as handle:
-        waited = False
-        while True:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | (fcntl.LOCK_NB if cancel is not None or not waited else 0))
-                break
-            except BlockingIOError:
-                if not waited and on_wait:
-                    on_wait()
-                waited = True
-                if cancel is not None:
-                    if cancel.is_set():
-                        raise LockWaitCancelledError from None
-                    time.sleep(POLL_S)
+        _acquire(handle, on_wait, cancel)
         try:
             yield
         finally:
