@@ -8,17 +8,9 @@ from typing import Any
 
 from rich.table import Table
 
-from tracetax.diagnostics.overhead import format_value
+from tracetax.diagnostics.overhead import format_count, format_optional, format_value
 from tracetax.diagnostics.pipeline import PipelineRoundLedger, SpanDelay
 from tracetax.diagnostics.pipeline_recommend import PipelineRecommendation
-
-
-def _value(value: Any, unit: str) -> str:
-    return "-" if value is None else format_value(float(value), unit)
-
-
-def _count(value: Any) -> str:
-    return "unknown" if value is None else f"{value:,.0f}"
 
 
 def pipeline_results_table(
@@ -33,18 +25,21 @@ def pipeline_results_table(
         table.add_column(f"{name} (baseline)" if name == baseline else name, justify="right")
     rows: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
         ("rounds completed / failed", lambda v: f"{v['rounds_completed']} / {v['rounds_failed']}"),
-        ("spans/s taken in", lambda v: _value(v["spans_per_s"], "spans/s")),
-        ("Collector CPU", lambda v: _value(v["cpu_cores"], "cores")),
-        ("spans/s per core", lambda v: _value(v["spans_per_s_per_core"], "spans/s")),
-        ("cores per 10k spans/s", lambda v: _value(v["cores_per_10k_spans_s"], "cores")),
-        ("RSS peak", lambda v: _value(v["rss_max_bytes"], "bytes")),
-        ("RSS steady", lambda v: _value(v["rss_steady_bytes"], "bytes")),
-        ("downstream Collectors' CPU", lambda v: _value(v["downstream_cpu_cores"], "cores")),
+        ("spans/s taken in", lambda v: format_optional(v["spans_per_s"], "spans/s")),
+        ("Collector CPU", lambda v: format_optional(v["cpu_cores"], "cores")),
+        ("spans/s per core", lambda v: format_optional(v["spans_per_s_per_core"], "spans/s")),
+        ("cores per 10k spans/s", lambda v: format_optional(v["cores_per_10k_spans_s"], "cores")),
+        ("RSS peak", lambda v: format_optional(v["rss_max_bytes"], "bytes")),
+        ("RSS steady", lambda v: format_optional(v["rss_steady_bytes"], "bytes")),
+        ("downstream Collectors' CPU", lambda v: format_optional(v["downstream_cpu_cores"], "cores")),
         ("kept ratio", lambda v: "-" if v["kept_ratio"] is None else f"{v['kept_ratio']:.3f}"),
-        ("highest sustainable spans/s (ramp)", lambda v: _value(v.get("max_sustainable_spans_per_s"), "spans/s")),
+        (
+            "highest sustainable spans/s (ramp)",
+            lambda v: format_optional(v.get("max_sustainable_spans_per_s"), "spans/s"),
+        ),
         ("  limited by", lambda v: ", ".join(v.get("ramp_limited_by") or []) or "-"),
-        ("spans generated (all rounds)", lambda v: _count(v["ledger_totals"]["generated"])),
-        ("spans lost (all rounds)", lambda v: _count(v["ledger_totals"]["lost"])),
+        ("spans generated (all rounds)", lambda v: format_count(v["ledger_totals"]["generated"])),
+        ("spans lost (all rounds)", lambda v: format_count(v["ledger_totals"]["lost"])),
     ]
     if delays is not None:
 
@@ -73,13 +68,13 @@ def ledger_table(ledgers: list[PipelineRoundLedger]) -> Table:
         failed = [exporter.get("send_failed"), exporter.get("enqueue_failed")]
         table.add_row(
             f"{item.configuration} {item.round + 1}",
-            _count(ledger.get("generated")),
-            _count(receiver.get("accepted")),
-            _count(receiver.get("refused")),
-            _count(exporter.get("sent")),
-            _count(None if None in failed else sum(f for f in failed if f is not None)),
-            _count((ledger.get("downstream") or {}).get("accepted")),
-            _count(ledger.get("lost")),
+            format_count(ledger.get("generated")),
+            format_count(receiver.get("accepted")),
+            format_count(receiver.get("refused")),
+            format_count(exporter.get("sent")),
+            format_count(None if None in failed else sum(f for f in failed if f is not None)),
+            format_count((ledger.get("downstream") or {}).get("accepted")),
+            format_count(ledger.get("lost")),
         )
     return table
 
@@ -94,7 +89,7 @@ def recommendation_table(recommendation: PipelineRecommendation) -> Table:
         limiter = item.memory_limiter
         table.add_row(
             item.variant,
-            _value(item.cores, "cores"),
+            format_optional(item.cores, "cores"),
             f"{limiter['limit_mib']} / {limiter['spike_limit_mib']} MiB" if limiter else "-",
             f"{item.container_memory_mib} MiB" if item.container_memory_mib else "-",
             {True: "yes", False: "no", None: "unknown (no ramp)"}[item.keeps_up],

@@ -15,7 +15,7 @@ from typing import Any
 from tracetax.clients.base import BackendError
 from tracetax.clients.loki import LokiClient
 from tracetax.clients.prometheus import PrometheusClient
-from tracetax.clients.tempo import TempoClient, spans_in_trace
+from tracetax.clients.tempo import TempoClient, resource_string, spans_in_trace
 from tracetax.core.config import Settings
 
 RUN_ID_ATTRIBUTE = "tracetax.run.id"
@@ -30,11 +30,7 @@ SEARCH_LIMIT = 20_000
 
 
 def _matches(span: dict[str, Any], run_id: str, name: str | None) -> bool:
-    attributes = span.get("resource", {}).get("attributes", [])
-    resource_run = next(
-        (a.get("value", {}).get("stringValue") for a in attributes if a.get("key") == RUN_ID_ATTRIBUTE), None
-    )
-    return resource_run == run_id and (name is None or span.get("name") == name)
+    return resource_string(span, RUN_ID_ATTRIBUTE) == run_id and (name is None or span.get("name") == name)
 
 
 def quoted(value: str) -> str:

@@ -46,7 +46,7 @@ from rich.table import Table
 from tracetax.bench import stop_cleanly_on_sigterm
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
-from tracetax.diagnostics.overhead import Change, RoundSample, compare, format_value
+from tracetax.diagnostics.overhead import Change, RoundSample, compare, format_count, format_optional, format_value
 from tracetax.diagnostics.pipeline import PIPELINE_METRICS, PipelineDiagnostics, build_pipeline, pipeline_samples
 from tracetax.engine.experiment import measurement_placement
 from tracetax.lab import pipelines
@@ -290,14 +290,6 @@ def lb_facts() -> LbFacts:
 # -- formatting --------------------------------------------------------------------------------
 
 
-def _value(value: Any, unit: str) -> str:
-    return "-" if value is None else format_value(float(value), unit)
-
-
-def _count(value: Any) -> str:
-    return "unknown" if value is None else f"{value:,.0f}"
-
-
 def _change(change: Change | None, relative: bool = True) -> str:
     """`+12.3 MiB (+8.1 MiB to +16.4 MiB), +15.2% *`: * when significant after Holm."""
     if change is None:
@@ -417,7 +409,7 @@ def print_header(outcome: Outcome) -> None:
         f"\n[bold]{outcome.title}[/bold]: {outcome.spec.rounds} rounds, {outcome.spec.load.warmup_s:g} s warm-up, "
         f"{outcome.spec.load.duration_s:g} s measured, {outcome.spec.load.drain_s:g} s drain, "
         f"{outcome.spec.load.spans_per_trace} spans per trace; asked {rate:,.0f} spans/s, passthrough took in "
-        f"{_value(taken, 'spans/s')}; status {outcome.status}, wall time {outcome.wall_s / 60:.1f} min"
+        f"{format_optional(taken, 'spans/s')}; status {outcome.status}, wall time {outcome.wall_s / 60:.1f} min"
         + (f" (Tempo's read-back {outcome.readback_s / 60:.1f} min)" if outcome.readback_s is not None else "")
         + f"; load average {outcome.load_before[0]:.2f} before, {outcome.load_after[0]:.2f} after",
         highlight=False,
@@ -461,12 +453,12 @@ def memory_table(outcome: Outcome, direct: dict[str, Change]) -> Table:
         changes = overhead.get(name, {})
         table.add_row(
             name,
-            _value(agg.get("spans_per_s"), "spans/s"),
-            _value(agg.get("rss_max_bytes"), "bytes"),
+            format_optional(agg.get("spans_per_s"), "spans/s"),
+            format_optional(agg.get("rss_max_bytes"), "bytes"),
             _change(changes.get("rss_max_bytes")) if name != BASELINE else "(baseline)",
-            _value(agg.get("rss_steady_bytes"), "bytes"),
+            format_optional(agg.get("rss_steady_bytes"), "bytes"),
             _change(changes.get("rss_steady_bytes")) if name != BASELINE else "(baseline)",
-            _value(agg.get("cpu_cores"), "cores"),
+            format_optional(agg.get("cpu_cores"), "cores"),
             _per_10k(agg.get("cores_per_10k_spans_s")),
             _change(changes.get("cores_per_10k_spans_s"), relative=True) if name != BASELINE else "(baseline)",
         )
@@ -510,11 +502,11 @@ def spans_table(outcome: Outcome) -> Table:
         stored, complete = stored_cell(_stored(outcome, name))
         table.add_row(
             name,
-            _count(_sum([ledger.get("generated") for ledger in ledgers])),
-            _count(accepted),
-            _count(arrived),
-            _count(_sum([ledger.get("lost") for ledger in ledgers])),
-            _count(processor_dropped_spans(outcome, name)),
+            format_count(_sum([ledger.get("generated") for ledger in ledgers])),
+            format_count(accepted),
+            format_count(arrived),
+            format_count(_sum([ledger.get("lost") for ledger in ledgers])),
+            format_count(processor_dropped_spans(outcome, name)),
             f"{'-' if ratio is None else f'{ratio:.4f}'} ({expected})",
             stored,
             complete,
@@ -542,9 +534,9 @@ def delay_table(outcome: Outcome, names: Sequence[str]) -> Table:
         baseline = name == BASELINE
         table.add_row(
             name,
-            _value(None if delay is None else delay.p50_us, "us"),
+            format_optional(None if delay is None else delay.p50_us, "us"),
             "(baseline)" if baseline else _change(changes.get("delay_p50_us")),
-            _value(None if delay is None else delay.p99_us, "us"),
+            format_optional(None if delay is None else delay.p99_us, "us"),
             "(baseline)" if baseline else _change(changes.get("delay_p99_us")),
             "-" if delay is None else str(delay.rounds),
         )
@@ -578,18 +570,19 @@ def ramp_table(outcome: Outcome) -> Table:
         agg = outcome.aggregate(name)
         best = best_ramp_step(agg)
         at_best = (
-            f"{_value(best.get('cpu_cores'), 'cores')}, peak RSS {_value(best.get('rss_max_bytes'), 'bytes')}"
+            f"{format_optional(best.get('cpu_cores'), 'cores')}, "
+            f"peak RSS {format_optional(best.get('rss_max_bytes'), 'bytes')}"
             if best
             else "-"
         )
         table.add_row(
             name,
-            ", ".join(_value(v, "spans/s").replace(" spans/s", "") for v in ramp_maxima(agg)) or "-",
-            _value(agg.get("max_sustainable_spans_per_s"), "spans/s"),
+            ", ".join(format_optional(v, "spans/s").replace(" spans/s", "") for v in ramp_maxima(agg)) or "-",
+            format_optional(agg.get("max_sustainable_spans_per_s"), "spans/s"),
             ", ".join(agg.get("ramp_limited_by") or []) or "-",
             "; ".join(sorted(set(ramp_whys(agg)))) or "-",
             at_best,
-            _value(one_core_rate(best), "spans/s"),
+            format_optional(one_core_rate(best), "spans/s"),
         )
     table.caption = (
         "limited by `load generator`: telemetrygen could not deliver the step's rate (it shares its core with the "
@@ -630,13 +623,13 @@ def lb_table(outcome: Outcome, facts: LbFacts) -> Table:
         )
         table.add_row(
             name,
-            _value(agg.get("spans_per_s"), "spans/s"),
-            _value(agg.get("cpu_cores"), "cores"),
+            format_optional(agg.get("spans_per_s"), "spans/s"),
+            format_optional(agg.get("cpu_cores"), "cores"),
             _per_10k(per_10k),
             _change(change.get("cores_per_10k_spans_s")) if name != BASELINE else "(baseline)",
             "-" if per_10k is None else f"{per_10k * 100:.1f} µs",
-            _value(agg.get("downstream_cpu_cores"), "cores"),
-            _count((agg.get("ledger_totals") or {}).get("lost")),
+            format_optional(agg.get("downstream_cpu_cores"), "cores"),
+            format_count((agg.get("ledger_totals") or {}).get("lost")),
             whole,
         )
     table.caption = (
@@ -682,7 +675,8 @@ def seed003_verdicts(outcome: Outcome, direct: dict[str, Change], num_traces: in
     _judge(memory, [peak, steady], "up")
     memory.why.append(
         f"tail-sampling vs groupbytrace peak RSS {_change(peak)}, steady {_change(steady)} "
-        f"(medians {_value(ts.get('rss_max_bytes'), 'bytes')} vs {_value(gbt.get('rss_max_bytes'), 'bytes')} peak)"
+        f"(medians {format_optional(ts.get('rss_max_bytes'), 'bytes')} "
+        f"vs {format_optional(gbt.get('rss_max_bytes'), 'bytes')} peak)"
     )
     memory.why.append(
         "the seed's gap was 30 GB against 5 GB at 180-550k spans/s; here both hold about "
@@ -703,8 +697,9 @@ def seed003_verdicts(outcome: Outcome, direct: dict[str, Change], num_traces: in
         ts_missing = (ts_lost or 0) + (ts_dropped or 0) > 0
         loss.reproduced = gbt_clean and ts_missing
     loss.why.append(
-        f"groupbytrace lost {_count(gbt_lost)} + dropped {_count(gbt_dropped)}, tail-sampling lost {_count(ts_lost)} "
-        f"+ dropped {_count(ts_dropped)} spans"
+        f"groupbytrace lost {format_count(gbt_lost)} + dropped {format_count(gbt_dropped)}, "
+        f"tail-sampling lost {format_count(ts_lost)} "
+        f"+ dropped {format_count(ts_dropped)} spans"
     )
     in_wait = outcome.spec.load.spans_per_s / spt * HOLD_S
     reach = num_traces * spt / HOLD_S
@@ -720,7 +715,8 @@ def seed003_verdicts(outcome: Outcome, direct: dict[str, Change], num_traces: in
     rate = Verdict("throughput: tail_sampling goes faster than groupbytrace", None)
     limited = set(gbt.get("ramp_limited_by") or []) | set(ts.get("ramp_limited_by") or [])
     rate.why.append(
-        f"highest sustainable: groupbytrace {_value(gbt_max, 'spans/s')}, tail-sampling {_value(ts_max, 'spans/s')}; "
+        f"highest sustainable: groupbytrace {format_optional(gbt_max, 'spans/s')}, "
+        f"tail-sampling {format_optional(ts_max, 'spans/s')}; "
         f"limited by: {', '.join(sorted(limited)) or 'unknown'}"
     )
     if limited == {"collector"} and gbt_max is not None and ts_max is not None:
@@ -733,8 +729,9 @@ def seed003_verdicts(outcome: Outcome, direct: dict[str, Change], num_traces: in
         rate.why.append(
             "the ramp ended at the load generator's (or the ramp's) limit, below either Collector's, so it cannot "
             f"rank them; by CPU per span instead, tail-sampling vs groupbytrace cores per 10k spans/s "
-            f"{_change(per_span)} (one core full at ~{_value(one_core_rate(best_ramp_step(ts)), 'spans/s')} vs "
-            f"~{_value(one_core_rate(best_ramp_step(gbt)), 'spans/s')}, extrapolated)"
+            f"{_change(per_span)} "
+            f"(one core full at ~{format_optional(one_core_rate(best_ramp_step(ts)), 'spans/s')} vs "
+            f"~{format_optional(one_core_rate(best_ramp_step(gbt)), 'spans/s')}, extrapolated)"
         )
     verdicts.append(rate)
     return verdicts
@@ -762,9 +759,9 @@ def near_lines(outcome: Outcome, num_traces: int) -> list[str]:
         missing[name] = None if lost is None or dropped is None else lost + dropped
         kept = outcome.aggregate(name).get("kept_ratio")
         lines.append(
-            f"{name}: lost {_count(lost)}, dropped by the processor {_count(dropped)}, kept ratio "
+            f"{name}: lost {format_count(lost)}, dropped by the processor {format_count(dropped)}, kept ratio "
             f"{'-' if kept is None else f'{kept:.4f}'} (expected {KEPT_SHARE:.2f}), peak RSS "
-            f"{_value(outcome.aggregate(name).get('rss_max_bytes'), 'bytes')} "
+            f"{format_optional(outcome.aggregate(name).get('rss_max_bytes'), 'bytes')} "
             f"({_change(outcome.diagnostics.overhead.get(name, {}).get('rss_max_bytes'))} vs passthrough)"
         )
     loss = Verdict("the seed's loss shape (none with groupbytrace, some with tail_sampling)", None)

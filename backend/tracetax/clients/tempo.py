@@ -53,6 +53,21 @@ def spans_in_trace(trace: dict[str, Any]) -> list[dict[str, Any]]:
     return spans
 
 
+def attribute_value(attributes: list[dict[str, Any]], key: str) -> dict[str, Any] | None:
+    """The OTLP JSON value (`{"stringValue": ...}`, `{"intValue": ...}`) of `key`, None when absent."""
+    for attribute in attributes:
+        if attribute.get("key") == key:
+            value: dict[str, Any] = attribute.get("value", {})
+            return value
+    return None
+
+
+def resource_string(span: dict[str, Any], key: str) -> str | None:
+    """A string resource attribute of a span from spans_in_trace, None when absent."""
+    value = attribute_value(span.get("resource", {}).get("attributes", []), key)
+    return None if value is None else value.get("stringValue")
+
+
 class TempoClient(BackendClient):
     backend: ClassVar[str] = "tempo"
 

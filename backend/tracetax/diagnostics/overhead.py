@@ -403,6 +403,16 @@ def format_value(value: float, unit: str, signed: bool = False) -> str:
     return f"{sign}{_scaled(abs(value), unit)}"
 
 
+def format_optional(value: float | None, unit: str) -> str:
+    """format_value, or "-" for a figure that does not apply (a variant without downstreams)."""
+    return "-" if value is None else format_value(float(value), unit)
+
+
+def format_count(value: float | None) -> str:
+    """A count of spans or records; "unknown" (never 0) where it could not be read."""
+    return "unknown" if value is None else f"{value:,.0f}"
+
+
 def format_pct(value: float) -> str:
     return f"{_sign(value)}{abs(value):.1f}%"
 

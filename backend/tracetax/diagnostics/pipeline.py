@@ -146,10 +146,13 @@ def build_pipeline(
     spec: PipelineSpec,
     readings: Sequence[LedgerReading] = (),
     target_spans_per_s: float | None = None,
+    samples: dict[str, list[RoundSample]] | None = None,
 ) -> PipelineDiagnostics:
+    """The lab's diagnostics; `samples`, when the caller already has pipeline_samples of the
+    same readings (a check judges with them), saves computing them again."""
     baseline = spec.baseline.name
     completed = [r for r in experiment.rounds if r.status == "completed"]
-    by_variant = pipeline_samples(experiment, spec, readings)
+    by_variant = samples if samples is not None else pipeline_samples(experiment, spec, readings)
     others = {name: samples for name, samples in by_variant.items() if name != baseline}
     stored = stored_by_run(readings)
     overhead = {name: compare(by_variant[baseline], samples, PIPELINE_METRICS) for name, samples in others.items()}

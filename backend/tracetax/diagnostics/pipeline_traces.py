@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from tracetax.clients.base import BackendError
-from tracetax.clients.tempo import spans_in_trace
+from tracetax.clients.tempo import attribute_value, resource_string, spans_in_trace
 from tracetax.readback import RUN_ID_ATTRIBUTE, SEARCH_LIMIT, WHOLE_TRACE_LIMIT, RunReadback, quoted
 
 DOWNSTREAM_ATTRIBUTE = "tracetax.downstream"
@@ -42,23 +42,10 @@ class TraceFacts:
     delays_us: list[float] = field(default_factory=list)
 
 
-def _attribute(attributes: list[dict[str, Any]], key: str) -> dict[str, Any] | None:
-    for attribute in attributes:
-        if attribute.get("key") == key:
-            value: dict[str, Any] = attribute.get("value", {})
-            return value
-    return None
-
-
-def _resource_value(span: dict[str, Any], key: str) -> str | None:
-    value = _attribute(span.get("resource", {}).get("attributes", []), key)
-    return None if value is None else value.get("stringValue")
-
-
 def delay_us(span: dict[str, Any]) -> float | None:
     """End to arrival downstream, or None when the span has no stamp or no end time (OTLP JSON
     writes both nanosecond counts as strings)."""
-    arrived = _attribute(span.get("attributes", []), ARRIVED_ATTRIBUTE)
+    arrived = attribute_value(span.get("attributes", []), ARRIVED_ATTRIBUTE)
     end = span.get("endTimeUnixNano")
     if arrived is None or "intValue" not in arrived or end is None:
         return None
@@ -66,9 +53,9 @@ def delay_us(span: dict[str, Any]) -> float | None:
 
 
 def trace_facts(trace: dict[str, Any], run_id: str) -> TraceFacts:
-    spans = [s for s in spans_in_trace(trace) if _resource_value(s, RUN_ID_ATTRIBUTE) == run_id]
+    spans = [s for s in spans_in_trace(trace) if resource_string(s, RUN_ID_ATTRIBUTE) == run_id]
     delays = [d for s in spans if (d := delay_us(s)) is not None]
-    return TraceFacts(len(spans), {_resource_value(s, DOWNSTREAM_ATTRIBUTE) for s in spans}, delays)
+    return TraceFacts(len(spans), {resource_string(s, DOWNSTREAM_ATTRIBUTE) for s in spans}, delays)
 
 
 def delay_summary(facts: dict[str, TraceFacts]) -> dict[str, Any]:

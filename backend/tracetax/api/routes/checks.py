@@ -85,8 +85,8 @@ def _pipeline_verdict(
     # With what the run read back from Tempo, so the check's metrics (and Holm's family over
     # them) are the results page's.
     readings = repo.ledger_readings(session, experiment.id)
-    diagnostics = build_pipeline(experiment, spec, readings)
     samples = pipeline_samples(experiment, spec, readings)
+    diagnostics = build_pipeline(experiment, spec, readings, samples=samples)
     candidate = next((r.aggregates for r in experiment.results if r.configuration == "candidate"), {})
     return judge(
         result.budget,
