@@ -26,6 +26,8 @@ RUN_ID_LABEL = "tracetax_run_id"
 
 
 WHOLE_TRACE_LIMIT = 2_000
+# Runs of this many traces or fewer are fetched whole, every trace (RunReadback.spans).
+FETCH_ALL_UP_TO = 50
 SEARCH_LIMIT = 20_000
 
 
@@ -66,13 +68,19 @@ class RunReadback:
     async def spans(self, run_id: str, since_s: int, until_s: int | None = None, name: str | None = None) -> int:
         """Spans stored in Tempo whose resource carries the run id (and, if given, named `name`).
 
-        One search finds the run's traces. Up to WHOLE_TRACE_LIMIT of them, each trace is
-        fetched whole and its spans counted: a trace whose spans reached Tempo in two exports
-        can be split across ingester cuts, and search's per-trace match count then sees only
-        one part. Beyond that, the sum of search's match counts. From SEARCH_LIMIT traces on,
-        BackendError rather than a guess: TraceQL metrics (`count_over_time()`) would answer,
-        but only over the metrics-generator's local blocks, and undercounted here compared
-        with search (120 against an exact 600).
+        One search finds the run's traces with each one's match count. A trace whose spans
+        reached Tempo in two exports can be split across ingester cuts, and search's count then
+        sees only one part: never more than the trace holds. So a count below the run's largest
+        is checked by fetching that trace whole and counting its spans; the others are taken as
+        counted (a run of one request shape, the demo services', fetches only split traces).
+        With FETCH_ALL_UP_TO traces or fewer the largest count is no reference: every one is
+        fetched. Beyond WHOLE_TRACE_LIMIT traces to fetch, the sum of search's counts. From
+        SEARCH_LIMIT traces on, BackendError rather than a guess: TraceQL metrics
+        (`count_over_time()`) would answer, but only over the metrics-generator's local blocks,
+        and undercounted here compared with search (120 against an exact 600).
+
+        Left to trust: a trace split so that its larger part alone ties the run's largest count
+        (possible only when traces differ in size).
         """
         condition = f"resource.{RUN_ID_ATTRIBUTE} = {quoted(run_id)}"
         if name is not None:
@@ -84,10 +92,13 @@ class RunReadback:
             raise BackendError(
                 "tempo", f"count spans `{query}`", f"{SEARCH_LIMIT} or more traces: too many to count exactly by search"
             )
-        if len(traces) > WHOLE_TRACE_LIMIT:
+        largest = max((t.matched_spans for t in traces), default=0)
+        unsure = [t for t in traces if len(traces) <= FETCH_ALL_UP_TO or t.matched_spans < largest]
+        if len(unsure) > WHOLE_TRACE_LIMIT:
             return sum(summary.matched_spans for summary in traces)
-        fetched = await self.whole_traces([t.trace_id for t in traces])
-        return sum(
+        fetched = await self.whole_traces([t.trace_id for t in unsure])
+        counted = sum(t.matched_spans for t in traces if t.trace_id not in fetched)
+        return counted + sum(
             sum(1 for span in spans_in_trace(trace) if _matches(span, run_id, name)) for trace in fetched.values()
         )
 
