@@ -146,7 +146,7 @@ def _kinds(node: dict[str, Any]) -> set[str]:
     return {node["kind"], *(kind for child in node["children"] for kind in _kinds(child))}
 
 
-def run_check(stack: NativeStack, tmp_path: Path, *args: str) -> tuple[int, str, Path]:
+def run_check(stack: NativeStack, tmp_path: Path, *args: str, rate: int = 100) -> tuple[int, str, Path]:
     junit = tmp_path / "junit.xml"
     command = [
         sys.executable,
@@ -158,7 +158,7 @@ def run_check(stack: NativeStack, tmp_path: Path, *args: str) -> tuple[int, str,
         "--service",
         "go",
         "--rate",
-        "100",
+        str(rate),
         "--duration",
         "3",
         "--rounds",
@@ -187,9 +187,12 @@ def test_a_a_check_passes(native_stack: NativeStack, tmp_path: Path) -> None:
         "100",
         "--cpu-overhead-pct",
         "100",
+        # At 100 req/s the service idles 95% of the time and its per-request figures are mostly
+        # wake-ups, which vary twofold between rounds on this VM (A/A p50 interval -41% to +122%
+        # in one run); at 1,000 req/s the work per request dominates (-21% to +6%).
+        rate=1000,
     )
-    # Passing needs the whole interval within budget. Round-to-round spread is ~16% here
-    # (docs/benchmarks.md, make bench-truth), so 3 s phases need a wide budget to resolve.
+    # Passing needs the whole interval within budget; 3 s phases need a wide budget to resolve.
     assert code == 0, output
     assert ET.parse(junit).getroot().attrib["failures"] == "0"
 
