@@ -8,7 +8,7 @@ import signal
 import pytest
 
 from tracetax.engine.loadgen import LoadError, OpenPhaseResult
-from tracetax.engine.runner import require_answers, shutdown_record
+from tracetax.engine.runner import _resource_attributes, require_answers, shutdown_record
 
 
 def test_a_clean_exit_flushed() -> None:
@@ -44,3 +44,9 @@ def test_a_phase_where_no_request_succeeded_fails_naming_what_the_service_answer
     with pytest.raises(LoadError, match=r"HTTP 400 x1000.*load.path and load.query"):
         require_answers(refused, "the measured phase")
     require_answers(OpenPhaseResult(10, 2, 5.0, 2.0, "", {}, [], status_codes={"200": 10, "500": 2}), "warm-up")
+
+
+def test_resource_attributes_are_percent_encoded() -> None:
+    # The SDKs decode these values; a raw % (preset sampled-10%) is a bad escape a service refuses.
+    value = _resource_attributes({"OTEL_RESOURCE_ATTRIBUTES": "team=a"}, "run-1", "sampled-10%")
+    assert value == "team=a,tracetax.run.id=run-1,tracetax.config=sampled-10%25"

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from tracetax.engine.isolation import PhaseWatch
 from tracetax.engine.loadgen import LoadDriver, LoadError, OpenPhaseResult, RunningLoad
@@ -91,7 +92,9 @@ def service_environment(ctx: RoundContext, port: int) -> dict[str, str]:
 
 def _resource_attributes(env: dict[str, str], run_id: str, configuration: str) -> str:
     extra = env.get("OTEL_RESOURCE_ATTRIBUTES", "")
-    ours = f"tracetax.run.id={run_id},tracetax.config={configuration}"
+    # Values are percent-encoded in this variable (the SDKs decode them): a name like
+    # sampled-10% would otherwise be refused as a bad escape.
+    ours = f"tracetax.run.id={quote(run_id, safe='')},tracetax.config={quote(configuration, safe='')}"
     return f"{extra},{ours}" if extra else ours
 
 
