@@ -182,5 +182,29 @@ func validateOTelEnv() error {
 	if v := os.Getenv("OTEL_GO_X_OBSERVABILITY"); v != "" && !strings.EqualFold(v, "true") && !strings.EqualFold(v, "false") {
 		return &configError{"OTEL_GO_X_OBSERVABILITY", v, "true, false (unset: false)"}
 	}
+
+	// The standard per-signal switches (the Go SDK reads none of them itself).
+	for _, name := range []string{"OTEL_TRACES_EXPORTER", "OTEL_LOGS_EXPORTER", "OTEL_METRICS_EXPORTER"} {
+		switch strings.ToLower(strings.TrimSpace(os.Getenv(name))) {
+		case "", "otlp", "none":
+		default:
+			return &configError{name, os.Getenv(name), "otlp, none (unset: otlp)"}
+		}
+	}
+	switch strings.ToLower(strings.TrimSpace(os.Getenv("OTEL_SDK_DISABLED"))) {
+	case "", "true", "false":
+	default:
+		return &configError{"OTEL_SDK_DISABLED", os.Getenv("OTEL_SDK_DISABLED"), "true, false (unset: false)"}
+	}
 	return nil
+}
+
+// signalOn reports whether a signal ("TRACES", "LOGS", "METRICS") is set up:
+// OTEL_SDK_DISABLED is not true and OTEL_<signal>_EXPORTER is not none. An
+// off signal keeps the API's no-op provider: no SDK work, nothing exported.
+func signalOn(signal string) bool {
+	if strings.EqualFold(strings.TrimSpace(os.Getenv("OTEL_SDK_DISABLED")), "true") {
+		return false
+	}
+	return !strings.EqualFold(strings.TrimSpace(os.Getenv("OTEL_"+signal+"_EXPORTER")), "none")
 }

@@ -159,58 +159,65 @@ func setupTelemetry(ctx context.Context, mode string) (telemetry, func(context.C
 		return nil, nil, fmt.Errorf("resource: %w", err)
 	}
 
-	var shutdowns []func(context.Context) error
+	// Each signal is set up only when it is on (signalOn: OTEL_<signal>_EXPORTER,
+	// OTEL_SDK_DISABLED); an off signal keeps the global no-op provider.
+	var (
+		mp *sdkmetric.MeterProvider
+		tp *sdktrace.TracerProvider
+		lp *sdklog.LoggerProvider
+	)
 	fail := func(err error) (telemetry, func(context.Context) error, error) {
-		for _, s := range shutdowns {
-			_ = s(context.Background())
-		}
+		_ = shutdownProviders(context.Background(), tp, lp, mp)
 		return nil, nil, err
 	}
 
 	// Metrics first: the SDK's self-observability instruments are created
 	// from the global MeterProvider when the span/log processors are built.
-	mexp, err := newMetricExporter(ctx)
-	if err != nil {
-		return fail(fmt.Errorf("metric exporter: %w", err))
+	if signalOn("METRICS") {
+		mexp, err := newMetricExporter(ctx)
+		if err != nil {
+			return fail(fmt.Errorf("metric exporter: %w", err))
+		}
+		mp = sdkmetric.NewMeterProvider(
+			sdkmetric.WithResource(res),
+			sdkmetric.WithReader(sdkmetric.NewPeriodicReader(mexp)), // OTEL_METRIC_EXPORT_INTERVAL / _TIMEOUT
+		)
+		otel.SetMeterProvider(mp)
 	}
-	mp := sdkmetric.NewMeterProvider(
-		sdkmetric.WithResource(res),
-		sdkmetric.WithReader(sdkmetric.NewPeriodicReader(mexp)), // OTEL_METRIC_EXPORT_INTERVAL / _TIMEOUT
-	)
-	otel.SetMeterProvider(mp)
 
-	texp, err := newTraceExporter(ctx)
-	if err != nil {
-		_ = mp.Shutdown(ctx)
-		return fail(fmt.Errorf("trace exporter: %w", err))
+	if signalOn("TRACES") {
+		texp, err := newTraceExporter(ctx)
+		if err != nil {
+			return fail(fmt.Errorf("trace exporter: %w", err))
+		}
+		var spanProc sdktrace.SpanProcessor
+		if mode == modeSimple {
+			spanProc = sdktrace.NewSimpleSpanProcessor(texp)
+		} else {
+			spanProc = sdktrace.NewBatchSpanProcessor(texp) // OTEL_BSP_* read by the SDK
+		}
+		tp = sdktrace.NewTracerProvider( // OTEL_TRACES_SAMPLER / _ARG read by the SDK
+			sdktrace.WithResource(res),
+			sdktrace.WithSpanProcessor(spanProc),
+		)
+		otel.SetTracerProvider(tp)
 	}
-	var spanProc sdktrace.SpanProcessor
-	if mode == modeSimple {
-		spanProc = sdktrace.NewSimpleSpanProcessor(texp)
-	} else {
-		spanProc = sdktrace.NewBatchSpanProcessor(texp) // OTEL_BSP_* read by the SDK
-	}
-	tp := sdktrace.NewTracerProvider( // OTEL_TRACES_SAMPLER / _ARG read by the SDK
-		sdktrace.WithResource(res),
-		sdktrace.WithSpanProcessor(spanProc),
-	)
-	otel.SetTracerProvider(tp)
 	otel.SetTextMapPropagator(propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{}))
-	shutdowns = append(shutdowns, tp.Shutdown)
 
-	lexp, err := newLogExporter(ctx)
-	if err != nil {
-		_ = mp.Shutdown(ctx)
-		return fail(fmt.Errorf("log exporter: %w", err))
+	if signalOn("LOGS") {
+		lexp, err := newLogExporter(ctx)
+		if err != nil {
+			return fail(fmt.Errorf("log exporter: %w", err))
+		}
+		var logProc sdklog.Processor
+		if mode == modeSimple {
+			logProc = sdklog.NewSimpleProcessor(lexp)
+		} else {
+			logProc = sdklog.NewBatchProcessor(lexp) // OTEL_BLRP_* read by the SDK
+		}
+		lp = sdklog.NewLoggerProvider(sdklog.WithResource(res), sdklog.WithProcessor(logProc))
+		global.SetLoggerProvider(lp)
 	}
-	var logProc sdklog.Processor
-	if mode == modeSimple {
-		logProc = sdklog.NewSimpleProcessor(lexp)
-	} else {
-		logProc = sdklog.NewBatchProcessor(lexp) // OTEL_BLRP_* read by the SDK
-	}
-	lp := sdklog.NewLoggerProvider(sdklog.WithResource(res), sdklog.WithProcessor(logProc))
-	global.SetLoggerProvider(lp)
 
 	meter := otel.Meter(scopeName)
 	requests, err := meter.Int64Counter("tracetax.demo.requests",
@@ -236,31 +243,43 @@ func setupTelemetry(ctx context.Context, mode string) (telemetry, func(context.C
 		recOpt:   []metric.RecordOption{metric.WithAttributeSet(routeAttrs)},
 	}
 
-	shutdown := func(context.Context) error {
-		var (
-			wg         sync.WaitGroup
-			terr, lerr error
-		)
-		ctx, cancel := context.WithTimeout(context.Background(), traceLogShutdownTimeout)
+	shutdown := func(context.Context) error { return shutdownProviders(context.Background(), tp, lp, mp) }
+	return t, shutdown, nil
+}
+
+// shutdownProviders flushes and stops the providers that were set up (nil
+// ones were off): traces and logs in parallel, then metrics (last, so the
+// SDK's own counters of the final flush are exported too), each bounded by a
+// timeout; their errors are joined.
+func shutdownProviders(_ context.Context, tp *sdktrace.TracerProvider, lp *sdklog.LoggerProvider, mp *sdkmetric.MeterProvider) error {
+	var (
+		wg         sync.WaitGroup
+		terr, lerr error
+	)
+	ctx, cancel := context.WithTimeout(context.Background(), traceLogShutdownTimeout)
+	if tp != nil {
 		wg.Go(func() { terr = tp.Shutdown(ctx) })
+	}
+	if lp != nil {
 		wg.Go(func() { lerr = lp.Shutdown(ctx) })
-		wg.Wait()
-		cancel()
-		if terr != nil {
-			terr = fmt.Errorf("tracer provider: %w", terr)
-		}
-		if lerr != nil {
-			lerr = fmt.Errorf("logger provider: %w", lerr)
-		}
+	}
+	wg.Wait()
+	cancel()
+	if terr != nil {
+		terr = fmt.Errorf("tracer provider: %w", terr)
+	}
+	if lerr != nil {
+		lerr = fmt.Errorf("logger provider: %w", lerr)
+	}
+	var merr error
+	if mp != nil {
 		mctx, mcancel := context.WithTimeout(context.Background(), metricShutdownTimeout)
 		defer mcancel()
-		merr := mp.Shutdown(mctx)
-		if merr != nil {
+		if merr = mp.Shutdown(mctx); merr != nil {
 			merr = fmt.Errorf("meter provider: %w", merr)
 		}
-		return errors.Join(terr, lerr, merr)
 	}
-	return t, shutdown, nil
+	return errors.Join(terr, lerr, merr)
 }
 
 type otelTelemetry struct {

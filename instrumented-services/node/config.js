@@ -22,6 +22,7 @@ const SAMPLERS = [
 ];
 const RATIO_SAMPLERS = ['traceidratio', 'parentbased_traceidratio'];
 const SIGNALS = ['TRACES', 'METRICS', 'LOGS'];
+const EXPORTERS = ['otlp', 'none'];
 // TRACETAX_INJECT_BUSY_US: a known cost for checking the harness, at most 1 s per request.
 const MAX_INJECT_BUSY_US = 1_000_000;
 
@@ -169,6 +170,7 @@ function load(env = process.env) {
 
   return {
     processor,
+    signals: signalsOn(env),
     port: Number(portRaw),
     injectBusyUs: Number(busyRaw),
     cpuProfileDir,
@@ -188,6 +190,26 @@ function load(env = process.env) {
     metricExportIntervalMillis: ints.OTEL_METRIC_EXPORT_INTERVAL,
     metricExportTimeoutMillis: Math.min(ints.OTEL_METRIC_EXPORT_TIMEOUT, ints.OTEL_METRIC_EXPORT_INTERVAL),
   };
+}
+
+// The standard switches, honoured here since the service builds its providers by hand: the set of
+// signals ('TRACES', 'METRICS', 'LOGS') whose OTEL_<signal>_EXPORTER is not `none`, empty when
+// OTEL_SDK_DISABLED is `true`. An off signal keeps the API's no-op provider.
+function signalsOn(env) {
+  const on = new Set();
+  for (const signal of SIGNALS) {
+    const name = `OTEL_${signal}_EXPORTER`;
+    const raw = get(env, name);
+    if (raw !== undefined && !EXPORTERS.includes(raw.toLowerCase())) {
+      throw new ConfigError(name, raw, EXPORTERS.join('|'));
+    }
+    if ((raw ?? 'otlp').toLowerCase() !== 'none') on.add(signal);
+  }
+  const disabled = get(env, 'OTEL_SDK_DISABLED');
+  if (disabled !== undefined && !['true', 'false'].includes(disabled.toLowerCase())) {
+    throw new ConfigError('OTEL_SDK_DISABLED', disabled, 'true|false');
+  }
+  return disabled !== undefined && disabled.toLowerCase() === 'true' ? new Set() : on;
 }
 
 function loadOrExit() {

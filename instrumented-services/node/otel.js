@@ -60,42 +60,50 @@ function withTimeout(promise, ms, what) {
 function setupOtelSdk(cfg) {
   const res = resource();
 
+  const simple = cfg.processor === 'simple';
+  if (!simple && cfg.processor !== 'batch') throw new Error(`setupOtelSdk: unsupported processor ${cfg.processor}`);
+  // Only the signals that are on get a provider (cfg.signals); the others keep the API's no-op.
+  const on = signal => cfg.signals.has(signal);
+
   // Metrics first, so the traces and logs pipelines can report their own metrics through it
   // (selfObsMeterProvider: otel.sdk.processor.span.processed{error.type=queue_full}, ...).
-  const meterProvider = new MeterProvider({
-    resource: res,
-    sdkMetricsEnabled: true,
-    readers: [
-      new PeriodicExportingMetricReader({
-        exporter: metricExporter(cfg.protocols.METRICS),
-        exportIntervalMillis: cfg.metricExportIntervalMillis,
-        exportTimeoutMillis: cfg.metricExportTimeoutMillis,
-      }),
-    ],
-  });
-  metrics.setGlobalMeterProvider(meterProvider);
-
-  const spans = spanExporter(cfg.protocols.TRACES, meterProvider);
-  const logRecords = logExporter(cfg.protocols.LOGS, meterProvider);
-  let spanProcessor;
-  let logProcessor;
-  if (cfg.processor === 'simple') {
-    spanProcessor = new SimpleSpanProcessor({ exporter: spans, selfObsMeterProvider: meterProvider });
-    logProcessor = new SimpleLogRecordProcessor({ exporter: logRecords, selfObsMeterProvider: meterProvider });
-  } else if (cfg.processor === 'batch') {
-    spanProcessor = new BatchSpanProcessor({ exporter: spans, ...cfg.bsp, selfObsMeterProvider: meterProvider });
-    logProcessor = new BatchLogRecordProcessor({ exporter: logRecords, ...cfg.blrp, selfObsMeterProvider: meterProvider });
-  } else {
-    throw new Error(`setupOtelSdk: unsupported processor ${cfg.processor}`);
+  let meterProvider;
+  if (on('METRICS')) {
+    meterProvider = new MeterProvider({
+      resource: res,
+      sdkMetricsEnabled: true,
+      readers: [
+        new PeriodicExportingMetricReader({
+          exporter: metricExporter(cfg.protocols.METRICS),
+          exportIntervalMillis: cfg.metricExportIntervalMillis,
+          exportTimeoutMillis: cfg.metricExportTimeoutMillis,
+        }),
+      ],
+    });
+    metrics.setGlobalMeterProvider(meterProvider);
   }
 
-  // NodeTracerProvider reads OTEL_TRACES_SAMPLER / _ARG (validated in config.js); register() installs
-  // it globally with the AsyncLocalStorage context manager and the W3C propagators.
-  const tracerProvider = new NodeTracerProvider({ resource: res, spanProcessors: [spanProcessor], meterProvider });
-  tracerProvider.register();
+  let tracerProvider;
+  if (on('TRACES')) {
+    const exporter = spanExporter(cfg.protocols.TRACES, meterProvider);
+    const spanProcessor = simple
+      ? new SimpleSpanProcessor({ exporter, selfObsMeterProvider: meterProvider })
+      : new BatchSpanProcessor({ exporter, ...cfg.bsp, selfObsMeterProvider: meterProvider });
+    // NodeTracerProvider reads OTEL_TRACES_SAMPLER / _ARG (validated in config.js); register()
+    // installs it globally with the AsyncLocalStorage context manager and the W3C propagators.
+    tracerProvider = new NodeTracerProvider({ resource: res, spanProcessors: [spanProcessor], meterProvider });
+    tracerProvider.register();
+  }
 
-  const loggerProvider = new LoggerProvider({ resource: res, processors: [logProcessor], meterProvider });
-  logs.setGlobalLoggerProvider(loggerProvider);
+  let loggerProvider;
+  if (on('LOGS')) {
+    const exporter = logExporter(cfg.protocols.LOGS, meterProvider);
+    const logProcessor = simple
+      ? new SimpleLogRecordProcessor({ exporter, selfObsMeterProvider: meterProvider })
+      : new BatchLogRecordProcessor({ exporter, ...cfg.blrp, selfObsMeterProvider: meterProvider });
+    loggerProvider = new LoggerProvider({ resource: res, processors: [logProcessor], meterProvider });
+    logs.setGlobalLoggerProvider(loggerProvider);
+  }
 
   registerInstrumentations({
     tracerProvider,
@@ -123,14 +131,18 @@ function setupOtelSdk(cfg) {
   return async function shutdown(timeoutMs) {
     const deadline = Date.now() + timeoutMs;
     const errors = [];
-    const first = await Promise.allSettled([
-      withTimeout(tracerProvider.shutdown(), (timeoutMs * 2) / 3, 'traces'),
-      withTimeout(loggerProvider.shutdown(), (timeoutMs * 2) / 3, 'logs'),
-    ]);
+    const first = await Promise.allSettled(
+      [
+        [tracerProvider, 'traces'],
+        [loggerProvider, 'logs'],
+      ]
+        .filter(([provider]) => provider !== undefined)
+        .map(([provider, name]) => withTimeout(provider.shutdown(), (timeoutMs * 2) / 3, name)),
+    );
     for (const r of first) if (r.status === 'rejected') errors.push(r.reason);
     const remaining = Math.max(0, deadline - Date.now());
     try {
-      await withTimeout(meterProvider.shutdown({ timeoutMillis: remaining }), remaining, 'metrics');
+      if (meterProvider) await withTimeout(meterProvider.shutdown({ timeoutMillis: remaining }), remaining, 'metrics');
     } catch (err) {
       errors.push(err);
     }

@@ -17,6 +17,7 @@ LANGUAGE = "python"
 DEFAULT_SERVICE_NAME = "tracetax-demo-python"
 PROCESSORS = ("none", "simple", "batch")
 PROTOCOLS = ("grpc", "http/protobuf")
+EXPORTERS = ("otlp", "none")
 SAMPLERS = (
     "always_on",
     "always_off",
@@ -62,6 +63,9 @@ class Config:
     port: int
     # Every /work request spins this long on the monotonic clock (0: none).
     inject_busy_us: int = 0
+    # The signals set up ("TRACES", "METRICS", "LOGS"): OTEL_<signal>_EXPORTER is not `none` and
+    # OTEL_SDK_DISABLED is not `true`. An off signal keeps the API's no-op provider.
+    signals: frozenset[str] = frozenset(_SIGNALS)
 
 
 def _get(env: dict[str, str], name: str) -> str | None:
@@ -143,7 +147,24 @@ def load(env: dict[str, str] | None = None) -> Config:
             if item.strip() and (not sep or not key.strip()):
                 raise ConfigError("OTEL_RESOURCE_ATTRIBUTES", attrs, "comma-separated key=value pairs")
 
-    return Config(processor=processor, port=int(port_raw), inject_busy_us=int(busy_raw))
+    return Config(processor=processor, port=int(port_raw), inject_busy_us=int(busy_raw), signals=_signals(env))
+
+
+def _signals(env: dict[str, str]) -> frozenset[str]:
+    """The standard switches, which this service honours itself (it builds its providers by hand)."""
+    exporters = {}
+    for signal in _SIGNALS:
+        name = f"OTEL_{signal}_EXPORTER"
+        raw = _get(env, name)
+        if raw is not None and raw.lower() not in EXPORTERS:
+            raise ConfigError(name, raw, "|".join(EXPORTERS))
+        exporters[signal] = (raw or "otlp").lower()
+    disabled = _get(env, "OTEL_SDK_DISABLED")
+    if disabled is not None and disabled.lower() not in ("true", "false"):
+        raise ConfigError("OTEL_SDK_DISABLED", disabled, "true|false")
+    if disabled is not None and disabled.lower() == "true":
+        return frozenset()
+    return frozenset(signal for signal, exporter in exporters.items() if exporter != "none")
 
 
 def load_or_exit() -> Config:

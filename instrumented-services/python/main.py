@@ -34,7 +34,7 @@ def main() -> int:
     else:
         import otel  # the only place OpenTelemetry gets loaded
 
-        shutdown = otel.setup_otel_sdk(cfg.processor)
+        shutdown = otel.setup_otel_sdk(cfg.processor, cfg.signals)
         app = otel.instrument_app(handler.build_app(otel.OTelTelemetry(), cfg.processor, cfg.inject_busy_us))
 
     server = uvicorn.Server(

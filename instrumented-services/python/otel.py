@@ -49,7 +49,7 @@ def _protocol(signal: str) -> str:
 
 # Exporters: endpoints, headers and timeouts come from OTEL_EXPORTER_OTLP_* (read by the exporters).
 # The span and log exporters report otel.sdk.exporter.* metrics through `meter_provider`.
-def _span_exporter(meter_provider: MeterProvider) -> Any:
+def _span_exporter(meter_provider: MeterProvider | None) -> Any:
     if _protocol("TRACES") == "grpc":
         from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
     else:
@@ -57,7 +57,7 @@ def _span_exporter(meter_provider: MeterProvider) -> Any:
     return OTLPSpanExporter(meter_provider=meter_provider)
 
 
-def _log_exporter(meter_provider: MeterProvider) -> Any:
+def _log_exporter(meter_provider: MeterProvider | None) -> Any:
     if _protocol("LOGS") == "grpc":
         from opentelemetry.exporter.otlp.proto.grpc._log_exporter import OTLPLogExporter
     else:
@@ -82,31 +82,38 @@ def _resource() -> Resource:
     return resource
 
 
-def setup_otel_sdk(processor: str) -> ShutdownFunc:
-    """Build and install the providers for `simple` or `batch`; return the shutdown function."""
+def setup_otel_sdk(processor: str, signals: frozenset[str]) -> ShutdownFunc:
+    """Build and install the providers of the `signals` that are on for `simple` or `batch`;
+    return the shutdown function. An off signal keeps the API's no-op provider."""
+    if processor not in ("simple", "batch"):
+        raise ValueError(f"setup_otel_sdk: unsupported processor {processor!r}")
     resource = _resource()
+    simple = processor == "simple"
 
     # Metrics first, so the traces and logs pipelines can report their own metrics through it.
     # PeriodicExportingMetricReader reads OTEL_METRIC_EXPORT_INTERVAL / _TIMEOUT itself.
-    reader = PeriodicExportingMetricReader(_metric_exporter())
-    meter_provider = MeterProvider(metric_readers=[reader], resource=resource, shutdown_on_exit=False)
-    metrics.set_meter_provider(meter_provider)
+    meter_provider: MeterProvider | None = None
+    if "METRICS" in signals:
+        reader = PeriodicExportingMetricReader(_metric_exporter())
+        meter_provider = MeterProvider(metric_readers=[reader], resource=resource, shutdown_on_exit=False)
+        metrics.set_meter_provider(meter_provider)
 
-    span_exporter, log_exporter = _span_exporter(meter_provider), _log_exporter(meter_provider)
     # The sampler comes from OTEL_TRACES_SAMPLER / _ARG; the batch processors read OTEL_BSP_* and
     # OTEL_BLRP_* (validated in config.py before we get here).
-    tracer_provider = TracerProvider(resource=resource, shutdown_on_exit=False, meter_provider=meter_provider)
-    logger_provider = LoggerProvider(resource=resource, shutdown_on_exit=False, meter_provider=meter_provider)
-    if processor == "simple":
-        tracer_provider.add_span_processor(SimpleSpanProcessor(span_exporter, meter_provider=meter_provider))
-        logger_provider.add_log_record_processor(SimpleLogRecordProcessor(log_exporter, meter_provider=meter_provider))
-    elif processor == "batch":
-        tracer_provider.add_span_processor(BatchSpanProcessor(span_exporter, meter_provider=meter_provider))
-        logger_provider.add_log_record_processor(BatchLogRecordProcessor(log_exporter, meter_provider=meter_provider))
-    else:
-        raise ValueError(f"setup_otel_sdk: unsupported processor {processor!r}")
-    trace.set_tracer_provider(tracer_provider)
-    _logs.set_logger_provider(logger_provider)
+    tracer_provider: TracerProvider | None = None
+    if "TRACES" in signals:
+        tracer_provider = TracerProvider(resource=resource, shutdown_on_exit=False, meter_provider=meter_provider)
+        span_exporter = _span_exporter(meter_provider)
+        span_processor = SimpleSpanProcessor if simple else BatchSpanProcessor
+        tracer_provider.add_span_processor(span_processor(span_exporter, meter_provider=meter_provider))
+        trace.set_tracer_provider(tracer_provider)
+    logger_provider: LoggerProvider | None = None
+    if "LOGS" in signals:
+        logger_provider = LoggerProvider(resource=resource, shutdown_on_exit=False, meter_provider=meter_provider)
+        log_exporter = _log_exporter(meter_provider)
+        log_processor = SimpleLogRecordProcessor if simple else BatchLogRecordProcessor
+        logger_provider.add_log_record_processor(log_processor(log_exporter, meter_provider=meter_provider))
+        _logs.set_logger_provider(logger_provider)
 
     def shutdown(timeout_s: float) -> None:
         """Flush and shut down traces and logs (in parallel), then metrics, within `timeout_s`.
@@ -140,14 +147,17 @@ def setup_otel_sdk(processor: str) -> ShutdownFunc:
 
         # Traces and logs first: their processors report into the meter provider while flushing.
         pending = [
-            ("traces", *run("traces", tracer_provider.shutdown)),
-            ("logs", *run("logs", logger_provider.shutdown)),
+            (name, *run(name, provider.shutdown))
+            for name, provider in (("traces", tracer_provider), ("logs", logger_provider))
+            if provider is not None
         ]
         # Traces and logs may use two thirds of the budget; metrics keep at least the last third.
         for name, thread, failed in pending:
             wait(name, thread, failed, deadline - timeout_s / 3)
-        remaining_ms = max(0.0, deadline - time.monotonic()) * 1000
-        wait("metrics", *run("metrics", lambda: meter_provider.shutdown(timeout_millis=remaining_ms)))
+        if meter_provider is not None:
+            remaining_ms = max(0.0, deadline - time.monotonic()) * 1000
+            provider = meter_provider
+            wait("metrics", *run("metrics", lambda: provider.shutdown(timeout_millis=remaining_ms)))
         if errors:
             raise ExceptionGroup("OpenTelemetry shutdown", errors)
 

@@ -21,6 +21,11 @@ BAD = [
     ({"TRACETAX_PROCESSOR": "batch", "OTEL_BSP_MAX_QUEUE_SIZE": "abc"}, "OTEL_BSP_MAX_QUEUE_SIZE"),
     ({"TRACETAX_PROCESSOR": "batch", "OTEL_TRACES_SAMPLER": "sometimes"}, "OTEL_TRACES_SAMPLER"),
     ({"TRACETAX_PROCESSOR": "batch", "OTEL_EXPORTER_OTLP_PROTOCOL": "carrier-pigeon"}, "OTEL_EXPORTER_OTLP_PROTOCOL"),
+    ({"TRACETAX_PROCESSOR": "batch", "OTEL_TRACES_EXPORTER": "zipkin"}, "OTEL_TRACES_EXPORTER"),
+    ({"TRACETAX_PROCESSOR": "batch", "OTEL_LOGS_EXPORTER": "console"}, "OTEL_LOGS_EXPORTER"),
+    ({"TRACETAX_PROCESSOR": "batch", "OTEL_METRICS_EXPORTER": "prometheus"}, "OTEL_METRICS_EXPORTER"),
+    # Validated without the SDK too: the uninstrumented baseline refuses what the others refuse.
+    ({"TRACETAX_PROCESSOR": "none", "OTEL_SDK_DISABLED": "yes"}, "OTEL_SDK_DISABLED"),
 ]
 
 

@@ -182,3 +182,42 @@ async def test_tiny_queue_counts_dropped_spans(
     dropped = await eventually(lambda: readback.metric_sum(selector, run_id), lambda value: value > 0, 30)
     assert dropped > 0, f"{language}: no dropped spans counted\n{process.last_lines()}"
     assert dropped <= DROP_REQUESTS * DROP_SPANS
+
+
+# One signal switched off at a time, and the whole SDK: what each language's Batch mode exports then.
+SWITCHES = [
+    pytest.param({"OTEL_TRACES_EXPORTER": "none"}, (0, 1, 1), id="traces-none"),
+    pytest.param({"OTEL_LOGS_EXPORTER": "NONE"}, (1, 0, 1), id="logs-none"),
+    pytest.param({"OTEL_METRICS_EXPORTER": "none"}, (1, 1, 0), id="metrics-none"),
+    pytest.param({"OTEL_SDK_DISABLED": "true"}, (0, 0, 0), id="sdk-disabled"),
+]
+
+
+@pytest.mark.parametrize("language", sorted(SERVICES))
+@pytest.mark.parametrize(("switch", "exported"), SWITCHES)
+async def test_signal_switches_turn_exactly_that_signal_off(
+    language: str,
+    switch: dict[str, str],
+    exported: tuple[int, int, int],
+    native_stack: NativeStack,
+    readback: RunReadback,
+    tmp_path: Path,
+) -> None:
+    manifest = SERVICES[language]
+    run_id = uuid.uuid4().hex
+    started = int(time.time()) - 60
+    env = otel_env(native_stack, language, "batch", run_id, "http/protobuf") | switch
+    process = start_service(manifest, "batch", env, tmp_path)
+    try:
+        await asyncio.to_thread(process.wait_healthy, 60)
+        await drive(process, REQUESTS, SPANS)
+    finally:
+        exit_code = await asyncio.to_thread(process.stop, 20)
+    assert exit_code == 0, f"not a graceful exit ({exit_code})\n{process.last_lines()}"
+    expected = (REQUESTS * SPANS * exported[0], REQUESTS * exported[1], REQUESTS * exported[2])
+    spans, records, counter = await asyncio.gather(
+        eventually(lambda: readback.spans(run_id, started), equals(expected[0])),
+        eventually(lambda: readback.log_records(service_name(language), run_id), equals(expected[1])),
+        eventually(lambda: readback.metric_sum(REQUEST_COUNTER, run_id), equals(expected[2])),
+    )
+    assert (spans, records, counter) == expected, process.last_lines()

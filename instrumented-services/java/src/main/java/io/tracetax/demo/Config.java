@@ -98,6 +98,13 @@ final class Config {
   final String sampler;
   final double samplerRatio;
   final long metricExportIntervalMillis;
+  /**
+   * The standard per-signal switches (this service builds its providers by hand, so it honours
+   * them itself): a signal is on unless OTEL_SDK_DISABLED=true or OTEL_&lt;SIGNAL&gt;_EXPORTER=none.
+   */
+  final boolean tracesOn;
+  final boolean metricsOn;
+  final boolean logsOn;
 
   private Config(Map<String, String> env) throws ConfigException {
     port = intIn(env, "PORT", 8080, 1, 65535, "an integer port 1..65535");
@@ -174,6 +181,27 @@ final class Config {
 
     metricExportIntervalMillis = longIn(env, "OTEL_METRIC_EXPORT_INTERVAL", 60_000, 1,
         Long.MAX_VALUE, "a positive integer number of milliseconds");
+
+    boolean disabled = oneOf(env, "OTEL_SDK_DISABLED", "false", "true, false").equals("true");
+    tracesOn = !disabled && oneOf(env, "OTEL_TRACES_EXPORTER", "otlp", "otlp, none").equals("otlp");
+    metricsOn = !disabled && oneOf(env, "OTEL_METRICS_EXPORTER", "otlp", "otlp, none").equals("otlp");
+    logsOn = !disabled && oneOf(env, "OTEL_LOGS_EXPORTER", "otlp", "otlp, none").equals("otlp");
+  }
+
+  /** A case-insensitive value among `accepted` (comma-separated), or `fallback` when unset. */
+  private static String oneOf(Map<String, String> env, String name, String fallback, String accepted)
+      throws ConfigException {
+    String v = get(env, name);
+    if (v == null) {
+      return fallback;
+    }
+    String lower = v.toLowerCase(Locale.ROOT);
+    for (String option : accepted.split(", ")) {
+      if (option.equals(lower)) {
+        return lower;
+      }
+    }
+    throw new ConfigException(name, v, accepted);
   }
 
   static Config fromEnvironment() throws ConfigException {

@@ -3,14 +3,18 @@ package io.tracetax.demo;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.AttributesBuilder;
 import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.GlobalOpenTelemetry;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.logs.LoggerProvider;
 import io.opentelemetry.api.metrics.MeterProvider;
+import io.opentelemetry.api.trace.TracerProvider;
+import io.opentelemetry.context.propagation.ContextPropagators;
 import io.opentelemetry.exporter.otlp.http.logs.OtlpHttpLogRecordExporter;
 import io.opentelemetry.exporter.otlp.http.metrics.OtlpHttpMetricExporter;
 import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
 import io.opentelemetry.exporter.otlp.logs.OtlpGrpcLogRecordExporter;
 import io.opentelemetry.exporter.otlp.metrics.OtlpGrpcMetricExporter;
 import io.opentelemetry.exporter.otlp.trace.OtlpGrpcSpanExporter;
-import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.common.InternalTelemetryVersion;
 import io.opentelemetry.sdk.logs.LogRecordProcessor;
@@ -52,18 +56,87 @@ final class OtelSetup {
     boolean grpc = cfg.protocol == Config.Protocol.GRPC;
 
     // Metrics first: the span/log processors and exporters report their own metrics (dropped
-    // spans included) through this same MeterProvider.
-    MetricExporter metricExporter = grpc
-        ? OtlpGrpcMetricExporter.builder().setEndpoint(cfg.metricsEndpoint).build()
-        : OtlpHttpMetricExporter.builder().setEndpoint(cfg.metricsEndpoint).build();
-    SdkMeterProvider meterProvider = SdkMeterProvider.builder()
-        .setResource(resource)
-        .registerMetricReader(PeriodicMetricReader.builder(metricExporter)
-            .setInterval(Duration.ofMillis(cfg.metricExportIntervalMillis))
-            .build())
-        .build();
-    Supplier<MeterProvider> self = () -> meterProvider;
+    // spans included) through this same MeterProvider. A signal that is off (cfg.tracesOn ...)
+    // gets no provider: the API's no-op stands in for it, so it costs no SDK work.
+    SdkMeterProvider meterProvider = null;
+    if (cfg.metricsOn) {
+      MetricExporter metricExporter = grpc
+          ? OtlpGrpcMetricExporter.builder().setEndpoint(cfg.metricsEndpoint).build()
+          : OtlpHttpMetricExporter.builder().setEndpoint(cfg.metricsEndpoint).build();
+      meterProvider = SdkMeterProvider.builder()
+          .setResource(resource)
+          .registerMetricReader(PeriodicMetricReader.builder(metricExporter)
+              .setInterval(Duration.ofMillis(cfg.metricExportIntervalMillis))
+              .build())
+          .build();
+    }
+    MeterProvider meters = meterProvider != null ? meterProvider : MeterProvider.noop();
+    Supplier<MeterProvider> self = () -> meters;
 
+    SdkTracerProvider tracerProvider = cfg.tracesOn
+        ? SdkTracerProvider.builder()
+            .setResource(resource)
+            .setSampler(sampler(cfg))
+            .addSpanProcessor(spanProcessor(cfg, grpc, self))
+            .build()
+        : null;
+    SdkLoggerProvider loggerProvider = cfg.logsOn
+        ? SdkLoggerProvider.builder()
+            .setResource(resource)
+            .addLogRecordProcessor(logProcessor(cfg, grpc, self))
+            .build()
+        : null;
+
+    TracerProvider tracers = tracerProvider != null ? tracerProvider : TracerProvider.noop();
+    LoggerProvider loggers = loggerProvider != null ? loggerProvider : LoggerProvider.noop();
+    GlobalOpenTelemetry.set(new OpenTelemetry() {
+      @Override
+      public TracerProvider getTracerProvider() {
+        return tracers;
+      }
+
+      @Override
+      public MeterProvider getMeterProvider() {
+        return meters;
+      }
+
+      @Override
+      public LoggerProvider getLogsBridge() {
+        return loggers;
+      }
+
+      @Override
+      public ContextPropagators getPropagators() {
+        return ContextPropagators.noop();
+      }
+    });
+
+    // One shutdown function. Traces and logs are flushed first, in parallel (their processors
+    // still record self-metrics while flushing), then metrics, so the last metric export carries
+    // the final dropped/processed counts. Traces+logs get 60% of the budget, metrics the rest, so
+    // an unreachable trace endpoint cannot eat the time the final metric export needs. Failures
+    // are joined into one list that the caller reports.
+    SdkTracerProvider tp = tracerProvider;
+    SdkLoggerProvider lp = loggerProvider;
+    SdkMeterProvider mp = meterProvider;
+    return timeoutMillis -> {
+      long start = System.nanoTime();
+      long tracesDeadline = start + TimeUnit.MILLISECONDS.toNanos(timeoutMillis * 6 / 10);
+      long metricsDeadline = start + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+      List<String> errors = new ArrayList<>();
+      CompletableResultCode traces = tp != null ? tp.shutdown() : CompletableResultCode.ofSuccess();
+      CompletableResultCode logs = lp != null ? lp.shutdown() : CompletableResultCode.ofSuccess();
+      await("tracer provider", traces, tracesDeadline, errors);
+      await("logger provider", logs, tracesDeadline, errors);
+      if (mp != null) {
+        await("meter provider", mp.shutdown(), metricsDeadline, errors);
+      }
+      return errors;
+    };
+  }
+
+  private static SpanProcessor spanProcessor(Config cfg, boolean grpc,
+      Supplier<MeterProvider> self) {
     SpanExporter spanExporter = grpc
         ? OtlpGrpcSpanExporter.builder().setEndpoint(cfg.tracesEndpoint)
             .setMeterProvider(self).setInternalTelemetryVersion(InternalTelemetryVersion.LATEST)
@@ -71,6 +144,22 @@ final class OtelSetup {
         : OtlpHttpSpanExporter.builder().setEndpoint(cfg.tracesEndpoint)
             .setMeterProvider(self).setInternalTelemetryVersion(InternalTelemetryVersion.LATEST)
             .build();
+    if (cfg.mode == Config.Mode.SIMPLE) {
+      // SimpleSpanProcessor (1.58) always records the semconv metrics when given a MeterProvider.
+      return SimpleSpanProcessor.builder(spanExporter).setMeterProvider(self).build();
+    }
+    return BatchSpanProcessor.builder(spanExporter)
+        .setScheduleDelay(cfg.bsp.scheduleDelayMillis, TimeUnit.MILLISECONDS)
+        .setMaxQueueSize(cfg.bsp.maxQueueSize)
+        .setMaxExportBatchSize(cfg.bsp.maxExportBatchSize)
+        .setExporterTimeout(cfg.bsp.exportTimeoutMillis, TimeUnit.MILLISECONDS)
+        .setMeterProvider(self)
+        .setInternalTelemetryVersion(InternalTelemetryVersion.LATEST)
+        .build();
+  }
+
+  private static LogRecordProcessor logProcessor(Config cfg, boolean grpc,
+      Supplier<MeterProvider> self) {
     LogRecordExporter logExporter = grpc
         ? OtlpGrpcLogRecordExporter.builder().setEndpoint(cfg.logsEndpoint)
             .setMeterProvider(self).setInternalTelemetryVersion(InternalTelemetryVersion.LATEST)
@@ -78,65 +167,17 @@ final class OtelSetup {
         : OtlpHttpLogRecordExporter.builder().setEndpoint(cfg.logsEndpoint)
             .setMeterProvider(self).setInternalTelemetryVersion(InternalTelemetryVersion.LATEST)
             .build();
-
-    SpanProcessor spanProcessor;
-    LogRecordProcessor logProcessor;
     if (cfg.mode == Config.Mode.SIMPLE) {
-      // SimpleSpanProcessor (1.58) always records the semconv metrics when given a MeterProvider.
-      spanProcessor = SimpleSpanProcessor.builder(spanExporter).setMeterProvider(self).build();
-      logProcessor = SimpleLogRecordProcessor.builder(logExporter).setMeterProvider(self).build();
-    } else {
-      spanProcessor = BatchSpanProcessor.builder(spanExporter)
-          .setScheduleDelay(cfg.bsp.scheduleDelayMillis, TimeUnit.MILLISECONDS)
-          .setMaxQueueSize(cfg.bsp.maxQueueSize)
-          .setMaxExportBatchSize(cfg.bsp.maxExportBatchSize)
-          .setExporterTimeout(cfg.bsp.exportTimeoutMillis, TimeUnit.MILLISECONDS)
-          .setMeterProvider(self)
-          .setInternalTelemetryVersion(InternalTelemetryVersion.LATEST)
-          .build();
-      logProcessor = BatchLogRecordProcessor.builder(logExporter)
-          .setScheduleDelay(cfg.blrp.scheduleDelayMillis, TimeUnit.MILLISECONDS)
-          .setMaxQueueSize(cfg.blrp.maxQueueSize)
-          .setMaxExportBatchSize(cfg.blrp.maxExportBatchSize)
-          .setExporterTimeout(cfg.blrp.exportTimeoutMillis, TimeUnit.MILLISECONDS)
-          .setMeterProvider(self)
-          .setInternalTelemetryVersion(InternalTelemetryVersion.LATEST)
-          .build();
+      return SimpleLogRecordProcessor.builder(logExporter).setMeterProvider(self).build();
     }
-
-    SdkTracerProvider tracerProvider = SdkTracerProvider.builder()
-        .setResource(resource)
-        .setSampler(sampler(cfg))
-        .addSpanProcessor(spanProcessor)
+    return BatchLogRecordProcessor.builder(logExporter)
+        .setScheduleDelay(cfg.blrp.scheduleDelayMillis, TimeUnit.MILLISECONDS)
+        .setMaxQueueSize(cfg.blrp.maxQueueSize)
+        .setMaxExportBatchSize(cfg.blrp.maxExportBatchSize)
+        .setExporterTimeout(cfg.blrp.exportTimeoutMillis, TimeUnit.MILLISECONDS)
+        .setMeterProvider(self)
+        .setInternalTelemetryVersion(InternalTelemetryVersion.LATEST)
         .build();
-    SdkLoggerProvider loggerProvider = SdkLoggerProvider.builder()
-        .setResource(resource)
-        .addLogRecordProcessor(logProcessor)
-        .build();
-
-    OpenTelemetrySdk.builder()
-        .setTracerProvider(tracerProvider)
-        .setMeterProvider(meterProvider)
-        .setLoggerProvider(loggerProvider)
-        .buildAndRegisterGlobal();
-
-    // One shutdown function. Traces and logs are flushed first, in parallel (their processors
-    // still record self-metrics while flushing), then metrics, so the last metric export carries
-    // the final dropped/processed counts. Traces+logs get 60% of the budget, metrics the rest, so
-    // an unreachable trace endpoint cannot eat the time the final metric export needs. Failures
-    // are joined into one list that the caller reports.
-    return timeoutMillis -> {
-      long start = System.nanoTime();
-      long tracesDeadline = start + TimeUnit.MILLISECONDS.toNanos(timeoutMillis * 6 / 10);
-      long metricsDeadline = start + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-      List<String> errors = new ArrayList<>();
-      CompletableResultCode traces = tracerProvider.shutdown();
-      CompletableResultCode logs = loggerProvider.shutdown();
-      await("tracer provider", traces, tracesDeadline, errors);
-      await("logger provider", logs, tracesDeadline, errors);
-      await("meter provider", meterProvider.shutdown(), metricsDeadline, errors);
-      return errors;
-    };
   }
 
   private static void await(String what, CompletableResultCode result, long deadline,
