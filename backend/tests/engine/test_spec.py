@@ -130,3 +130,27 @@ def test_an_injected_cost_survives_a_preset_and_is_only_for_demo_services() -> N
     with pytest.raises(SpecError) as caught:
         validate_against_catalog(parsed, None)
     assert caught.value.errors[0]["loc"] == ("configurations", 1, "inject_busy_us")
+
+
+def test_signal_switches_name_the_variable_and_say_what_is_exported() -> None:
+    parsed = ExperimentSpec.model_validate(
+        spec(
+            configurations=[
+                {"preset": "none"},
+                {"preset": "logs-only"},
+                {"name": "odd", "processor": "batch", "env": {"OTEL_TRACES_EXPORTER": "console"}},
+                {"name": "off", "processor": "batch", "env": {"OTEL_SDK_DISABLED": "TRUE"}},
+            ]
+        )
+    )
+    logs_only, console, off = parsed.configurations[1:]
+    assert console.exports("traces")  # not "none": a user's service exporting to the console
+    assert [logs_only.exports(s) for s in ("traces", "logs", "metrics")] == [False, True, False]
+    assert not any(off.exports(s) for s in ("traces", "logs", "metrics"))
+    assert not parsed.configurations[0].exports("traces")
+    validate_against_catalog(parsed, None)  # a user's own service may know other exporters
+    with pytest.raises(SpecError) as raised:
+        validate_against_catalog(parsed, manifest(none=ModeSpec(argv=["bin/bare"]), batch=ModeSpec(argv=["bin/x"])))
+    messages = {tuple(e["loc"]): e["msg"] for e in raised.value.errors}
+    assert list(messages) == [("configurations", 2, "env", "OTEL_TRACES_EXPORTER")]
+    assert "otlp, none" in messages[("configurations", 2, "env", "OTEL_TRACES_EXPORTER")]

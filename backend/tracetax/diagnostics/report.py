@@ -67,7 +67,7 @@ def round_facts(spec: ExperimentSpec, round_: Round, manifest: ServiceManifest |
         else None
     )
     spans = spec.load.spans_per_request()
-    if configuration.processor == "none":
+    if not configuration.exports("traces"):
         spans = 0
     elif signals and signals.spans_per_request is not None:
         spans = signals.spans_per_request
@@ -82,8 +82,8 @@ def round_facts(spec: ExperimentSpec, round_: Round, manifest: ServiceManifest |
         finished_at=finished,
         requests_total=round_.requests_total,
         spans_per_request=spans,
-        logs_per_request=0 if configuration.processor == "none" or (signals and not signals.logs) else 1,
-        metrics=configuration.processor != "none" and not (signals and not signals.metrics),
+        logs_per_request=0 if not configuration.exports("logs") or (signals and not signals.logs) else 1,
+        metrics=configuration.exports("metrics") and not (signals and not signals.metrics),
         service_name=spec.service_name,
         dropped_spans_selector=manifest.dropped_spans_selector(configuration.processor) if manifest else None,
         sampler=configuration.env.get("OTEL_TRACES_SAMPLER"),

@@ -58,6 +58,20 @@ PRESETS: dict[str, Preset] = {
             processor="batch",
             env={"OTEL_TRACES_SAMPLER": "parentbased_traceidratio", "OTEL_TRACES_SAMPLER_ARG": "0.1"},
         ),
+        *(
+            Preset(
+                name=f"{signal}-only",
+                description=f"BatchSpanProcessor with only {signal} exported (the other signals' exporters set to "
+                "none): one signal's share of the overhead and of the volume.",
+                processor="batch",
+                env={
+                    f"OTEL_{other.upper()}_EXPORTER": "none"
+                    for other in ("traces", "logs", "metrics")
+                    if other != signal
+                },
+            )
+            for signal in ("traces", "logs", "metrics")
+        ),
         Preset(
             name="java-agent",
             description="The official OpenTelemetry Java agent (its own SDK and BatchSpanProcessor).",

@@ -30,6 +30,13 @@ from tracetax.services.catalog import ServiceManifest
 PROCESSORS = ("none", "simple", "batch", "agent", "ebpf")
 NAME_PATTERN = r"^[a-z0-9][a-z0-9._%-]{0,39}$"
 ENV_KEY = re.compile(r"^OTEL_[A-Z0-9_]+$")
+# The standard switches every demo service honours, checked against a demo service so a bad value
+# is a 422 naming it instead of a service that exits 2 in every round (a user's own service may
+# accept more, e.g. console). Empty means the default, as in the SDKs.
+SIGNAL_SWITCHES = {
+    **{f"OTEL_{signal}_EXPORTER": ("", "otlp", "none") for signal in ("TRACES", "LOGS", "METRICS")},
+    "OTEL_SDK_DISABLED": ("", "true", "false"),
+}
 
 
 class DemoServiceRef(BaseModel):
@@ -108,6 +115,13 @@ class ConfigurationSpec(BaseModel):
                 "(the processor is chosen with `processor`, not TRACETAX_PROCESSOR)"
             )
         return env
+
+    def exports(self, signal: Literal["traces", "logs", "metrics"]) -> bool:
+        """Whether this configuration's SDK exports the signal: it is instrumented, the SDK is
+        not disabled and the signal's exporter is not `none` (the standard variables)."""
+        if self.processor == "none" or self.env.get("OTEL_SDK_DISABLED", "").strip().lower() == "true":
+            return False
+        return self.env.get(f"OTEL_{signal.upper()}_EXPORTER", "otlp").strip().lower() != "none"
 
 
 class LoadSpec(BaseModel):
@@ -258,6 +272,16 @@ def validate_against_catalog(spec: ExperimentSpec, manifest: ServiceManifest | N
                     "in its service.json); set it to 0",
                 }
             )
+        for variable, values in SIGNAL_SWITCHES.items():
+            value = configuration.env.get(variable)
+            if value is not None and value.strip().lower() not in values:
+                errors.append(
+                    {
+                        "loc": ("configurations", index, "env", variable),
+                        "msg": f"{value!r} is not a value the demo services accept for {variable}: "
+                        f"{', '.join(v for v in values if v)} (empty: the default)",
+                    }
+                )
         preset = PRESETS.get(configuration.preset or "")
         if preset and preset.languages and manifest.language not in preset.languages:
             errors.append(
