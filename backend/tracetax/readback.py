@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from tracetax.clients.base import BackendError
@@ -135,3 +136,29 @@ def with_run_id(selector: str, run_id: str) -> str:
         head = selector[:-1].rstrip()
         return f"{head}{'' if head.endswith('{') else ', '}{matcher}}}"
     return f"{selector}{{{matcher}}}"
+
+
+async def counter_increase(
+    metrics: PrometheusClient,
+    metric: str,
+    matchers: str,
+    start: datetime,
+    end: datetime,
+    job: str = COLLECTOR_SERVICE_NAME,
+) -> float | None:
+    """Increase of a counter of `job` (the Collector's own telemetry by default, or a scraped
+    store) between two instants, per instance; None when no series of it existed at the end.
+
+    A restarted Collector is a new instance, a series starting from zero. A restarted store
+    keeps its scrape instance (host:port), and its counter appears only with its first data, so
+    the value before can be the old process's: a value that went down restarted, and what it
+    holds at the end is what it counted since."""
+    query = f'sum by (instance) ({metric}{{job="{job}",{matchers}}})'
+    after = {s.labels.get("instance", ""): s.value for s in await metrics.query(query, end)}
+    if not after:
+        return None
+    before = {s.labels.get("instance", ""): s.value for s in await metrics.query(query, start)}
+    return sum(
+        value - before.get(instance, 0.0) if value >= before.get(instance, 0.0) else value
+        for instance, value in after.items()
+    )

@@ -55,6 +55,18 @@ class PrometheusClient(BackendClient):
             for raw in data.get("result", [])
         ]
 
+    async def count_samples(self, selector: str, seconds: int, at: datetime | float) -> int:
+        """Raw samples of the series matching `selector` in the `seconds` before `at`, counted
+        here: count_over_time drops the metric name, so series of several metrics that differ
+        only by name would collide."""
+        promql = f"{selector}[{seconds}s]"
+        data = await self._data("/query", f"PromQL query `{promql}`", {"query": promql, "time": _seconds(at)})
+        if data.get("resultType") != "matrix":
+            raise BackendError(
+                self.backend, f"PromQL query `{promql}`", f"expected a matrix, got {data.get('resultType')}"
+            )
+        return sum(len(raw.get("values", [])) + len(raw.get("histograms", [])) for raw in data.get("result", []))
+
     async def query_range(
         self, promql: str, start: datetime | float, end: datetime | float, step_s: float = 15.0
     ) -> list[Series]:

@@ -22,10 +22,10 @@ from pydantic import BaseModel
 
 from tracetax.clients.base import BackendError
 from tracetax.clients.prometheus import PrometheusClient
-from tracetax.readback import COLLECTOR_SERVICE_NAME, RunReadback, with_run_id
+from tracetax.diagnostics.volume import RECEIVER, RoundVolume, round_volume
+from tracetax.readback import RunReadback, counter_increase, with_run_id
 
 Signal = Literal["spans", "log_records", "request_counter"]
-RECEIVER = "otlp/apps"
 EXPORTERS = {"spans": "otlp/tempo", "log_records": "otlphttp/loki"}
 REQUEST_COUNTER = "tracetax_demo_requests_total"
 
@@ -55,6 +55,8 @@ class RoundLedger(BaseModel):
     run_id: str
     window: tuple[datetime, datetime]
     signals: list[SignalLedger]
+    # Bytes per signal over the same window (None in readings collected before volume was).
+    volume: RoundVolume | None = None
 
 
 class RoundFacts(BaseModel):
@@ -87,12 +89,8 @@ async def _known(stage: str, read: Any) -> Stage:
 async def collector_delta(
     metrics: PrometheusClient, metric: str, matchers: str, start: datetime, end: datetime
 ) -> float:
-    """Increase of a Collector counter between two instants, per instance (a restarted
-    Collector is a new series starting from zero)."""
-    query = f'sum by (instance) ({metric}{{job="{COLLECTOR_SERVICE_NAME}",{matchers}}})'
-    before = {s.labels.get("instance", ""): s.value for s in await metrics.query(query, start)}
-    after = {s.labels.get("instance", ""): s.value for s in await metrics.query(query, end)}
-    return sum(value - before.get(instance, 0.0) for instance, value in after.items())
+    """A ledger stage's Collector counter: no series yet means nothing was counted."""
+    return await counter_increase(metrics, metric, matchers, start, end) or 0.0
 
 
 async def collector_stages(
@@ -270,4 +268,7 @@ async def round_ledger(readback: RunReadback, facts: RoundFacts) -> RoundLedger:
         run_id=facts.run_id,
         window=(facts.started_at, facts.finished_at),
         signals=signals,
+        volume=await round_volume(
+            readback.metrics, facts.started_at, facts.finished_at, facts.requests_total, facts.run_id
+        ),
     )

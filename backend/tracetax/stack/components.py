@@ -23,6 +23,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import yaml
+
 REPO_ROOT = Path(__file__).resolve().parents[3]
 COLLECTOR_MANIFEST = REPO_ROOT / "collector-pipelines" / "builder-config.yaml"
 COLLECTOR_CONFIG_DIR = REPO_ROOT / "collector-pipelines"
@@ -209,6 +211,26 @@ class Component:
     env: dict[str, str] = field(default_factory=dict)
     data_subdir: str | None = None
     start_timeout_s: float = 90.0
+    # Files written before each start (path -> text): configuration that depends on the ports.
+    files: dict[Path, str] = field(default_factory=dict)
+
+
+def prometheus_config(ports: Ports) -> str:
+    """stack/prometheus.yml plus scraping of Tempo's and Loki's own metrics every second, on
+    the ports this stack uses: their ingestion counters (bytes and items received) are read as
+    deltas over a round's window, like the Collector's (docs/cost.md)."""
+    config = yaml.safe_load((NATIVE_CONFIG_DIR / "prometheus.yml").read_text())
+    config["scrape_configs"] = [
+        {
+            "job_name": job,
+            "scrape_interval": "1s",
+            "scrape_timeout": "1s",
+            "static_configs": [{"targets": [f"127.0.0.1:{port}"]}],
+        }
+        for job, port in (("tempo", ports.tempo_http), ("loki", ports.loki_http))
+    ]
+    header = "# Written by TraceTax at stack start from stack/prometheus.yml and the stack's ports.\n"
+    return header + yaml.safe_dump(config, sort_keys=False)
 
 
 def components(ports: Ports, state: Path, backend_argv: tuple[str, ...]) -> tuple[Component, ...]:
@@ -225,7 +247,7 @@ def components(ports: Ports, state: Path, backend_argv: tuple[str, ...]) -> tupl
             ready_url=f"http://{loopback}:{ports.prometheus_http}/-/ready",
             argv=(
                 str(binary_path(PROMETHEUS_BUILD)),
-                f"--config.file={NATIVE_CONFIG_DIR / 'prometheus.yml'}",
+                f"--config.file={state / 'prometheus.yml'}",
                 f"--storage.tsdb.path={data / 'prometheus'}",
                 f"--web.listen-address={loopback}:{ports.prometheus_http}",
                 "--web.enable-otlp-receiver",
@@ -234,6 +256,7 @@ def components(ports: Ports, state: Path, backend_argv: tuple[str, ...]) -> tupl
             ),
             ports=(ports.prometheus_http,),
             data_subdir="prometheus",
+            files={state / "prometheus.yml": prometheus_config(ports)},
         ),
         Component(
             name="tempo",

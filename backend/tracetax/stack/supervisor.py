@@ -170,6 +170,8 @@ class Supervisor:
             folder.mkdir(parents=True, exist_ok=True)
         if component.data_subdir:
             (self.data_dir / component.data_subdir).mkdir(parents=True, exist_ok=True)
+        for path, text in component.files.items():
+            path.write_text(text)
         log = self.log_file(component.name)
         with log.open("ab") as out:
             out.write(f"\n--- {time.strftime('%Y-%m-%dT%H:%M:%S')} starting {' '.join(component.argv)}\n".encode())

@@ -1,0 +1,214 @@
+"""Telemetry volume of a round, per signal: the bytes the service sent, what the Collector
+handed on to each store and what the store says it received.
+
+    sent      the request bodies the Collector's OTLP HTTP receiver took in on the signal's
+              path (its own `http.server.request.body.size` by `http.route`, e.g. /v1/traces):
+              the bytes on the wire from the service, compressed if the SDK compresses. The
+              Collector (v0.160) reports no request sizes for gRPC, so a round that exported
+              over gRPC has unknown bytes, said as such
+    items     what the receiver accepted (spans, log records, metric points), for bytes per item
+    exported  what the Collector's exporter to the store enqueued (`otelcol_exporter_enqueue_size_bytes`):
+              the protobuf size of the batches it sends to Tempo, Loki or the metrics store
+    stored    the store's own ingestion counters, scraped by the native Prometheus: Tempo's
+              `tempo_distributor_bytes_received_total` and spans, Loki's
+              `loki_distributor_bytes_received_total` and lines; the metrics store counts no
+              bytes, so its items are the run's samples (`count_over_time` of the run id's series)
+
+Counters are read as deltas over the round's window, like the ledger's stages (one
+measurement at a time, nothing else sends meanwhile). The Collector's figures need its
+telemetry at level `detailed`. A figure that could not be read is unknown with its reason,
+never zero; a signal nothing was sent for is zero when the Collector's telemetry is there.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from tracetax.clients.base import BackendError
+from tracetax.clients.prometheus import PrometheusClient
+from tracetax.readback import counter_increase, with_run_id
+
+VolumeSignal = Literal["traces", "logs", "metrics"]
+
+
+@dataclass(frozen=True)
+class Route:
+    """Where a signal enters the Collector, leaves it and what its store counts."""
+
+    http_route: str
+    grpc_method: str
+    accepted: str
+    exporter: str
+    store: str
+    # The store's own counters (job, bytes, items); None where the store has no such counter.
+    store_job: str | None = None
+    store_bytes: str | None = None
+    store_items: str | None = None
+
+
+ROUTES: dict[VolumeSignal, Route] = {
+    "traces": Route(
+        "/v1/traces",
+        "opentelemetry.proto.collector.trace.v1.TraceService/Export",
+        "otelcol_receiver_accepted_spans_total",
+        "otlp/tempo",
+        "Tempo",
+        "tempo",
+        "tempo_distributor_bytes_received_total",
+        "tempo_distributor_spans_received_total",
+    ),
+    "logs": Route(
+        "/v1/logs",
+        "opentelemetry.proto.collector.logs.v1.LogsService/Export",
+        "otelcol_receiver_accepted_log_records_total",
+        "otlphttp/loki",
+        "Loki",
+        "loki",
+        "loki_distributor_bytes_received_total",
+        "loki_distributor_lines_received_total",
+    ),
+    "metrics": Route(
+        "/v1/metrics",
+        "opentelemetry.proto.collector.metrics.v1.MetricsService/Export",
+        "otelcol_receiver_accepted_metric_points_total",
+        "otlphttp/metrics",
+        "metrics store",
+    ),
+}
+HTTP_BODY = "http_server_request_body_size_bytes_sum"
+GRPC_CALLS = "rpc_server_call_duration_seconds_count"
+EXPORTED = "otelcol_exporter_enqueue_size_bytes_sum"
+UPTIME = "otelcol_process_uptime_seconds_total"
+RECEIVER = "otlp/apps"
+NOT_REPORTING = "the Collector's own telemetry is not in the metrics store for this window"
+NO_SIZES = (
+    "the Collector accepted items but reported no request sizes (service::telemetry::metrics::level must be detailed)"
+)
+GRPC_UNSIZED = (
+    "exported over gRPC, for which the Collector reports no request sizes: export over http/protobuf "
+    "(the engine's default) to measure bytes"
+)
+STORE_NOT_SCRAPED = "the store's ingestion counters are not in the metrics store (the native stack scrapes them)"
+SOURCE = (
+    "sent: request body bytes at the Collector's OTLP HTTP receiver by route (its own telemetry, level detailed); "
+    "items: accepted by its receiver; exported: bytes its exporter to each store enqueued; stored: Tempo's and "
+    "Loki's distributor bytes received, the metrics store's samples of the run"
+)
+
+
+class SignalVolume(BaseModel):
+    signal: VolumeSignal
+    store: str
+    sent_bytes: float | None = None
+    items: float | None = None
+    exported_bytes: float | None = None
+    unknown_reason: str | None = None
+    # What the store counted as received (None: it counts no such thing, or it was not read).
+    stored_bytes: float | None = None
+    stored_items: float | None = None
+    store_unknown_reason: str | None = None
+
+    def per_request(self, requests: int | None) -> float | None:
+        if self.sent_bytes is None or not requests:
+            return None
+        return self.sent_bytes / requests
+
+    def per_item(self) -> float | None:
+        if self.sent_bytes is None or not self.items:
+            return None
+        return self.sent_bytes / self.items
+
+    def ingested_bytes(self) -> float | None:
+        """The store's volume: what it counted as received, else what the Collector sent it."""
+        return self.stored_bytes if self.stored_bytes is not None else self.exported_bytes
+
+
+class RoundVolume(BaseModel):
+    requests_total: int | None
+    signals: list[SignalVolume]
+    source: str = SOURCE
+
+    def signal(self, name: VolumeSignal) -> SignalVolume:
+        return next(s for s in self.signals if s.signal == name)
+
+
+async def signal_volume(
+    metrics: PrometheusClient, signal: VolumeSignal, start: datetime, end: datetime, run_id: str | None = None
+) -> SignalVolume:
+    route = ROUTES[signal]
+
+    async def delta(metric: str, matchers: str) -> float | None:
+        return await counter_increase(metrics, metric, matchers, start, end)
+
+    try:
+        items = await delta(route.accepted, f'receiver="{RECEIVER}"')
+        http = await delta(HTTP_BODY, f'http_route="{route.http_route}"')
+        grpc_calls = await delta(GRPC_CALLS, f'rpc_method="{route.grpc_method}"')
+        exported = await delta(EXPORTED, f'exporter="{route.exporter}"')
+        reporting = items is not None or await delta(UPTIME, 'instance!=""') is not None
+    except BackendError as error:
+        return SignalVolume(signal=signal, store=route.store, unknown_reason=str(error))
+    stored = await store_volume(metrics, route, start, end, run_id)
+    if grpc_calls:
+        return SignalVolume(
+            signal=signal,
+            store=route.store,
+            items=items,
+            exported_bytes=exported,
+            unknown_reason=GRPC_UNSIZED,
+            **stored,
+        )
+    if http is None:
+        # No request of this signal reached this Collector yet: nothing was sent, as long as the
+        # Collector's telemetry is there at all and its receiver accepted nothing either.
+        if not reporting:
+            return SignalVolume(signal=signal, store=route.store, unknown_reason=NOT_REPORTING, **stored)
+        if items:
+            return SignalVolume(signal=signal, store=route.store, items=items, unknown_reason=NO_SIZES, **stored)
+        return SignalVolume(signal=signal, store=route.store, sent_bytes=0.0, items=0.0, exported_bytes=0.0, **stored)
+    return SignalVolume(
+        signal=signal,
+        store=route.store,
+        sent_bytes=http,
+        items=items if items is not None else 0.0,
+        exported_bytes=exported,
+        unknown_reason=None if exported is not None else f"no enqueued bytes reported for exporter {route.exporter}",
+        **stored,
+    )
+
+
+async def store_volume(
+    metrics: PrometheusClient, route: Route, start: datetime, end: datetime, run_id: str | None
+) -> dict[str, Any]:
+    """The store's own count of what it received over the window: bytes and items from its
+    scraped counters, or for the metrics store the run's samples."""
+    try:
+        if route.store_job is None:
+            if run_id is None:
+                return {"store_unknown_reason": "no run id to count the run's samples by"}
+            seconds = max(1, math.ceil((end - start).total_seconds()))
+            samples = await metrics.count_samples(with_run_id('{__name__=~".+"}', run_id), seconds, end)
+            return {
+                "stored_items": float(samples),
+                "store_unknown_reason": "the metrics store counts no bytes received; its volume is what the "
+                "Collector sent it",
+            }
+        received = await counter_increase(metrics, route.store_bytes or "", 'instance!=""', start, end, route.store_job)
+        items = await counter_increase(metrics, route.store_items or "", 'instance!=""', start, end, route.store_job)
+    except BackendError as error:
+        return {"store_unknown_reason": str(error)}
+    if received is None:
+        return {"store_unknown_reason": STORE_NOT_SCRAPED}
+    return {"stored_bytes": received, "stored_items": items if items is not None else 0.0}
+
+
+async def round_volume(
+    metrics: PrometheusClient, start: datetime, end: datetime, requests_total: int | None, run_id: str | None = None
+) -> RoundVolume:
+    signals = [await signal_volume(metrics, signal, start, end, run_id) for signal in ROUTES]
+    return RoundVolume(requests_total=requests_total, signals=signals)
