@@ -11,6 +11,7 @@ import typer
 
 from tracetax.cli_calibrate import register as register_calibrate_command
 from tracetax.cli_check import register as register_check_command
+from tracetax.cli_cost import register as register_cost_command
 from tracetax.cli_run import register as register_run_commands
 from tracetax.core.config import get_settings
 from tracetax.health import Backends, check_components
@@ -25,6 +26,7 @@ app.add_typer(stack_app, name="stack")
 register_run_commands(app)
 register_check_command(app)
 register_calibrate_command(app)
+register_cost_command(app)
 
 StateOption = Annotated[
     Path | None,

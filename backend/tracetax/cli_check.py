@@ -131,6 +131,15 @@ def register(app: typer.Typer) -> None:
         p99_added_ms: Annotated[float | None, typer.Option(help="Budget: p99 growth, ms.")] = None,
         cpu_added_us: Annotated[float | None, typer.Option(help="Budget: CPU per request growth, µs.")] = None,
         max_dropped_spans: Annotated[int | None, typer.Option(help="Budget: spans lost in the SDK.")] = None,
+        max_bytes_per_request: Annotated[
+            float | None, typer.Option(help="Budget: OTLP bytes the candidate sends per request, all signals.")
+        ] = None,
+        max_usd_per_month: Annotated[
+            float | None, typer.Option(help="Budget: the candidate's $/month at --cost-rate (docs/cost.md).")
+        ] = None,
+        cost_rate: Annotated[
+            float | None, typer.Option(help="Your request rate for --max-usd-per-month, req/s (default 100).")
+        ] = None,
         cores_per_10k_overhead_pct: Annotated[
             float | None, typer.Option(help="--collector budget: growth of cores per 10k spans/s, %.")
         ] = None,
@@ -157,6 +166,9 @@ def register(app: typer.Typer) -> None:
                 ("p99_added_ms", p99_added_ms),
                 ("cpu_added_us", cpu_added_us),
                 ("max_dropped_spans", max_dropped_spans),
+                ("max_bytes_per_request", max_bytes_per_request),
+                ("max_usd_per_month", max_usd_per_month),
+                ("cost", None if cost_rate is None else {"requests_per_s": cost_rate}),
                 ("cores_per_10k_overhead_pct", cores_per_10k_overhead_pct),
                 ("cores_per_10k_added", cores_per_10k_added),
                 ("rss_overhead_pct", rss_overhead_pct),

@@ -46,7 +46,8 @@ async def run_experiment(stack: NativeStack, spec: dict[str, Any]) -> tuple[dict
         assert created.status_code == 202, created.text
         experiment_id = created.json()["id"]
         detail = await wait_final(http, f"{base(stack)}/api/v1", experiment_id, timeout_s=600)
-        assert detail["status"] == "completed", detail
+        failures = [(r["configuration"], r["round_index"], r.get("error")) for r in detail.get("rounds", [])]
+        assert detail["status"] == "completed", (detail.get("error"), failures)
         results = (await http.get(f"/api/v1/experiments/{experiment_id}/results")).json()
         diagnostics = await http.get(f"/api/v1/experiments/{experiment_id}/diagnostics")
         assert diagnostics.status_code == 200, diagnostics.text

@@ -5,6 +5,7 @@ from fastapi import APIRouter
 from tracetax.api.routes import (
     calibrations,
     checks,
+    costs,
     experiments,
     health,
     logs,
@@ -23,6 +24,7 @@ api_router.include_router(pipelines.router)
 api_router.include_router(presets.router)
 api_router.include_router(traces.router)
 api_router.include_router(checks.router)
+api_router.include_router(costs.router)
 api_router.include_router(calibrations.router)
 api_router.include_router(logs.router)
 api_router.include_router(meta.router)

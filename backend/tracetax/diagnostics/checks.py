@@ -26,6 +26,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 from scipy import stats
 
+from tracetax.diagnostics.cost import ConfigurationCost, CostInputs, Figure
 from tracetax.diagnostics.overhead import (
     ALPHA,
     METRICS,
@@ -62,6 +63,15 @@ class Budget(BaseModel):
     p99_added_ms: float | None = Field(default=None, description="Max p99 latency growth, milliseconds.")
     cpu_added_us: float | None = Field(default=None, description="Max CPU-per-request growth, microseconds.")
     max_dropped_spans: int | None = Field(default=None, ge=0, description="Max spans lost inside the SDK.")
+    max_bytes_per_request: float | None = Field(
+        default=None, ge=0, description="Max OTLP bytes the candidate sends per request, every signal together."
+    )
+    max_usd_per_month: float | None = Field(
+        default=None, ge=0, description="Max $/month of the candidate at the traffic and prices in `cost`."
+    )
+    cost: CostInputs | None = Field(
+        default=None, description="The cost model's inputs for max_usd_per_month (default: docs/cost.md's)."
+    )
     # Collector pipelines (a check with subject: collector).
     cores_per_10k_overhead_pct: float | None = Field(
         default=None, gt=-100, description="Pipelines: max growth of the Collector's cores per 10k spans/s, %."
@@ -253,6 +263,7 @@ def judge(
     candidate: Sequence[RoundSample] = (),
     flagged_rounds: Sequence[str] = (),
     lost_spans: float | None = None,
+    cost: ConfigurationCost | None = None,
 ) -> Verdict:
     """Judge every budget line; `baseline`/`candidate` rounds give the lines' one-sided tests.
     `dropped_spans` (a service's SDK) and `lost_spans` (a pipeline's) are the candidate's
@@ -276,6 +287,22 @@ def judge(
         lines.append(_count_line("max_dropped_spans", float(budget.max_dropped_spans), dropped_spans, "inside the SDK"))
     if budget.max_lost_spans is not None:
         lines.append(_count_line("max_lost_spans", float(budget.max_lost_spans), lost_spans, "in the pipeline"))
+    if budget.max_bytes_per_request is not None:
+        lines.append(
+            _figure_line(
+                "max_bytes_per_request",
+                budget.max_bytes_per_request,
+                cost.bytes_per_request if cost else None,
+                strict,
+                "B",
+            )
+        )
+    if budget.max_usd_per_month is not None:
+        lines.append(
+            _figure_line(
+                "max_usd_per_month", budget.max_usd_per_month, cost.usd_per_month if cost else None, strict, "$"
+            )
+        )
     if flagged_rounds:
         lines.append(
             BudgetLine(
@@ -291,6 +318,39 @@ def judge(
     verdicts = {line.verdict for line in lines}
     overall: CheckVerdict = "fail" if "fail" in verdicts else "pass" if verdicts == {"pass"} else "error"
     return Verdict(verdict=overall, strict=strict, lines=lines)
+
+
+def _figure_line(name: str, limit: float, figure: Figure | None, strict: bool, unit: str) -> BudgetLine:
+    """A budget on one of the candidate's own figures (bytes per request, $/month): its mean over
+    rounds and 95% interval against the limit, like an overhead line without the pairing."""
+
+    def shown(value: float) -> str:
+        return f"${value:,.2f}" if unit == "$" else f"{value:,.0f} {unit}"
+
+    if figure is None or figure.estimate is None:
+        why = figure.note if figure is not None and figure.note else "no telemetry volume read for the candidate"
+        return BudgetLine(name=name, budget=limit, measured=None, verdict="unknown", reason=f"not measured: {why}")
+    measured = Interval(estimate=figure.estimate, low=figure.low, high=figure.high)
+    common = {"name": name, "budget": limit, "measured": measured}
+    if strict:
+        failed = figure.estimate > limit
+        return BudgetLine(
+            **common,
+            verdict="fail" if failed else "pass",
+            reason=f"estimate {shown(figure.estimate)} {'>' if failed else '<='} budget {shown(limit)}",
+        )
+    if figure.low is None or figure.high is None:
+        return BudgetLine(
+            **common, verdict="unknown", reason=f"no interval ({figure.note}); use more rounds or --strict"
+        )
+    interval = f"interval {shown(figure.low)} to {shown(figure.high)}"
+    if figure.low > limit:
+        return BudgetLine(**common, verdict="fail", reason=f"over budget {shown(limit)}: {interval}")
+    if figure.high <= limit:
+        return BudgetLine(**common, verdict="pass", reason=f"within budget {shown(limit)}: {interval}")
+    return BudgetLine(
+        **common, verdict="inconclusive", reason=f"cannot tell: {interval} straddles budget {shown(limit)}"
+    )
 
 
 def _count_line(name: str, limit: float, count: float | None, where: str) -> BudgetLine:

@@ -178,7 +178,7 @@ def paired_values(
     return pairs
 
 
-def _t_interval(values: np.ndarray) -> tuple[float, float, float, float | None]:
+def t_interval(values: np.ndarray) -> tuple[float, float, float, float | None]:
     """Mean, its 95% t-interval and the two-sided p-value of mean == 0 (n >= 2)."""
     n = values.size
     mean = float(values.mean())
@@ -232,11 +232,11 @@ def change(metric: Metric, pairs: list[tuple[float, float]]) -> Change:
     if not positive:
         notes.append("no relative change: a baseline or candidate value is zero")
     if n >= 2:
-        mean, low, high, p_abs = _t_interval(difference)
+        mean, low, high, p_abs = t_interval(difference)
         absolute = Interval(estimate=_r(mean, digits), low=_r(low, digits), high=_r(high, digits))
         p_value = p_abs
         if positive:
-            log_mean, log_low, log_high, p_value = _t_interval(np.log(cand / base))
+            log_mean, log_low, log_high, p_value = t_interval(np.log(cand / base))
             relative = Interval(estimate=_r(_pct(log_mean)), low=_r(_pct(log_low)), high=_r(_pct(log_high)))
     else:
         notes.append("an interval needs at least 2 paired rounds")

@@ -18,6 +18,8 @@ from tracetax.db import repository as repo
 from tracetax.db.models import Check, Experiment
 from tracetax.diagnostics import report
 from tracetax.diagnostics.checks import Budget, Verdict, judge, junit
+from tracetax.diagnostics.cost import ConfigurationCost, CostInputs
+from tracetax.diagnostics.cost_report import build_cost, collector_figure
 from tracetax.diagnostics.pipeline import build_pipeline, pipeline_samples
 from tracetax.engine.spec import parse_spec
 from tracetax.lab.spec import PipelineSpec
@@ -67,6 +69,7 @@ def _status(engine: EngineDep, check: Check) -> CheckStatus:
             return result
         diagnostics = report.build(session, experiment, engine.engine.manifest_for(spec))
         samples = report.samples_by_configuration(experiment)
+        cost = _candidate_cost(session, experiment, result.budget)
     result.verdict = judge(
         result.budget,
         diagnostics.overhead.get("candidate", {}),
@@ -75,8 +78,18 @@ def _status(engine: EngineDep, check: Check) -> CheckStatus:
         baseline=samples.get("baseline", []),
         candidate=samples.get("candidate", []),
         flagged_rounds=diagnostics.flagged_rounds,
+        cost=cost,
     )
     return result
+
+
+def _candidate_cost(session: Session, experiment: Experiment, budget: Budget) -> ConfigurationCost | None:
+    """The candidate's volume and $/month, when the budget has a line on them."""
+    if budget.max_bytes_per_request is None and budget.max_usd_per_month is None:
+        return None
+    readings = repo.ledger_readings(session, experiment.id)
+    costs = build_cost(experiment, readings, budget.cost or CostInputs(), collector_figure(None, None), None)
+    return next((c for c in costs.configurations if c.configuration == "candidate"), None)
 
 
 def _pipeline_verdict(

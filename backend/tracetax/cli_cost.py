@@ -1,0 +1,135 @@
+"""`tracetax cost`: what a finished experiment's configurations cost at your traffic, through
+a running TraceTax's API (the same figures as GET /api/v1/experiments/{id}/cost).
+
+Exit codes: 0 printed, 2 error (bad input, TraceTax unreachable, unknown experiment).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import httpx
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from tracetax.cli_check import EXIT_ERROR
+from tracetax.diagnostics.cost import CostInputs
+
+console = Console()
+COMPONENT_LABELS = {
+    "service_cores": "service cores",
+    "collector_cores": "Collector cores",
+    "network": "network",
+    "traces_store": "trace store",
+    "logs_store": "log store",
+    "metrics_store": "metrics store",
+}
+
+
+def _interval(figure: dict[str, Any], fmt: str) -> str:
+    estimate = figure.get("estimate")
+    if estimate is None:
+        return "unknown"
+    text = fmt.format(estimate)
+    if figure.get("low") is not None and figure.get("high") is not None:
+        text += f" ({fmt.format(figure['low'])} to {fmt.format(figure['high'])})"
+    return text
+
+
+def volume_table(report: dict[str, Any]) -> Table:
+    table = Table(title="Telemetry volume per request (OTLP bytes sent to the Collector; 95% interval over rounds)")
+    table.add_column("configuration")
+    for signal in ("traces", "logs", "metrics"):
+        table.add_column(f"{signal} B/request", justify="right")
+        table.add_column(f"{signal} B/item", justify="right")
+    for configuration in report["configurations"]:
+        cells = []
+        for signal in configuration["signals"]:
+            cells += [_interval(signal["bytes_per_request"], "{:,.0f}"), _interval(signal["bytes_per_item"], "{:,.0f}")]
+        table.add_row(configuration["configuration"], *cells)
+    return table
+
+
+def cost_table(report: dict[str, Any]) -> Table:
+    rate = report["inputs"]["requests_per_s"]
+    table = Table(title=f"Cost per month at {rate:,.0f} req/s (95% interval over rounds)")
+    table.add_column("configuration")
+    for label in COMPONENT_LABELS.values():
+        table.add_column(label, justify="right")
+    table.add_column("total $/month", justify="right")
+    table.add_column(f"vs {report['baseline']}", justify="right")
+    for configuration in report["configurations"]:
+        components = {c["component"]: c for c in configuration["components"]}
+        cells = []
+        for name in COMPONENT_LABELS:
+            component = components[name]
+            unit = "{:,.3f} cores" if component["unit"] == "cores" else "{:,.2f} GB/day"
+            quantity = _interval(component["quantity"], unit)
+            cells.append(f"{quantity}\n{_interval(component['usd_per_month'], '${:,.2f}')}")
+        cells.append(_interval(configuration["usd_per_month"], "${:,.2f}"))
+        cells.append(_interval(configuration["usd_per_month_vs_baseline"], "${:+,.2f}"))
+        table.add_row(configuration["configuration"], *cells)
+    return table
+
+
+def _params(rate: float | None, settings: list[str], pipeline: str | None, variant: str | None) -> dict[str, Any]:
+    params: dict[str, Any] = {}
+    for item in settings:
+        name, sep, value = item.partition("=")
+        if not sep or name not in CostInputs.model_fields:
+            known = ", ".join(CostInputs.model_fields)
+            raise typer.BadParameter(f"{item!r}: expected NAME=VALUE with NAME one of {known}", param_hint="--set")
+        params[name] = value
+    if rate is not None:
+        params["requests_per_s"] = rate
+    if pipeline is not None:
+        params["pipeline_experiment"] = pipeline
+    if variant is not None:
+        params["pipeline_variant"] = variant
+    return params
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("cost")
+    def cost(
+        experiment_id: Annotated[str, typer.Argument(help="A finished service experiment.")],
+        api: Annotated[str, typer.Option(envvar="TRACETAX_URL", help="TraceTax base URL.")] = "http://127.0.0.1:8000",
+        rate: Annotated[float | None, typer.Option(help="Your request rate, req/s (default 100).")] = None,
+        settings: Annotated[
+            list[str],
+            typer.Option("--set", help="Another input, NAME=VALUE (e.g. vcpu_hour_usd=0.04, retention_days=14)."),
+        ] = [],  # noqa: B006
+        pipeline: Annotated[
+            str | None, typer.Option(help="A Collector pipeline experiment sizing the Collector.")
+        ] = None,
+        variant: Annotated[str | None, typer.Option(help="That experiment's variant (default: its baseline).")] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print the API's answer as JSON.")] = False,
+    ) -> None:
+        """Cores, GB/day per signal and $/month per configuration at your traffic."""
+        params = _params(rate, settings, pipeline, variant)
+        with httpx.Client(base_url=api, timeout=60) as http:
+            try:
+                response = http.get(f"/api/v1/experiments/{experiment_id}/cost", params=params)
+            except httpx.HTTPError as error:
+                typer.echo(f"tracetax cost: cannot reach TraceTax at {api}: {error}", err=True)
+                raise typer.Exit(EXIT_ERROR) from None
+        if response.status_code != 200:
+            typer.echo(f"tracetax cost: HTTP {response.status_code}: {response.json().get('detail')}", err=True)
+            raise typer.Exit(EXIT_ERROR)
+        report = response.json()
+        if as_json:
+            typer.echo(json.dumps(report, indent=2))
+            return
+        console.print(volume_table(report))
+        console.print(cost_table(report))
+        console.print(f"Collector: {report['collector']['source']}")
+        if report.get("recommended"):
+            console.print(f"Recommended: {report['recommended']['summary']}")
+        if report.get("note"):
+            console.print(f"Note: {report['note']}")
+        console.print("Inputs (edit with --rate / --set):")
+        for name, value in report["inputs"].items():
+            source = report["sources"].get(name, "")
+            console.print(f"  {name} = {value}" + (f"  [{source}]" if source else ""))
