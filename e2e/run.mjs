@@ -465,13 +465,25 @@ test(
     const shared = await browser.context.newPage();
     shared.on("pageerror", (error) => pageErrors.push(String(error)));
     try {
-      const response = await shared.goto(`${BASE}/experiments/${experimentId}`);
+      // With cost inputs in the query string, as a shared link has them.
+      const costInputs = "requests_per_s=2500";
+      const response = await shared.goto(`${BASE}/experiments/${experimentId}?${costInputs}`);
       assert.equal(
         response?.status(),
         200,
         `GET /experiments/${experimentId} answered ${response?.status()}: the backend must serve index.html for UI routes`,
       );
       await shared.getByRole("heading", { name: "Side by side" }).waitFor({ timeout: 15_000 });
+      // The cost panel uses the link's inputs: the recommended cost as the API has it for them.
+      assert.equal(await shared.getByLabel("Request rate (req/s)").inputValue(), "2500");
+      const answer = await fetch(`${BASE}/api/v1/experiments/${experimentId}/cost?${costInputs}`);
+      assert.equal(answer.status, 200, await answer.clone().text());
+      const cost = await answer.json();
+      const recommended = shared.getByTestId("cost-recommended");
+      await recommended.waitFor({ timeout: 30_000 });
+      if (cost.recommended) {
+        assert.equal((await recommended.innerText()).trim(), cost.recommended.summary);
+      }
     } finally {
       await shared.close();
     }

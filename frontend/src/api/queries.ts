@@ -14,6 +14,10 @@ export const queryKeys = {
   /** A pipeline's diagnostics sized for a span rate; under `diagnostics(id)`, so refreshed with it. */
   pipelineSizing: (id: string, targetSpansPerS: number) =>
     ["experiments", "diagnostics", id, { target_spans_per_s: targetSpansPerS }] as const,
+  /** Every cost of an experiment, whatever its inputs: what a new ledger reading refreshes. */
+  costs: (id: string) => ["experiments", "cost", id] as const,
+  /** An experiment's cost for the query string's inputs (strings, as the URL has them). */
+  cost: (id: string, query: Record<string, string>) => ["experiments", "cost", id, query] as const,
   stacks: (id: string, configuration: string) =>
     ["experiments", "stacks", id, configuration] as const,
   logs: (id: string, configuration: string | null) =>

@@ -335,6 +335,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/experiments/{experiment_id}/cost": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Cost
+         * @description Per configuration at `requests_per_s`: extra service cores, Collector cores, GB/day per
+         *     signal and per store, and $/month by component, each with its 95% interval over the rounds,
+         *     the inputs' sources, and what the recommended configuration costs against the baseline.
+         *     Telemetry volume comes from the ledger readings (collect the ledger again to refresh it).
+         */
+        get: operations["get_cost_api_v1_experiments__experiment_id__cost_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/calibrations": {
         parameters: {
             query?: never;
@@ -458,6 +481,18 @@ export interface components {
              * @description Max spans lost inside the SDK.
              */
             max_dropped_spans?: number | null;
+            /**
+             * Max Bytes Per Request
+             * @description Max OTLP bytes the candidate sends per request, every signal together.
+             */
+            max_bytes_per_request?: number | null;
+            /**
+             * Max Usd Per Month
+             * @description Max $/month of the candidate at the traffic and prices in `cost`.
+             */
+            max_usd_per_month?: number | null;
+            /** @description The cost model's inputs for max_usd_per_month (default: docs/cost.md's). */
+            cost?: components["schemas"]["CostInputs"] | null;
             /**
              * Cores Per 10K Overhead Pct
              * @description Pipelines: max growth of the Collector's cores per 10k spans/s, %.
@@ -676,6 +711,15 @@ export interface components {
             /** Error */
             error?: string | null;
         };
+        /** CollectorFigure */
+        CollectorFigure: {
+            /** Cores Per 10K Spans S */
+            cores_per_10k_spans_s: number;
+            /** Source */
+            source: string;
+            /** Measured */
+            measured: boolean;
+        };
         /**
          * CommandServiceRef
          * @description A user's own service: an argv run without a shell, listening on `port`.
@@ -709,6 +753,21 @@ export interface components {
              */
             service_name: string;
         };
+        /** ComponentCost */
+        ComponentCost: {
+            /**
+             * Component
+             * @enum {string}
+             */
+            component: "service_cores" | "collector_cores" | "network" | "traces_store" | "logs_store" | "metrics_store";
+            quantity: components["schemas"]["Figure"];
+            /**
+             * Unit
+             * @enum {string}
+             */
+            unit: "cores" | "GB/day";
+            usd_per_month: components["schemas"]["Figure"];
+        };
         /** ComponentHealth */
         ComponentHealth: {
             /** Name */
@@ -724,6 +783,24 @@ export interface components {
              * @default
              */
             detail: string;
+        };
+        /** ConfigurationCost */
+        ConfigurationCost: {
+            /** Configuration */
+            configuration: string;
+            /** Baseline */
+            baseline: boolean;
+            /** Signals */
+            signals: components["schemas"]["SignalCost"][];
+            /** Components */
+            components: components["schemas"]["ComponentCost"][];
+            bytes_per_request: components["schemas"]["Figure"];
+            usd_per_month: components["schemas"]["Figure"];
+            usd_per_month_vs_baseline: components["schemas"]["Figure"];
+            /** Usd Per Month By Round */
+            usd_per_month_by_round: {
+                [key: string]: number | null;
+            };
         };
         /**
          * ConfigurationSpec
@@ -754,6 +831,98 @@ export interface components {
              * @default 0
              */
             inject_busy_us: number;
+        };
+        /**
+         * CostInputs
+         * @description The cost model's inputs. Defaults are public list prices (see `SOURCES`); edit them.
+         */
+        CostInputs: {
+            /**
+             * Requests Per S
+             * @description Your service's request rate.
+             * @default 100
+             */
+            requests_per_s: number;
+            /**
+             * Vcpu Hour Usd
+             * @description $ per vCPU-hour.
+             * @default 0.0504
+             */
+            vcpu_hour_usd: number;
+            /**
+             * Egress Gb Usd
+             * @description $ per GB of network egress to the Collector.
+             * @default 0.09
+             */
+            egress_gb_usd: number;
+            /**
+             * Traces Ingest Gb Usd
+             * @description $ per GB ingested by the trace store.
+             * @default 0.5
+             */
+            traces_ingest_gb_usd: number;
+            /**
+             * Logs Ingest Gb Usd
+             * @description $ per GB ingested by the log store.
+             * @default 0.5
+             */
+            logs_ingest_gb_usd: number;
+            /**
+             * Metrics Ingest Gb Usd
+             * @description $ per GB ingested by the metrics store.
+             * @default 0
+             */
+            metrics_ingest_gb_usd: number;
+            /**
+             * Traces Storage Gb Month Usd
+             * @description $ per GB-month of traces kept.
+             * @default 0.023
+             */
+            traces_storage_gb_month_usd: number;
+            /**
+             * Logs Storage Gb Month Usd
+             * @description $ per GB-month of logs kept.
+             * @default 0.023
+             */
+            logs_storage_gb_month_usd: number;
+            /**
+             * Metrics Storage Gb Month Usd
+             * @description $ per GB-month of metrics kept.
+             * @default 0.023
+             */
+            metrics_storage_gb_month_usd: number;
+            /**
+             * Retention Days
+             * @description Days each store keeps what it ingests.
+             * @default 30
+             */
+            retention_days: number;
+        };
+        /** CostReport */
+        CostReport: {
+            /**
+             * Subject
+             * @default service
+             * @constant
+             */
+            subject: "service";
+            /** Experiment Id */
+            experiment_id: string;
+            /** Baseline */
+            baseline: string;
+            inputs: components["schemas"]["CostInputs"];
+            /** Sources */
+            sources: {
+                [key: string]: string;
+            };
+            collector: components["schemas"]["CollectorFigure"];
+            /** Volume Source */
+            volume_source: string;
+            /** Configurations */
+            configurations: components["schemas"]["ConfigurationCost"][];
+            recommended: components["schemas"]["RecommendedCost"] | null;
+            /** Note */
+            note?: string | null;
         };
         /**
          * DemoServiceRef
@@ -986,6 +1155,25 @@ export interface components {
             distinguishable: boolean;
             /** Note */
             note: string;
+        };
+        /**
+         * Figure
+         * @description A mean over rounds with its 95% t-interval (None where unknown or fewer than 2 rounds).
+         */
+        Figure: {
+            /** Estimate */
+            estimate: number | null;
+            /** Low */
+            low?: number | null;
+            /** High */
+            high?: number | null;
+            /**
+             * Rounds
+             * @default 0
+             */
+            rounds: number;
+            /** Note */
+            note?: string | null;
         };
         /** FlameGraph */
         FlameGraph: {
@@ -1359,6 +1547,15 @@ export interface components {
             /** Rules */
             rules: components["schemas"]["RuleFiring"][];
         };
+        /** RecommendedCost */
+        RecommendedCost: {
+            /** Configuration */
+            configuration: string;
+            usd_per_month: components["schemas"]["Figure"];
+            vs_baseline: components["schemas"]["Figure"];
+            /** Summary */
+            summary: string;
+        };
         /** RoundLedger */
         RoundLedger: {
             /** Configuration */
@@ -1374,6 +1571,7 @@ export interface components {
             ];
             /** Signals */
             signals: components["schemas"]["SignalLedger"][];
+            volume?: components["schemas"]["RoundVolume"] | null;
         };
         /** RoundRaw */
         RoundRaw: {
@@ -1483,6 +1681,18 @@ export interface components {
                 [key: string]: unknown;
             } | null;
         };
+        /** RoundVolume */
+        RoundVolume: {
+            /** Requests Total */
+            requests_total: number | null;
+            /** Signals */
+            signals: components["schemas"]["SignalVolume"][];
+            /**
+             * Source
+             * @default sent: request body bytes at the Collector's OTLP HTTP receiver by route (its own telemetry, level detailed); items: accepted by its receiver; exported: bytes its exporter to each store enqueued; stored: Tempo's and Loki's distributor bytes received, the metrics store's samples of the run
+             */
+            source: string;
+        };
         /** RuleFiring */
         RuleFiring: {
             /** Rule */
@@ -1527,6 +1737,18 @@ export interface components {
             /** Share */
             share: number;
         };
+        /** SignalCost */
+        SignalCost: {
+            /**
+             * Signal
+             * @enum {string}
+             */
+            signal: "traces" | "logs" | "metrics";
+            bytes_per_request: components["schemas"]["Figure"];
+            bytes_per_item: components["schemas"]["Figure"];
+            gb_per_day: components["schemas"]["Figure"];
+            store_gb_per_day: components["schemas"]["Figure"];
+        };
         /** SignalLedger */
         SignalLedger: {
             /**
@@ -1540,6 +1762,30 @@ export interface components {
             balanced: boolean | null;
             /** Note */
             note?: string | null;
+        };
+        /** SignalVolume */
+        SignalVolume: {
+            /**
+             * Signal
+             * @enum {string}
+             */
+            signal: "traces" | "logs" | "metrics";
+            /** Store */
+            store: string;
+            /** Sent Bytes */
+            sent_bytes?: number | null;
+            /** Items */
+            items?: number | null;
+            /** Exported Bytes */
+            exported_bytes?: number | null;
+            /** Unknown Reason */
+            unknown_reason?: string | null;
+            /** Stored Bytes */
+            stored_bytes?: number | null;
+            /** Stored Items */
+            stored_items?: number | null;
+            /** Store Unknown Reason */
+            store_unknown_reason?: string | null;
         };
         /**
          * SpanDelay
@@ -2427,6 +2673,80 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_cost_api_v1_experiments__experiment_id__cost_get: {
+        parameters: {
+            query?: {
+                /** @description Your service's request rate. */
+                requests_per_s?: number;
+                /** @description $ per vCPU-hour. */
+                vcpu_hour_usd?: number;
+                /** @description $ per GB of network egress to the Collector. */
+                egress_gb_usd?: number;
+                /** @description $ per GB ingested by the trace store. */
+                traces_ingest_gb_usd?: number;
+                /** @description $ per GB ingested by the log store. */
+                logs_ingest_gb_usd?: number;
+                /** @description $ per GB ingested by the metrics store. */
+                metrics_ingest_gb_usd?: number;
+                /** @description $ per GB-month of traces kept. */
+                traces_storage_gb_month_usd?: number;
+                /** @description $ per GB-month of logs kept. */
+                logs_storage_gb_month_usd?: number;
+                /** @description $ per GB-month of metrics kept. */
+                metrics_storage_gb_month_usd?: number;
+                /** @description Days each store keeps what it ingests. */
+                retention_days?: number;
+                /** @description A finished Collector pipeline experiment whose measured cores per 10k spans/s size the Collector (default: the documented figure, marked as such). */
+                pipeline_experiment?: string | null;
+                /** @description The pipeline experiment's variant to use (default: its baseline variant). */
+                pipeline_variant?: string | null;
+            };
+            header?: never;
+            path: {
+                experiment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CostReport"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description not finished yet */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description an input out of range */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
         };

@@ -1,7 +1,7 @@
 // Names for the generated OpenAPI types, plus the shapes the OpenAPI leaves open
 // (`dict[str, Any]` in the backend): they mirror the backend modules named beside them.
 
-import type { components } from "./schema";
+import type { components, paths } from "./schema";
 
 type Schemas = components["schemas"];
 
@@ -41,6 +41,24 @@ export type ExperimentLogs = Schemas["ExperimentLogs"];
 export type LogRecord = Schemas["LogRecord"];
 export type Meta = Schemas["Meta"];
 export type GrafanaLinks = Schemas["GrafanaLinks"];
+
+// What a service experiment's configurations cost at the user's traffic
+// (tracetax.diagnostics.cost and cost_report, api/routes/costs.py).
+export type CostReport = Schemas["CostReport"];
+/** The cost model's inputs as the API used them (its defaults filled in). */
+export type CostInputs = Schemas["CostInputs"];
+/** A mean over rounds with its 95% interval; `estimate` null where unknown (never 0). */
+export type Figure = Schemas["Figure"];
+export type ConfigurationCost = Schemas["ConfigurationCost"];
+export type ComponentCost = Schemas["ComponentCost"];
+export type CostComponent = ComponentCost["component"];
+export type SignalCost = Schemas["SignalCost"];
+export type CollectorFigure = Schemas["CollectorFigure"];
+export type RecommendedCost = Schemas["RecommendedCost"];
+/** GET …/cost's query string: the inputs, and the pipeline experiment that sizes the Collector. */
+export type CostQuery = NonNullable<
+  paths["/api/v1/experiments/{experiment_id}/cost"]["get"]["parameters"]["query"]
+>;
 
 // CI overhead checks (tracetax.api.routes.checks): a service's (`subject: "service"`) or a
 // Collector pipeline's (`subject: "collector"`).

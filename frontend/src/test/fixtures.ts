@@ -5,10 +5,14 @@ import type {
   Change,
   CheckStatus,
   ConfigurationAggregates,
+  ConfigurationCost,
+  CostInputs,
+  CostReport,
   Diagnostics,
   ExperimentDetail,
   ExperimentLogs,
   ExperimentResults,
+  Figure,
   FlameGraph,
   Interval,
   Meta,
@@ -765,6 +769,181 @@ export function calibrationStatus(extra: Partial<CalibrationStatus> = {}): Calib
       }),
     },
     error: null,
+    ...extra,
+  };
+}
+
+// Cost ----------------------------------------------------------------------------------------
+
+/** A mean over `rounds` rounds with its 95% interval (none from fewer than 2 rounds). */
+export function figure(
+  estimate: number | null,
+  low: number | null = null,
+  high: number | null = null,
+  extra: Partial<Figure> = {},
+): Figure {
+  return { estimate, low, high, rounds: estimate == null ? 0 : 5, note: null, ...extra };
+}
+
+const NO_ROUND = figure(null, null, null, { note: "no round measured it" });
+const ZERO = figure(0, 0, 0);
+
+export const COST_DEFAULTS: CostInputs = {
+  requests_per_s: 100,
+  vcpu_hour_usd: 0.0504,
+  egress_gb_usd: 0.09,
+  traces_ingest_gb_usd: 0.5,
+  logs_ingest_gb_usd: 0.5,
+  metrics_ingest_gb_usd: 0,
+  traces_storage_gb_month_usd: 0.023,
+  logs_storage_gb_month_usd: 0.023,
+  metrics_storage_gb_month_usd: 0.023,
+  retention_days: 30,
+};
+
+export const COST_SOURCES: Record<string, string> = {
+  vcpu_hour_usd:
+    "AWS EC2 on-demand m7i.large, us-east-1: $0.1008/h for 2 vCPUs (https://aws.amazon.com/ec2/pricing/on-demand/)",
+  egress_gb_usd:
+    "AWS data transfer out to the internet, first 10 TB/month, us-east-1 (https://aws.amazon.com/ec2/pricing/on-demand/#Data_Transfer)",
+  traces_ingest_gb_usd: "Grafana Cloud Pro, traces per GB ingested (https://grafana.com/pricing/)",
+  logs_ingest_gb_usd: "Grafana Cloud Pro, logs per GB ingested (https://grafana.com/pricing/)",
+  metrics_ingest_gb_usd:
+    "no per-GB list price: Grafana Cloud bills metrics per active series (https://grafana.com/pricing/); 0 unless you set yours",
+  traces_storage_gb_month_usd:
+    "Amazon S3 Standard, first 50 TB/month, us-east-1, where a self-hosted Tempo keeps its blocks (https://aws.amazon.com/s3/pricing/); 0 on Grafana Cloud (retention included)",
+  logs_storage_gb_month_usd: "Amazon S3 Standard, as for traces (Loki's chunks)",
+  metrics_storage_gb_month_usd: "Amazon S3 Standard, as for traces (Mimir's blocks)",
+  retention_days:
+    "a common default retention; Grafana Cloud Pro includes 30 days of traces and logs",
+};
+
+/** The baseline `none`: no extra cores, nothing sent (so no bytes per item). */
+export function noneCost(): ConfigurationCost {
+  return {
+    configuration: "none",
+    baseline: true,
+    signals: (["traces", "logs", "metrics"] as const).map((signal) => ({
+      signal,
+      bytes_per_request: ZERO,
+      bytes_per_item: NO_ROUND,
+      gb_per_day: ZERO,
+      store_gb_per_day: ZERO,
+    })),
+    components: [
+      { component: "service_cores", quantity: ZERO, unit: "cores", usd_per_month: ZERO },
+      { component: "collector_cores", quantity: ZERO, unit: "cores", usd_per_month: ZERO },
+      { component: "network", quantity: ZERO, unit: "GB/day", usd_per_month: ZERO },
+      { component: "traces_store", quantity: ZERO, unit: "GB/day", usd_per_month: ZERO },
+      { component: "logs_store", quantity: ZERO, unit: "GB/day", usd_per_month: ZERO },
+      { component: "metrics_store", quantity: ZERO, unit: "GB/day", usd_per_month: ZERO },
+    ],
+    bytes_per_request: ZERO,
+    usd_per_month: ZERO,
+    usd_per_month_vs_baseline: ZERO,
+    usd_per_month_by_round: { 0: 0, 1: 0, 2: 0, 3: 0, 4: 0 },
+  };
+}
+
+/** batch-default at 100 req/s over 5 rounds, every figure known. */
+export function batchCost(): ConfigurationCost {
+  const total = figure(269.57, 262.1, 277.04);
+  return {
+    configuration: "batch-default",
+    baseline: false,
+    signals: [
+      {
+        signal: "traces",
+        bytes_per_request: figure(1450, 1412, 1488),
+        bytes_per_item: figure(483.3, 470.7, 495.9),
+        gb_per_day: figure(12.528, 12.2, 12.856),
+        store_gb_per_day: figure(11.9, 11.6, 12.2),
+      },
+      {
+        signal: "logs",
+        bytes_per_request: figure(300, 289, 311),
+        bytes_per_item: figure(150, 144.5, 155.5),
+        gb_per_day: figure(2.592, 2.497, 2.687),
+        store_gb_per_day: figure(2.4, 2.3, 2.5),
+      },
+      {
+        signal: "metrics",
+        bytes_per_request: figure(20, 19.1, 20.9),
+        bytes_per_item: figure(41, 39.5, 42.5),
+        gb_per_day: figure(0.1728, 0.165, 0.1806),
+        store_gb_per_day: figure(0.16, 0.15, 0.17),
+      },
+    ],
+    components: [
+      {
+        component: "service_cores",
+        quantity: figure(0.0045, 0.0038, 0.0052),
+        unit: "cores",
+        usd_per_month: figure(0.1656, 0.1398, 0.1913),
+      },
+      {
+        component: "collector_cores",
+        quantity: figure(0.002406, 0.00239, 0.00242),
+        unit: "cores",
+        usd_per_month: figure(0.08853, 0.08794, 0.08904),
+      },
+      {
+        component: "network",
+        quantity: figure(15.29, 14.9, 15.7),
+        unit: "GB/day",
+        usd_per_month: figure(41.86, 40.79, 42.98),
+      },
+      {
+        component: "traces_store",
+        quantity: figure(11.9, 11.6, 12.2),
+        unit: "GB/day",
+        usd_per_month: figure(189.19, 184.42, 193.96),
+      },
+      {
+        component: "logs_store",
+        quantity: figure(2.4, 2.3, 2.5),
+        unit: "GB/day",
+        usd_per_month: figure(38.16, 36.57, 39.75),
+      },
+      {
+        component: "metrics_store",
+        quantity: figure(0.16, 0.15, 0.17),
+        unit: "GB/day",
+        usd_per_month: figure(0.1104, 0.1035, 0.1173),
+      },
+    ],
+    bytes_per_request: figure(1770, 1722, 1818),
+    usd_per_month: total,
+    usd_per_month_vs_baseline: total,
+    usd_per_month_by_round: { 0: 262.9, 1: 268.4, 2: 270.1, 3: 275.3, 4: 271.14 },
+  };
+}
+
+export function costReport(extra: Partial<CostReport> = {}): CostReport {
+  const batch = batchCost();
+  return {
+    subject: "service",
+    experiment_id: experiment().id,
+    baseline: "none",
+    inputs: COST_DEFAULTS,
+    sources: COST_SOURCES,
+    collector: {
+      cores_per_10k_spans_s: 0.0802,
+      source:
+        "documented: 0.0802 cores per 10k spans/s, the pipeline lab's passthrough variant in make bench-collector (docs/benchmarks.md, 2026-11-24); name a pipeline experiment to use a measured pipeline instead",
+      measured: false,
+    },
+    volume_source:
+      "the Collector's own telemetry (level detailed): request body bytes at its OTLP receiver by HTTP route and gRPC service, items accepted by the receiver, bytes enqueued by the exporter to each store",
+    configurations: [noneCost(), batch],
+    recommended: {
+      configuration: "batch-default",
+      usd_per_month: batch.usd_per_month,
+      vs_baseline: batch.usd_per_month_vs_baseline,
+      summary:
+        "batch-default costs $269.57 (95% interval $262.10 to $277.04) a month at 100 req/s: $269.57 (95% interval $262.10 to $277.04) more than the baseline none",
+    },
+    note: null,
     ...extra,
   };
 }

@@ -2,6 +2,7 @@ import { cleanup, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { FakeEventSource } from "../../test/eventSource";
 import {
+  costReport,
   diagnostics,
   experiment,
   experimentLogs,
@@ -26,6 +27,11 @@ vi.mock("../../lib/charts/UPlotChart", () => ({
 vi.mock("../results/ExportBarChart", () => ({
   ExportBarChart: ({ bars }: { bars: unknown[] }) => (
     <div data-testid="export-bars" data-bars={bars.length} />
+  ),
+}));
+vi.mock("../cost/CostChart", () => ({
+  CostChart: ({ bars }: { bars: unknown[] }) => (
+    <div data-testid="cost-chart" data-bars={bars.length} />
   ),
 }));
 vi.mock("../results/FlameGraphChart", () => ({
@@ -53,6 +59,9 @@ function finishedApi(extra: Record<string, unknown> = {}) {
     [`GET /api/v1/experiments/${id}/logs`]: experimentLogs(),
     [`GET /api/v1/traces/${TRACE_ID}`]: otlpTrace(),
     "GET /api/v1/meta": metaWithoutGrafana,
+    [`GET /api/v1/experiments/${id}/cost`]: costReport(),
+    // The Collector pipeline experiments the cost panel offers to size the Collector from.
+    "GET /api/v1/experiments": [],
     ...extra,
   });
 }
@@ -179,6 +188,10 @@ describe("ExperimentPage", () => {
     expect(within(recommendation).getAllByText("OTEL_BSP_MAX_QUEUE_SIZE=8192")).toHaveLength(2);
     expect(within(recommendation).getByText("queue-too-small")).toBeTruthy();
     expect(within(recommendation).getByText("1,000 /s")).toBeTruthy();
+    // What the recommended configuration costs at the default inputs.
+    expect((await screen.findByTestId("cost-recommended")).textContent).toBe(
+      costReport().recommended?.summary,
+    );
 
     expect((await screen.findByTestId("export-bars")).getAttribute("data-bars")).toBe("2");
     expect((await screen.findByTestId("flame-chart")).textContent).toContain(

@@ -67,7 +67,9 @@ describe("a Collector pipeline experiment's page", () => {
     expect(screen.queryByRole("heading", { name: "Recent logs" })).toBeNull();
     expect(screen.queryByTestId("percentile-plot")).toBeNull();
     expect(screen.queryByTestId("recommendation")).toBeNull();
+    expect(screen.queryByTestId("cost")).toBeNull();
     expect(calls.some((c) => c.url.pathname.includes("/stacks/"))).toBe(false);
+    expect(calls.some((c) => c.url.pathname.endsWith("/cost"))).toBe(false);
     expect(calls.some((c) => c.url.pathname.endsWith("/logs"))).toBe(false);
     // Without a ramp, no such section or chart.
     expect(screen.queryByRole("heading", { name: /Ramp/ })).toBeNull();

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { lazy, type ReactNode, Suspense } from "react";
 import { useResults } from "../../api/queries";
 import type { Diagnostics, ExperimentDetail } from "../../api/types";
 import { Empty, ErrorState, Loading } from "../../components/States";
@@ -16,9 +16,15 @@ import { Telemetry } from "./Telemetry";
 import { useDiagnostics } from "./useDiagnostics";
 import { WhereExportRuns } from "./WhereExportRuns";
 
+// The cost panel (and its chart) loads with the first service results page, not with the app.
+const CostPanel = lazy(() =>
+  import("../cost/CostPanel").then((module) => ({ default: module.CostPanel })),
+);
+
 const SECTIONS = [
   ["comparison-title", "Side by side"],
   ["recommendation-title", "Recommendation"],
+  ["cost-title", "Cost"],
   ["percentiles-title", "Latency"],
   ["where-export-title", "Where export runs"],
   ["ledger-title", "Span ledger"],
@@ -29,8 +35,9 @@ const SECTIONS = [
 
 /**
  * The results of a finished experiment: the side-by-side table with the diagnostics'
- * overhead intervals, the recommendation, latency and CPU charts, where export runs, the span
- * ledger, a sample trace and the logs, and every round.
+ * overhead intervals, the recommendation, what each configuration costs at the reader's
+ * traffic, latency and CPU charts, where export runs, the span ledger, a sample trace and the
+ * logs, and every round.
  */
 export function Results({ experiment }: { experiment: ExperimentDetail }) {
   const results = useResults(experiment.id, true);
@@ -105,6 +112,17 @@ export function Results({ experiment }: { experiment: ExperimentDetail }) {
         {withDiagnostics((d) => (
           <RecommendationPanel recommendation={d.recommendation} />
         ))}
+      </section>
+      <section className="panel" aria-labelledby="cost-title">
+        <h2 id="cost-title">Cost at your traffic</h2>
+        <p className="muted small">
+          What each configuration costs a month at your request rate and prices: the service's extra
+          cores, the Collector's cores, the network to the Collector and each store, from the CPU
+          and telemetry volume measured in every round. Edit the inputs; the link keeps them.
+        </p>
+        <Suspense fallback={<Loading>Loading the cost panel…</Loading>}>
+          <CostPanel experimentId={experiment.id} order={order} />
+        </Suspense>
       </section>
       {measured.length > 0 && (
         <div className="chart-grid">

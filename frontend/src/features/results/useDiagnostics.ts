@@ -100,8 +100,9 @@ export function useRecollectLedger(id: string) {
       queryClient.setQueryData<Diagnostics>(queryKeys.diagnostics(id), (current) =>
         current ? { ...current, ledger } : current,
       );
-      // Dropped spans and the recommendation read the ledger too.
+      // Dropped spans and the recommendation read the ledger too, and the cost its volumes.
       queryClient.invalidateQueries({ queryKey: queryKeys.diagnostics(id) });
+      queryClient.invalidateQueries({ queryKey: queryKeys.costs(id) });
     },
   });
 }
