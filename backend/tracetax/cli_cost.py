@@ -29,6 +29,7 @@ COMPONENT_LABELS = {
 
 
 def _interval(figure: dict[str, Any], fmt: str) -> str:
+    """`estimate (low to high)`, or unknown; the unit is in the row's label."""
     estimate = figure.get("estimate")
     if estimate is None:
         return "unknown"
@@ -38,40 +39,49 @@ def _interval(figure: dict[str, Any], fmt: str) -> str:
     return text
 
 
-def volume_table(report: dict[str, Any]) -> Table:
-    table = Table(title="Telemetry volume per request (OTLP bytes sent to the Collector; 95% interval over rounds)")
-    table.add_column("configuration")
-    for signal in ("traces", "logs", "metrics"):
-        table.add_column(f"{signal} B/request", justify="right")
-        table.add_column(f"{signal} B/item", justify="right")
+def _by_configuration(title: str, report: dict[str, Any], rows: list[tuple[str, Any]]) -> Table:
+    """One column per configuration, one row per figure: narrow enough for a terminal."""
+    table = Table(title=title, title_justify="left")
+    table.add_column("")
     for configuration in report["configurations"]:
-        cells = []
-        for signal in configuration["signals"]:
-            cells += [_interval(signal["bytes_per_request"], "{:,.0f}"), _interval(signal["bytes_per_item"], "{:,.0f}")]
-        table.add_row(configuration["configuration"], *cells)
+        name = configuration["configuration"]
+        table.add_column(f"{name} (baseline)" if configuration["baseline"] else name, justify="right")
+    for label, cell in rows:
+        table.add_row(label, *(cell(configuration) for configuration in report["configurations"]))
     return table
+
+
+def _signal(configuration: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(s for s in configuration["signals"] if s["signal"] == name)
+
+
+def _component(configuration: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(c for c in configuration["components"] if c["component"] == name)
+
+
+def volume_table(report: dict[str, Any]) -> Table:
+    rows: list[tuple[str, Any]] = []
+    for signal in ("traces", "logs", "metrics"):
+        rows.append(
+            (f"{signal} B/request", lambda c, s=signal: _interval(_signal(c, s)["bytes_per_request"], "{:,.0f}"))
+        )
+        rows.append((f"{signal} B/item", lambda c, s=signal: _interval(_signal(c, s)["bytes_per_item"], "{:,.0f}")))
+    return _by_configuration(
+        "Telemetry volume: OTLP bytes sent to the Collector (mean over rounds, 95% interval)", report, rows
+    )
 
 
 def cost_table(report: dict[str, Any]) -> Table:
     rate = report["inputs"]["requests_per_s"]
-    table = Table(title=f"Cost per month at {rate:,.0f} req/s (95% interval over rounds)")
-    table.add_column("configuration")
-    for label in COMPONENT_LABELS.values():
-        table.add_column(label, justify="right")
-    table.add_column("total $/month", justify="right")
-    table.add_column(f"vs {report['baseline']}", justify="right")
-    for configuration in report["configurations"]:
-        components = {c["component"]: c for c in configuration["components"]}
-        cells = []
-        for name in COMPONENT_LABELS:
-            component = components[name]
-            unit = "{:,.3f} cores" if component["unit"] == "cores" else "{:,.2f} GB/day"
-            quantity = _interval(component["quantity"], unit)
-            cells.append(f"{quantity}\n{_interval(component['usd_per_month'], '${:,.2f}')}")
-        cells.append(_interval(configuration["usd_per_month"], "${:,.2f}"))
-        cells.append(_interval(configuration["usd_per_month_vs_baseline"], "${:+,.2f}"))
-        table.add_row(configuration["configuration"], *cells)
-    return table
+    rows: list[tuple[str, Any]] = []
+    for name, label in COMPONENT_LABELS.items():
+        unit = "cores" if name.endswith("cores") else "GB/day"
+        digits = "{:,.3f}" if unit == "cores" else "{:,.2f}"
+        rows.append((f"{label} ({unit})", lambda c, n=name, d=digits: _interval(_component(c, n)["quantity"], d)))
+        rows.append(("  $/month", lambda c, n=name: _interval(_component(c, n)["usd_per_month"], "{:,.2f}")))
+    rows.append(("total $/month", lambda c: _interval(c["usd_per_month"], "{:,.2f}")))
+    rows.append((f"vs {report['baseline']}, $/month", lambda c: _interval(c["usd_per_month_vs_baseline"], "{:+,.2f}")))
+    return _by_configuration(f"Cost at {rate:,.0f} req/s (mean over rounds, 95% interval)", report, rows)
 
 
 def _params(rate: float | None, settings: list[str], pipeline: str | None, variant: str | None) -> dict[str, Any]:
