@@ -113,4 +113,4 @@ async def test_bytes_per_signal_sampling_and_switches(native_stack: NativeStack)
         check=False,
     )
     assert cli.returncode == 0, cli.stderr
-    assert "Cost per month at 500 req/s" in cli.stdout and "batch-default" in cli.stdout, cli.stdout
+    assert "Cost at 500 req/s" in cli.stdout and "batch-default" in cli.stdout, cli.stdout
