@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Literal
+from typing import Any, Literal
 from xml.etree import ElementTree as ET
 
 import numpy as np
@@ -210,35 +210,30 @@ def _overhead_line(
     def shown(value: float) -> str:
         return format_pct(value) if relative else f"{value:+.3g}"
 
-    if strict:
-        failed = measured.estimate > budget
-        return BudgetLine(
-            **common,
-            verdict="fail" if failed else "pass",
-            reason=f"estimate {shown(measured.estimate)} {'>' if failed else '<='} budget {unit}",
-        )
-    if measured.low is None or measured.high is None:
-        return BudgetLine(**common, verdict="unknown", reason=f"no interval ({item.note}); use more rounds or --strict")
+    decided = _strict_or_without_interval(common, measured, budget, strict, shown(measured.estimate), unit, item.note)
+    if isinstance(decided, BudgetLine):
+        return decided
+    low, high = decided
     if p_adjusted is not None and p_adjusted < ALPHA / 2:
         return BudgetLine(
             **common,
             p_adjusted=round(p_adjusted, 6),
             verdict="fail",
-            reason=f"over budget {unit}: interval {shown(measured.low)} to {shown(measured.high)}, "
+            reason=f"over budget {unit}: interval {shown(low)} to {shown(high)}, "
             f"one-sided p = {p_adjusted:.4f} after Holm",
         )
-    if measured.high <= budget:
+    if high <= budget:
         return BudgetLine(
             **common,
             p_adjusted=None if p_adjusted is None else round(p_adjusted, 6),
             verdict="pass",
-            reason=f"within budget {unit}: interval {shown(measured.low)} to {shown(measured.high)}",
+            reason=f"within budget {unit}: interval {shown(low)} to {shown(high)}",
         )
     return BudgetLine(
         **common,
         p_adjusted=None if p_adjusted is None else round(p_adjusted, 6),
         verdict="inconclusive",
-        reason=f"cannot tell: interval {shown(measured.low)} to {shown(measured.high)} straddles budget {unit}"
+        reason=f"cannot tell: interval {shown(low)} to {shown(high)} straddles budget {unit}"
         + _rounds_hint(name, budget, values),
     )
 
@@ -320,6 +315,29 @@ def judge(
     return Verdict(verdict=overall, strict=strict, lines=lines)
 
 
+def _strict_or_without_interval(
+    common: dict[str, Any],
+    measured: Interval,
+    budget: float,
+    strict: bool,
+    estimate_text: str,
+    budget_text: str,
+    note: str | None,
+) -> BudgetLine | tuple[float, float]:
+    """A line decided before its interval is read: on the point estimate (strict), or unknown
+    for want of an interval; otherwise the interval's bounds, which decide."""
+    if strict and measured.estimate is not None:
+        failed = measured.estimate > budget
+        return BudgetLine(
+            **common,
+            verdict="fail" if failed else "pass",
+            reason=f"estimate {estimate_text} {'>' if failed else '<='} budget {budget_text}",
+        )
+    if measured.low is None or measured.high is None:
+        return BudgetLine(**common, verdict="unknown", reason=f"no interval ({note}); use more rounds or --strict")
+    return measured.low, measured.high
+
+
 def _figure_line(name: str, limit: float, figure: Figure | None, strict: bool, unit: str) -> BudgetLine:
     """A budget on one of the candidate's own figures (bytes per request, $/month): its mean over
     rounds and 95% interval against the limit, like an overhead line without the pairing."""
@@ -332,21 +350,16 @@ def _figure_line(name: str, limit: float, figure: Figure | None, strict: bool, u
         return BudgetLine(name=name, budget=limit, measured=None, verdict="unknown", reason=f"not measured: {why}")
     measured = Interval(estimate=figure.estimate, low=figure.low, high=figure.high)
     common = {"name": name, "budget": limit, "measured": measured}
-    if strict:
-        failed = figure.estimate > limit
-        return BudgetLine(
-            **common,
-            verdict="fail" if failed else "pass",
-            reason=f"estimate {shown(figure.estimate)} {'>' if failed else '<='} budget {shown(limit)}",
-        )
-    if figure.low is None or figure.high is None:
-        return BudgetLine(
-            **common, verdict="unknown", reason=f"no interval ({figure.note}); use more rounds or --strict"
-        )
-    interval = f"interval {shown(figure.low)} to {shown(figure.high)}"
-    if figure.low > limit:
+    decided = _strict_or_without_interval(
+        common, measured, limit, strict, shown(figure.estimate), shown(limit), figure.note
+    )
+    if isinstance(decided, BudgetLine):
+        return decided
+    low, high = decided
+    interval = f"interval {shown(low)} to {shown(high)}"
+    if low > limit:
         return BudgetLine(**common, verdict="fail", reason=f"over budget {shown(limit)}: {interval}")
-    if figure.high <= limit:
+    if high <= limit:
         return BudgetLine(**common, verdict="pass", reason=f"within budget {shown(limit)}: {interval}")
     return BudgetLine(
         **common, verdict="inconclusive", reason=f"cannot tell: {interval} straddles budget {shown(limit)}"

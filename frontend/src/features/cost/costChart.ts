@@ -3,6 +3,7 @@
 
 import type { ConfigurationCost } from "../../api/types";
 import type { EChartOption } from "../../lib/charts/echarts";
+import { stackedBarsOption } from "../../lib/charts/stackedBars";
 import { COST_COMPONENTS, componentOf, formatUsd, UNKNOWN } from "./costFigures";
 
 export interface CostBar {
@@ -40,37 +41,22 @@ const money = (value: unknown) =>
   typeof value === "number" && Number.isFinite(value) ? formatUsd(value) : UNKNOWN;
 
 export function costChartOption(bars: readonly CostBar[]): EChartOption {
-  return {
-    animation: false,
-    aria: { enabled: true },
-    textStyle: { fontFamily: "system-ui, -apple-system, 'Segoe UI', sans-serif" },
-    legend: { top: 0, left: 0, itemGap: 14 },
-    grid: { left: 8, right: 24, top: 48, bottom: 8, containLabel: true },
-    tooltip: {
-      trigger: "axis",
-      axisPointer: { type: "shadow" },
-      valueFormatter: money,
-    },
+  return stackedBarsOption({
+    rows: bars.map(costBarLabel),
+    parts: COST_COMPONENTS.map((component, index) => ({
+      label: component.label,
+      color: component.color,
+      values: bars.map((bar) => bar.usd[index]),
+    })),
+    stack: "usd",
     xAxis: {
       type: "value",
       name: "$/month",
       nameLocation: "end",
       axisLabel: { formatter: (value: number) => money(value) },
     },
-    yAxis: {
-      type: "category",
-      inverse: true,
-      data: bars.map(costBarLabel),
-      axisLabel: { fontWeight: "bold", lineHeight: 16 },
-    },
-    series: COST_COMPONENTS.map((component, index) => ({
-      type: "bar",
-      name: component.label,
-      stack: "usd",
-      barMaxWidth: 28,
-      itemStyle: { color: component.color },
-      emphasis: { focus: "series" },
-      data: bars.map((bar) => bar.usd[index]),
-    })),
-  };
+    valueFormatter: money,
+    top: 48,
+    right: 24,
+  });
 }

@@ -4,6 +4,7 @@
 
 import type { FlameNode, StackSummary } from "../../api/types";
 import type { EChartOption } from "../../lib/charts/echarts";
+import { stackedBarsOption } from "../../lib/charts/stackedBars";
 
 export const EXPORT_CATEGORIES = [
   {
@@ -123,44 +124,22 @@ export function exportBarHeight(bars: number): number {
 
 /** A horizontal 100 % stacked bar per configuration (ECharts), one series per category. */
 export function exportBarOption(bars: readonly ExportBar[]): EChartOption {
-  return {
-    animation: false,
-    aria: { enabled: true },
-    textStyle: { fontFamily: "system-ui, -apple-system, 'Segoe UI', sans-serif" },
-    legend: { top: 0, left: 0, itemGap: 14 },
-    grid: { left: 8, right: 16, top: 44, bottom: 8, containLabel: true },
-    tooltip: {
-      trigger: "axis",
-      axisPointer: { type: "shadow" },
-      valueFormatter: (value) => `${value} %`,
-    },
-    xAxis: {
-      type: "value",
-      min: 0,
-      max: 100,
-      axisLabel: { formatter: "{value} %" },
-    },
-    yAxis: {
-      type: "category",
-      inverse: true,
-      data: bars.map(barLabel),
-      axisLabel: { fontWeight: "bold", lineHeight: 16 },
-    },
-    series: EXPORT_CATEGORIES.map((category, index) => ({
-      type: "bar",
-      name: category.label,
-      stack: "samples",
-      barMaxWidth: 28,
-      itemStyle: { color: category.color },
-      emphasis: { focus: "series" },
-      label: {
-        show: true,
-        color: "#fff",
-        formatter: ({ value }) => (Number(value) >= 8 ? `${Math.round(Number(value))} %` : ""),
-      },
-      data: bars.map((bar) => bar.percents[index]),
+  return stackedBarsOption({
+    rows: bars.map(barLabel),
+    parts: EXPORT_CATEGORIES.map((category, index) => ({
+      label: category.label,
+      color: category.color,
+      values: bars.map((bar) => bar.percents[index]),
     })),
-  };
+    stack: "samples",
+    xAxis: { type: "value", min: 0, max: 100, axisLabel: { formatter: "{value} %" } },
+    valueFormatter: (value) => `${value} %`,
+    partLabel: {
+      show: true,
+      color: "#fff",
+      formatter: ({ value }) => (Number(value) >= 8 ? `${Math.round(Number(value))} %` : ""),
+    },
+  });
 }
 
 // Flame graph -------------------------------------------------------------------------------
