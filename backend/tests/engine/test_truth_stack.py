@@ -12,9 +12,11 @@ A/A with a significant metric is run once more: two in a row happen 1 in 400 tim
 Five rounds, the default spec's: with three (two degrees of freedom) a round whose ratio
 strays leaves even +280% p50 "not significant" after Holm over six metrics (CI saw it).
 The ±10% promise holds on a quiet machine (docs/benchmarks.md: three runs within 2%). On a
-noisier one an estimate can miss it while its own interval honestly covers 1 ms; that run is
-repeated once. An interval that excludes 1 ms fails at once: then the measurement is wrong,
-not noisy.
+noisier one an estimate can miss it while its own interval still reaches the ±10% band; that
+run is repeated once. An interval wholly outside the band fails at once: then the measurement
+is wrong, not noisy. The band, not exactly 1 ms, because a request that spins 1 ms
+occasionally queues behind another: CI measured +1.02 ms p50 (+1.01 to +1.04 ms), a real
+cost of the injected work, not an error.
 """
 
 from __future__ import annotations
@@ -74,11 +76,12 @@ def summaries(changes: dict[str, Any]) -> list[str]:
 
 def injected_cost_within_10pct(changes: dict[str, Any]) -> bool:
     """True when p50 and CPU per request both read +1 ms ±10%; fails the test at once when
-    an interval excludes the injected cost (a wrong measurement rather than a noisy one)."""
+    an interval lies wholly outside that band (a wrong measurement rather than a noisy one)."""
     within = True
     for metric in ("p50", "cpu_per_request_us"):
         absolute = changes[metric]["absolute"]
-        assert absolute["low"] <= BUSY_US <= absolute["high"], (metric, changes[metric]["summary"])
+        reaches_band = absolute["low"] <= 1.1 * BUSY_US and absolute["high"] >= 0.9 * BUSY_US
+        assert reaches_band, (metric, changes[metric]["summary"])
         within &= abs(absolute["estimate"] - BUSY_US) <= 0.1 * BUSY_US
     return within
 

@@ -35,7 +35,8 @@ def _finished(engine: EngineDep, experiment_id: str) -> Experiment:
 @router.get(
     "/{experiment_id}/cost",
     response_model=CostReport,
-    responses=error_responses({404: "not found", 409: "not finished yet", 422: "an input out of range"}),
+    # 422 is FastAPI's HTTPValidationError, documented on its own; _invalid answers in that shape.
+    responses=error_responses({404: "not found", 409: "not finished yet"}),
 )
 def get_cost(experiment_id: str, engine: EngineDep, query: Annotated[CostQuery, Query()]) -> CostReport:
     """Per configuration at `requests_per_s`: extra service cores, Collector cores, GB/day per
