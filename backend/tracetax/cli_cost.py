@@ -66,8 +66,17 @@ def volume_table(report: dict[str, Any]) -> Table:
             (f"{signal} B/request", lambda c, s=signal: _interval(_signal(c, s)["bytes_per_request"], "{:,.0f}"))
         )
         rows.append((f"{signal} B/item", lambda c, s=signal: _interval(_signal(c, s)["bytes_per_item"], "{:,.0f}")))
+        rows.append(
+            (
+                f"{signal} B/item stored",
+                lambda c, s=signal: _interval(_signal(c, s)["store_bytes_per_item"], "{:,.0f}"),
+            )
+        )
     return _by_configuration(
-        "Telemetry volume: OTLP bytes sent to the Collector (mean over rounds, 95% interval)", report, rows
+        "Telemetry volume: OTLP bytes sent to the Collector, and what each store ingested per span, line or "
+        "sample (mean over rounds, 95% interval)",
+        report,
+        rows,
     )
 
 

@@ -32,11 +32,11 @@ def base(index: int, cpu_us: float = 100.0) -> CostRound:
 
 def traced(index: int, cpu_us: float = 150.0, sent: float | None = 20e6) -> CostRound:
     """10,000 requests, 5 spans each at 400 bytes: 2,000 bytes per request sent, 3,000 per
-    request handed to the trace store; no logs or metrics."""
+    request (600 per span) handed to the trace store; no logs or metrics."""
     sent_bytes: dict[VolumeSignal, float | None] = {"traces": sent, "logs": 0.0, "metrics": 0.0}
     items: dict[VolumeSignal, float | None] = {"traces": 50_000, "logs": 0.0, "metrics": 0.0}
     stored: dict[VolumeSignal, float | None] = {"traces": 30e6, "logs": 0.0, "metrics": 0.0}
-    return CostRound(index, 10_000, cpu_us, sent_bytes, items, stored)
+    return CostRound(index, 10_000, cpu_us, sent_bytes, items, stored, items)
 
 
 def test_one_round_by_hand() -> None:
@@ -53,6 +53,9 @@ def test_one_round_by_hand() -> None:
     assert q["network_usd"] == pytest.approx(172.8 * 365 / 12 * 0.10)
     # 259.2 GB/day to Tempo: ingest 259.2 x 365/12 x $0.50, kept 30 days: 259.2 x 30 x $0.02
     assert q["traces_store_gb_per_day"] == pytest.approx(259.2)
+    assert q["traces_store_bytes_per_item"] == pytest.approx(600)
+    # Nothing stored, nothing to divide by: bytes per item is unknown, not zero.
+    assert q["logs_store_bytes_per_item"] is None
     assert q["traces_store_usd"] == pytest.approx(259.2 * 365 / 12 * 0.50 + 259.2 * 30 * 0.02)
     assert q["logs_store_usd"] == 0.0
     total = 0.05 * 730 * 0.05 * 2 + 172.8 * 365 / 12 * 0.10 + 259.2 * 365 / 12 * 0.50 + 259.2 * 30 * 0.02

@@ -84,6 +84,10 @@ async def test_bytes_per_signal_sampling_and_switches(native_stack: NativeStack)
         assert volume["logs"]["stored_bytes"] > 0 and volume["logs"]["stored_items"] > 0, volume
         assert volume["metrics"]["stored_items"] > 0 and volume["metrics"]["stored_bytes"] is None, volume
 
+    # Per span (Tempo), per line (Loki), per sample (the metrics store): known and positive.
+    for signal in ("traces", "logs", "metrics"):
+        assert per_request(report, "batch-default", signal, "store_bytes_per_item") > 0, signal
+
     money = next(c for c in report["configurations"] if c["configuration"] == "batch-default")["usd_per_month"]
     assert money["estimate"] > 0 and money["low"] is not None, money
     assert report["collector"]["measured"] is False and "documented" in report["collector"]["source"]

@@ -111,6 +111,9 @@ class SignalCost(BaseModel):
     gb_per_day: Figure
     # What the Collector hands the signal's store, GB/day (the store's ingest volume).
     store_gb_per_day: Figure
+    # The store's ingested bytes per item it counted: per span (Tempo), per line (Loki), per
+    # sample (the metrics store, over the bytes the Collector sent it).
+    store_bytes_per_item: Figure
 
 
 class ComponentCost(BaseModel):
@@ -155,6 +158,7 @@ class CostRound:
     sent_bytes: Mapping[VolumeSignal, float | None] = field(default_factory=dict)
     items: Mapping[VolumeSignal, float | None] = field(default_factory=dict)
     store_bytes: Mapping[VolumeSignal, float | None] = field(default_factory=dict)
+    store_items: Mapping[VolumeSignal, float | None] = field(default_factory=dict)
 
 
 Quantities = dict[str, float | None]
@@ -162,6 +166,11 @@ Quantities = dict[str, float | None]
 
 def _per_request(value: float | None, requests: int | None) -> float | None:
     return None if value is None or not requests else value / requests
+
+
+def _per_item(value: float | None, items: float | None) -> float | None:
+    """Bytes per item; unknown (not zero) where nothing was counted to divide by."""
+    return None if value is None or not items else value / items
 
 
 def _sum(values: Sequence[float | None]) -> float | None:
@@ -192,10 +201,11 @@ def round_quantities(
     for signal in SIGNALS:
         sent = round_.sent_bytes.get(signal)
         q[f"{signal}_bytes_per_request"] = _per_request(sent, round_.requests)
-        items = round_.items.get(signal)
-        q[f"{signal}_bytes_per_item"] = None if sent is None or not items else sent / items
+        q[f"{signal}_bytes_per_item"] = _per_item(sent, round_.items.get(signal))
         q[f"{signal}_gb_per_day"] = _scaled(q[f"{signal}_bytes_per_request"], day)
-        stored = _scaled(_per_request(round_.store_bytes.get(signal), round_.requests), day)
+        store_bytes = round_.store_bytes.get(signal)
+        q[f"{signal}_store_bytes_per_item"] = _per_item(store_bytes, round_.store_items.get(signal))
+        stored = _scaled(_per_request(store_bytes, round_.requests), day)
         q[f"{signal}_store_gb_per_day"] = stored
         per_gb_day = DAYS_PER_MONTH * inputs.ingest_usd(signal) + inputs.retention_days * inputs.storage_usd(signal)
         q[f"{STORE_OF[signal]}_usd"] = _scaled(stored, per_gb_day)
@@ -269,6 +279,7 @@ def configuration_cost(
                 bytes_per_item=over_rounds(f"{signal}_bytes_per_item"),
                 gb_per_day=over_rounds(f"{signal}_gb_per_day"),
                 store_gb_per_day=over_rounds(f"{signal}_store_gb_per_day"),
+                store_bytes_per_item=over_rounds(f"{signal}_store_bytes_per_item"),
             )
             for signal in SIGNALS
         ],

@@ -95,6 +95,7 @@ def _cost_round(round_: Round, ledger: RoundLedger | None) -> CostRound:
         sent_bytes={s: signals[s].sent_bytes if s in signals else None for s in SIGNALS},
         items={s: signals[s].items if s in signals else None for s in SIGNALS},
         store_bytes={s: signals[s].ingested_bytes() if s in signals else None for s in SIGNALS},
+        store_items={s: signals[s].stored_items if s in signals else None for s in SIGNALS},
     )
 
 

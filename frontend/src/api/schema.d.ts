@@ -1748,6 +1748,7 @@ export interface components {
             bytes_per_item: components["schemas"]["Figure"];
             gb_per_day: components["schemas"]["Figure"];
             store_gb_per_day: components["schemas"]["Figure"];
+            store_bytes_per_item: components["schemas"]["Figure"];
         };
         /** SignalLedger */
         SignalLedger: {
@@ -2740,13 +2741,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
-            /** @description an input out of range */
+            /** @description Validation Error */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };

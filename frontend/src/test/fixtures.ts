@@ -829,6 +829,7 @@ export function noneCost(): ConfigurationCost {
       bytes_per_item: NO_ROUND,
       gb_per_day: ZERO,
       store_gb_per_day: ZERO,
+      store_bytes_per_item: NO_ROUND,
     })),
     components: [
       { component: "service_cores", quantity: ZERO, unit: "cores", usd_per_month: ZERO },
@@ -858,6 +859,7 @@ export function batchCost(): ConfigurationCost {
         bytes_per_item: figure(483.3, 470.7, 495.9),
         gb_per_day: figure(12.528, 12.2, 12.856),
         store_gb_per_day: figure(11.9, 11.6, 12.2),
+        store_bytes_per_item: figure(612, 598, 626),
       },
       {
         signal: "logs",
@@ -865,6 +867,7 @@ export function batchCost(): ConfigurationCost {
         bytes_per_item: figure(150, 144.5, 155.5),
         gb_per_day: figure(2.592, 2.497, 2.687),
         store_gb_per_day: figure(2.4, 2.3, 2.5),
+        store_bytes_per_item: figure(232, 224, 240),
       },
       {
         signal: "metrics",
@@ -872,6 +875,7 @@ export function batchCost(): ConfigurationCost {
         bytes_per_item: figure(41, 39.5, 42.5),
         gb_per_day: figure(0.1728, 0.165, 0.1806),
         store_gb_per_day: figure(0.16, 0.15, 0.17),
+        store_bytes_per_item: figure(12.1, 11.8, 12.4),
       },
     ],
     components: [

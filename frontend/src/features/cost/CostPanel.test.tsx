@@ -93,6 +93,12 @@ describe("CostPanel", () => {
       "12.5 GB/day95% interval 12.2 to 12.9 GB/day",
     );
     expect(cell("logs_store_gb_per_day", "batch-default").textContent).toContain("2.40 GB/day");
+    // Bytes per request and per item, sent and stored; none sent nothing to divide by.
+    expect(cell("traces_bytes_per_request", "batch-default").textContent).toContain("1.42 KiB");
+    expect(cell("traces_store_bytes_per_item", "batch-default").textContent).toBe(
+      "612 B95% interval 598 to 626 B",
+    );
+    expect(cell("traces_store_bytes_per_item", "none").textContent).toContain("unknown");
     expect(cell("usd_per_month", "none").textContent).toContain("$0.00");
 
     // The inputs show the values the API used, each default's source as its tooltip.

@@ -9,7 +9,7 @@ import type {
   Figure,
   SignalCost,
 } from "../../api/types";
-import { formatCores, formatSignedInUnit, significant } from "../../lib/format";
+import { formatBytes, formatCores, formatSignedInUnit, significant } from "../../lib/format";
 
 export const UNKNOWN = "unknown";
 const MINUS = "\u2212";
@@ -47,6 +47,7 @@ export const FORMATS = {
   cores: (value: number) => formatCores(value),
   signedCores: formatSignedCores,
   gbPerDay: formatGbPerDay,
+  bytes: (value: number) => formatBytes(value),
 } as const;
 
 export type FigureFormat = keyof typeof FORMATS;
@@ -166,6 +167,9 @@ export interface CostRowGroup {
 }
 
 const SIGNAL_LABELS = { traces: "Traces", logs: "Logs", metrics: "Metrics" } as const;
+// What the Collector's receiver counts for each signal, and what each store counts.
+const ITEM_NAMES = { traces: "span", logs: "log record", metrics: "metric point" } as const;
+const STORED_ITEM_NAMES = { traces: "span", logs: "line", metrics: "sample" } as const;
 
 /** The table's rows: cores, GB/day per signal, $/month per component, the total and vs baseline. */
 export const COST_ROW_GROUPS: CostRowGroup[] = [
@@ -189,6 +193,33 @@ export const COST_ROW_GROUPS: CostRowGroup[] = [
     ],
   },
   {
+    title: "Bytes per request and per item",
+    rows: (["traces", "logs", "metrics"] as const).flatMap((signal) => [
+      {
+        key: `${signal}_bytes_per_request`,
+        label: `${SIGNAL_LABELS[signal]} per request`,
+        description: `OTLP bytes of ${signal} the service sent the Collector per request`,
+        format: "bytes" as const,
+        figure: (c: ConfigurationCost) => signalOf(c, signal)?.bytes_per_request ?? UNKNOWN_FIGURE,
+      },
+      {
+        key: `${signal}_bytes_per_item`,
+        label: `${SIGNAL_LABELS[signal]} per ${ITEM_NAMES[signal]}, sent`,
+        description: `OTLP bytes sent per ${ITEM_NAMES[signal]} the Collector's receiver accepted`,
+        format: "bytes" as const,
+        figure: (c: ConfigurationCost) => signalOf(c, signal)?.bytes_per_item ?? UNKNOWN_FIGURE,
+      },
+      {
+        key: `${signal}_store_bytes_per_item`,
+        label: `${SIGNAL_LABELS[signal]} per ${STORED_ITEM_NAMES[signal]}, stored`,
+        description: `bytes the store ingested per ${STORED_ITEM_NAMES[signal]} it counted`,
+        format: "bytes" as const,
+        figure: (c: ConfigurationCost) =>
+          signalOf(c, signal)?.store_bytes_per_item ?? UNKNOWN_FIGURE,
+      },
+    ]),
+  },
+  {
     title: "GB/day sent to the Collector",
     rows: (["traces", "logs", "metrics"] as const).map((signal) => ({
       key: `${signal}_gb_per_day`,
@@ -203,7 +234,7 @@ export const COST_ROW_GROUPS: CostRowGroup[] = [
     rows: (["traces", "logs", "metrics"] as const).map((signal) => ({
       key: `${signal}_store_gb_per_day`,
       label: SIGNAL_LABELS[signal],
-      description: `bytes of ${signal} the Collector's exporter hands the store, at the rate`,
+      description: `bytes of ${signal} the store counted as ingested (where it counts bytes; else what the Collector's exporter handed it), at the rate`,
       format: "gbPerDay" as const,
       figure: (c: ConfigurationCost) => signalOf(c, signal)?.store_gb_per_day ?? UNKNOWN_FIGURE,
     })),
