@@ -6,7 +6,6 @@ import type {
   CheckStatus,
   ConfigurationAggregates,
   ConfigurationCost,
-  CostInputs,
   CostReport,
   Diagnostics,
   ExperimentDetail,
@@ -26,6 +25,7 @@ import type {
   SignalLedger,
   StackSummary,
 } from "../api/types";
+import { COST_DEFAULTS } from "../features/cost/costInputs";
 
 export const services: ServiceInfo[] = [
   {
@@ -788,18 +788,7 @@ export function figure(
 const NO_ROUND = figure(null, null, null, { note: "no round measured it" });
 const ZERO = figure(0, 0, 0);
 
-export const COST_DEFAULTS: CostInputs = {
-  requests_per_s: 100,
-  vcpu_hour_usd: 0.0504,
-  egress_gb_usd: 0.09,
-  traces_ingest_gb_usd: 0.5,
-  logs_ingest_gb_usd: 0.5,
-  metrics_ingest_gb_usd: 0,
-  traces_storage_gb_month_usd: 0.023,
-  logs_storage_gb_month_usd: 0.023,
-  metrics_storage_gb_month_usd: 0.023,
-  retention_days: 30,
-};
+export { COST_DEFAULTS };
 
 export const COST_SOURCES: Record<string, string> = {
   vcpu_hour_usd:

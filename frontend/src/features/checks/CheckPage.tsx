@@ -180,7 +180,8 @@ function measuredText(line: BudgetLine): { estimate: string; interval: string } 
     const n = measured.estimate;
     return { estimate: `${formatNumber(n, 0)} flagged round${n === 1 ? "" : "s"}`, interval: "—" };
   }
-  // Oriented so that positive is worse, in the budget's unit (%, ms, µs, cores or MiB).
+  // Oriented so that positive is worse, in the budget's unit (%, ms, µs, cores or MiB); the
+  // cost lines are the candidate's own bytes per request and $/month.
   const format = (value: number) => budgetMeasure(line.name, value);
   return {
     estimate: format(measured.estimate),

@@ -297,6 +297,31 @@ describe("NewCheckPage", () => {
     });
   });
 
+  it("sends a cost budget with its request rate, and shows a bad rate beside its field", async () => {
+    const user = userEvent.setup();
+    const { calls } = renderNewCheck(() =>
+      invalid({
+        type: "greater_than",
+        loc: ["body", "budget", "cost", "requests_per_s"],
+        msg: "Input should be greater than 0",
+      }),
+    );
+    await user.type(await screen.findByLabelText("Max bytes per request"), "2500");
+    await user.type(screen.getByLabelText("Max $/month"), "40");
+    const rate = screen.getByLabelText("At a request rate (req/s)");
+    await user.type(rate, "0");
+    await user.click(screen.getByRole("button", { name: "Run check" }));
+    expect((await screen.findByText("Input should be greater than 0")).id).toBe(
+      "field-budget-cost-requests_per_s-error",
+    );
+    const body = calls.find((c) => c.method === "POST")?.body as Record<string, unknown>;
+    expect(body.budget).toMatchObject({
+      max_bytes_per_request: 2500,
+      max_usd_per_month: 40,
+      cost: { requests_per_s: 0 },
+    });
+  });
+
   it("shows a budget the calibration cannot resolve beside its field", async () => {
     const user = userEvent.setup();
     const message =

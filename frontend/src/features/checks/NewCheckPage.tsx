@@ -10,7 +10,7 @@ import { FormFooter } from "../new-experiment/FormFooter";
 import { presetsFor } from "../new-experiment/form";
 import { usePipelines } from "../new-pipeline/usePipelines";
 import { type CheckFormState, initialCheckForm, toCheckRequest } from "./checkForm";
-import { BUDGET_LINES, CLI_LOAD } from "./commands";
+import { BUDGET_LINES, CLI_LOAD, COST_RATE_FLAG } from "./commands";
 import { LoadFields, PresetSelect } from "./LoadFields";
 import { estimateLoad } from "./loadForm";
 import { PipelineCheckForm } from "./PipelineCheckForm";
@@ -201,6 +201,20 @@ function CheckForm({ services, presets }: { services: ServiceInfo[]; presets: Pr
             step="1"
             value={form.max_dropped_spans}
             onValue={(value) => set("max_dropped_spans", value)}
+            errors={errors}
+          />
+        </div>
+        <h3 className="field-group-title">Cost, the candidate's own</h3>
+        <div className="field-grid">
+          {budgetFields(
+            BUDGET_LINES.filter((line) => line.unit === "bytes" || line.unit === "usd"),
+          )}
+          <NumberField
+            field="budget.cost.requests_per_s"
+            label="At a request rate (req/s)"
+            hint={`The traffic $/month is priced at; blank: 100 req/s and docs/cost.md's prices (${COST_RATE_FLAG}).`}
+            value={form.costRate}
+            onValue={(value) => set("costRate", value)}
             errors={errors}
           />
         </div>

@@ -60,6 +60,21 @@ describe("the new-check form", () => {
     ).toEqual({ cpu_overhead_pct: 20, p50_added_ms: 0.5, cpu_added_us: 25, max_dropped_spans: 0 });
   });
 
+  it("sends the cost budget with the rate it is priced at", () => {
+    const budget = toCheckRequest({
+      ...form,
+      max_bytes_per_request: "2500",
+      max_usd_per_month: "40",
+      costRate: "1000",
+    }).budget;
+    expect(budget).toMatchObject({
+      max_bytes_per_request: 2500,
+      max_usd_per_month: 40,
+      cost: { requests_per_s: 1000 },
+    });
+    expect("cost" in toCheckRequest(form).budget).toBe(false);
+  });
+
   it("sends what was typed for the API to judge", () => {
     const request = toCheckRequest({ ...form, rate: "fast", rounds: "" });
     expect(request.load.rate).toBe("fast");

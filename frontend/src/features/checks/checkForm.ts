@@ -15,6 +15,8 @@ export interface CheckFormState extends BudgetDraft, LoadDraft {
   candidate: string;
   /** OTEL_*=value, one per line. */
   candidateEnv: string;
+  /** The request rate max_usd_per_month is priced at (budget.cost.requests_per_s); blank: the API's default. */
+  costRate: string;
   strict: boolean;
 }
 
@@ -35,6 +37,9 @@ export function initialCheckForm(languages: readonly string[], presets: readonly
     p99_added_ms: "",
     cpu_added_us: "",
     max_dropped_spans: "0",
+    max_bytes_per_request: "",
+    max_usd_per_month: "",
+    costRate: "",
     strict: false,
   } satisfies CheckFormState;
 }
@@ -59,6 +64,8 @@ export function toCheckRequest(form: CheckFormState): CheckRequest {
     const value = numberOrText(form[key]);
     if (value !== undefined) (budget as Record<string, unknown>)[key] = value;
   }
+  const rate = numberOrText(form.costRate);
+  if (rate !== undefined) (budget as Record<string, unknown>).cost = { requests_per_s: rate };
   return {
     subject: "service",
     service: { kind: "demo", language: form.language },

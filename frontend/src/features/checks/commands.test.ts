@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ExperimentSpec, PipelineSpec } from "../../api/types";
 import { checkExperiment, checkStatus, presets } from "../../test/fixtures";
 import { pipelineCheckExperiment, pipelineCheckStatus } from "../../test/pipelineFixtures";
+import { COST_DEFAULTS } from "../cost/costInputs";
 import {
   budgetLabel,
   budgetLimit,
@@ -166,6 +167,15 @@ describe("budget text", () => {
     ]);
     expect(budgetLimit("isolation", 0)).toBe("no flagged round");
   });
+
+  it("reads the cost lines as the candidate's own bytes and dollars", () => {
+    expect(budgetSummary({ max_bytes_per_request: 2500, max_usd_per_month: 40 })).toEqual([
+      "OTLP bytes per request ≤ 2,500 B",
+      "Cost per month ≤ $40.00",
+    ]);
+    expect(budgetMeasure("max_bytes_per_request", 1998.4)).toBe("1,998 B");
+    expect(budgetMeasure("max_usd_per_month", 12.5)).toBe("$12.50");
+  });
 });
 
 describe("the CLI's budget flags", () => {
@@ -189,6 +199,17 @@ describe("the CLI's budget flags", () => {
     expect(cli.command).toContain(
       "  --p50-overhead-pct 5 --p99-overhead-pct 15 --cpu-overhead-pct 20 --p50-added-ms 0.5 --p99-added-ms 2 --cpu-added-us 40 --max-dropped-spans 0",
     );
+  });
+
+  it("prices $/month at --cost-rate, and takes other cost inputs from a file", () => {
+    const costBudget = { max_usd_per_month: 40, cost: { ...COST_DEFAULTS, requests_per_s: 1000 } };
+    const cli = cliCommand(BASE, checkStatus({ budget: costBudget }), spec(), presets);
+    expect(cli.flags).toBe(true);
+    expect(cli.command).toContain("  --max-usd-per-month 40 --cost-rate 1000");
+    const priced = { ...costBudget, cost: { ...costBudget.cost, vcpu_hour_usd: 0.04 } };
+    const file = cliCommand(BASE, checkStatus({ budget: priced }), spec(), presets);
+    expect(file.flags).toBe(false);
+    expect(file.reasons).toEqual(["cost inputs other than the request rate (--cost-rate)"]);
   });
 });
 

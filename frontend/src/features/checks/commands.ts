@@ -25,6 +25,8 @@ import {
   formatPercent,
   formatSignedInUnit,
 } from "../../lib/format";
+import { formatUsd } from "../cost/costFigures";
+import { COST_DEFAULTS, type CostInputKey } from "../cost/costInputs";
 import { nameFromPath } from "../new-pipeline/pipelineForm";
 
 type ConfigurationRequest = CheckRequest["baseline"];
@@ -87,7 +89,24 @@ export const BUDGET_LINES = [
     flag: "--max-dropped-spans",
     unit: "spans",
   },
+  {
+    key: "max_bytes_per_request",
+    label: "OTLP bytes per request",
+    field: "Max bytes per request",
+    flag: "--max-bytes-per-request",
+    unit: "bytes",
+  },
+  {
+    key: "max_usd_per_month",
+    label: "Cost per month",
+    field: "Max $/month",
+    flag: "--max-usd-per-month",
+    unit: "usd",
+  },
 ] as const;
+
+/** The cost model's request rate for max_usd_per_month (budget.cost.requests_per_s). */
+export const COST_RATE_FLAG = "--cost-rate";
 
 /**
  * A Collector pipeline check's budget lines, in the backend's order (diagnostics/checks.py
@@ -165,12 +184,15 @@ export function budgetLimit(name: string, value: number): string {
   if (unit === "us") return `≤ ${formatNumber(value, 2)} µs`;
   if (unit === "mib") return `≤ ${formatNumber(value, 2)} MiB`;
   if (unit === "cores") return `≤ ${formatCores(value)}`;
+  if (unit === "bytes") return `≤ ${formatNumber(value, 0)} B`;
+  if (unit === "usd") return `≤ ${formatUsd(value)}`;
   return `≤ ${formatPercent(value).replace(/^\+/, "")}`;
 }
 
 /**
  * A measured change in its budget line's unit, positive worse: "+4.1 %", "+300 µs",
- * "+2.50 MiB", "+1.20 millicores"; a count line's value is a count of spans.
+ * "+2.50 MiB", "+1.20 millicores"; a count line's value is a count of spans, a cost line's
+ * the candidate's own bytes per request or $/month.
  */
 export function budgetMeasure(name: string, value: number): string {
   const unit = budgetUnit(name);
@@ -182,6 +204,8 @@ export function budgetMeasure(name: string, value: number): string {
     return value === 0 ? bytes : `${value > 0 ? "+" : "\u2212"}${bytes}`;
   }
   if (unit === "cores") return formatSignedInUnit(value, "cores");
+  if (unit === "bytes") return `${formatNumber(value, 0)} B`;
+  if (unit === "usd") return formatUsd(value);
   return formatPercent(value);
 }
 
@@ -360,6 +384,16 @@ export function cliFlagProblems(spec: ExperimentSpec, presets: readonly Preset[]
   return problems;
 }
 
+/** Why the CLI's flags cannot say this budget: a cost input other than the request rate
+ * that is not the API's default (a stored budget carries every input). */
+export function cliBudgetProblems(budget: Budget): string[] {
+  const chosen = Object.entries(budget.cost ?? {}).filter(
+    ([key, value]) =>
+      key !== "requests_per_s" && value != null && value !== COST_DEFAULTS[key as CostInputKey],
+  );
+  return chosen.length > 0 ? [`cost inputs other than the request rate (${COST_RATE_FLAG})`] : [];
+}
+
 /** The `tracetax check` command of a check: with flags when they say it exactly. */
 export function cliCommand(
   baseUrl: string,
@@ -368,7 +402,7 @@ export function cliCommand(
   presets: readonly Preset[],
 ): CliCommand {
   const api = `tracetax check --api ${shellQuote(baseUrl.replace(/\/+$/, ""))}`;
-  const reasons = cliFlagProblems(spec, presets);
+  const reasons = [...cliFlagProblems(spec, presets), ...cliBudgetProblems(check.budget)];
   if (reasons.length > 0)
     return {
       flags: false,
@@ -393,6 +427,9 @@ export function cliCommand(
   const budget = BUDGET_LINES.filter((line) => check.budget[line.key] != null).map(
     (line) => `${line.flag} ${number(check.budget[line.key])}`,
   );
+  const rate = check.budget.cost?.requests_per_s;
+  if (rate != null && rate !== COST_DEFAULTS.requests_per_s)
+    budget.push(`${COST_RATE_FLAG} ${number(rate)}`);
   if (budget.length > 0) lines.push(`  ${budget.join(" ")}`);
   lines.push(`  ${check.strict ? "--strict " : ""}--junit ${JUNIT_FILE}`);
   return { flags: true, reasons: [], command: lines.join(" \\\n") };

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { batchCost, costReport, figure, noneCost } from "../../test/fixtures";
 import { costBarLabel, costBars, costChartOption } from "./costChart";
@@ -9,7 +10,13 @@ import {
   formatUsd,
   inOrder,
 } from "./costFigures";
-import { costParamsFrom, costQuery, withCostParam, withoutCostParams } from "./costInputs";
+import {
+  COST_DEFAULTS,
+  costParamsFrom,
+  costQuery,
+  withCostParam,
+  withoutCostParams,
+} from "./costInputs";
 
 describe("cost figures", () => {
   it("writes money to the cent, small amounts to two significant digits, with a real minus", () => {
@@ -102,5 +109,20 @@ describe("cost inputs in the URL", () => {
     expect(
       costQuery({ requests_per_s: "2500", retention_days: "abc", pipeline_experiment: "123" }),
     ).toEqual({ requests_per_s: 2500, retention_days: "abc", pipeline_experiment: "123" });
+  });
+});
+
+describe("cost inputs", () => {
+  it("knows the API's defaults as openapi.json documents them", () => {
+    // Vitest runs from frontend/, where openapi.json is generated.
+    const openapi = JSON.parse(readFileSync(`${process.cwd()}/openapi.json`, "utf8"));
+    const properties = openapi.components.schemas.CostInputs.properties as Record<
+      string,
+      { default: number }
+    >;
+    const documented = Object.fromEntries(
+      Object.entries(properties).map(([key, schema]) => [key, schema.default]),
+    );
+    expect(COST_DEFAULTS).toEqual(documented);
   });
 });
