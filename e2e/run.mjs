@@ -234,7 +234,8 @@ test(
       .waitFor({ timeout: RESULTS_TIMEOUT_MS });
     const api = await (await fetch(`${BASE}/api/v1/experiments/${experimentId}/results`)).json();
     assert.equal(api.status, "completed", `experiment ended ${api.status}`);
-    const table = page.locator("table.comparison");
+    // The comparison of the "Side by side" section (the cost panel's table shares its look).
+    const table = page.getByRole("region", { name: "Side by side" }).locator("table.comparison");
     const headers = await table.locator("thead th").allInnerTexts();
     assert.match(headers[1], /^none/);
     assert.match(headers[2], /^batch-default/);

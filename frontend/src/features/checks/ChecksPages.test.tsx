@@ -308,7 +308,7 @@ describe("NewCheckPage", () => {
     );
     await user.type(await screen.findByLabelText("Max bytes per request"), "2500");
     await user.type(screen.getByLabelText("Max $/month"), "40");
-    const rate = screen.getByLabelText("At a request rate (req/s)");
+    const rate = screen.getByLabelText("Traffic $/month is priced at (req/s)");
     await user.type(rate, "0");
     await user.click(screen.getByRole("button", { name: "Run check" }));
     expect((await screen.findByText("Input should be greater than 0")).id).toBe(

@@ -211,8 +211,8 @@ function CheckForm({ services, presets }: { services: ServiceInfo[]; presets: Pr
           )}
           <NumberField
             field="budget.cost.requests_per_s"
-            label="At a request rate (req/s)"
-            hint={`The traffic $/month is priced at; blank: 100 req/s and docs/cost.md's prices (${COST_RATE_FLAG}).`}
+            label="Traffic $/month is priced at (req/s)"
+            hint={`Blank: 100 req/s. Other prices are docs/cost.md's defaults (${COST_RATE_FLAG}).`}
             value={form.costRate}
             onValue={(value) => set("costRate", value)}
             errors={errors}
