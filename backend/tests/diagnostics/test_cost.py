@@ -98,6 +98,14 @@ def test_baseline_pairs_with_itself_and_differences_are_paired() -> None:
     assert candidate.vs(none).estimate == pytest.approx(difference.estimate)
 
 
+def test_nothing_sent_has_no_bytes_per_item_and_says_why() -> None:
+    none = configuration_cost("none", True, [base(0), base(1)], [base(0), base(1)], INPUTS, PER_10K)
+    traces = next(s for s in none.signals if s.signal == "traces")
+    assert traces.bytes_per_request.estimate == 0.0
+    assert traces.bytes_per_item.estimate is None
+    assert traces.bytes_per_item.note == "nothing counted in any round: no bytes per item"
+
+
 def test_an_unknown_volume_is_unknown_not_zero() -> None:
     cost = configuration_cost("batch", False, [traced(0), traced(1, sent=None)], [base(0), base(1)], INPUTS, PER_10K)
     traces = next(s for s in cost.signals if s.signal == "traces")

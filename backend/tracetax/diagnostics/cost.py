@@ -264,6 +264,14 @@ def configuration_cost(
     def over_rounds(key: str) -> Figure:
         return figure([q[key] for q in per_round], len(per_round))
 
+    def per_item(key: str, counts: Literal["items", "store_items"], signal: VolumeSignal) -> Figure:
+        """Bytes per item; where no round counted an item, say so rather than "unknown in N rounds"."""
+        result = over_rounds(key)
+        counted = [getattr(r, counts).get(signal) for r in rounds]
+        if result.estimate is None and counted and all(count == 0 for count in counted):
+            result.note = "nothing counted in any round: no bytes per item"
+        return result
+
     totals = {r.round_index: q["usd"] for r, q in zip(rounds, per_round, strict=True)}
     differences = [
         None if total is None or base_totals.get(index) is None else total - (base_totals[index] or 0.0)
@@ -276,10 +284,10 @@ def configuration_cost(
             SignalCost(
                 signal=signal,
                 bytes_per_request=over_rounds(f"{signal}_bytes_per_request"),
-                bytes_per_item=over_rounds(f"{signal}_bytes_per_item"),
+                bytes_per_item=per_item(f"{signal}_bytes_per_item", "items", signal),
                 gb_per_day=over_rounds(f"{signal}_gb_per_day"),
                 store_gb_per_day=over_rounds(f"{signal}_store_gb_per_day"),
-                store_bytes_per_item=over_rounds(f"{signal}_store_bytes_per_item"),
+                store_bytes_per_item=per_item(f"{signal}_store_bytes_per_item", "store_items", signal),
             )
             for signal in SIGNALS
         ],
