@@ -221,3 +221,51 @@ async def test_signal_switches_turn_exactly_that_signal_off(
         eventually(lambda: readback.metric_sum(REQUEST_COUNTER, run_id), equals(expected[2])),
     )
     assert (spans, records, counter) == expected, process.last_lines()
+
+
+async def delaying_proxy(target_port: int, delay_s: float) -> asyncio.Server:
+    """A TCP hop to the Collector that holds every chunk from the service `delay_s` before
+    passing it on: with a short export interval, an export is in flight at almost any moment."""
+
+    async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, delay: float) -> None:
+        try:
+            while data := await reader.read(65536):
+                await asyncio.sleep(delay)
+                writer.write(data)
+                await writer.drain()
+        except ConnectionError:
+            pass
+        finally:
+            writer.close()
+
+    async def relay(client_reader: asyncio.StreamReader, client_writer: asyncio.StreamWriter) -> None:
+        upstream_reader, upstream_writer = await asyncio.open_connection("127.0.0.1", target_port)
+        await asyncio.gather(pipe(client_reader, upstream_writer, delay_s), pipe(upstream_reader, client_writer, 0))
+
+    return await asyncio.start_server(relay, "127.0.0.1", 0)
+
+
+async def test_java_final_metrics_survive_a_stop_during_an_export(
+    native_stack: NativeStack, readback: RunReadback, tmp_path: Path
+) -> None:
+    """Stopped while a metric export is in flight, the Java service still delivers its final
+    counts. SDK 1.58's PeriodicMetricReader.shutdown drops them (opentelemetry-java#8299), which
+    made test_mode_produces_exactly_what_it_was_asked[java-batch] read 0 requests now and then;
+    OtelSetup.flushMetrics waits the in-flight export out and exports once more."""
+    run_id = uuid.uuid4().hex
+    proxy = await delaying_proxy(native_stack.ports.otlp_grpc, 0.5)
+    proxy_port = proxy.sockets[0].getsockname()[1]
+    env = otel_env(native_stack, "java", "batch", run_id, "grpc") | {
+        "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT": f"http://127.0.0.1:{proxy_port}",
+        "OTEL_METRIC_EXPORT_INTERVAL": "200",
+    }
+    process = start_service(SERVICES["java"], "batch", env, tmp_path)
+    try:
+        await asyncio.to_thread(process.wait_healthy, 60)
+        await drive(process, REQUESTS, 1)
+    finally:
+        exit_code = await asyncio.to_thread(process.stop, 20)
+        proxy.close()
+    assert exit_code == 0, process.last_lines()
+    counter = await eventually(lambda: readback.metric_sum(REQUEST_COUNTER, run_id), equals(REQUESTS))
+    assert counter == REQUESTS, process.last_lines()

@@ -129,10 +129,35 @@ final class OtelSetup {
       await("tracer provider", traces, tracesDeadline, errors);
       await("logger provider", logs, tracesDeadline, errors);
       if (mp != null) {
+        flushMetrics(mp, metricsDeadline, errors);
         await("meter provider", mp.shutdown(), metricsDeadline, errors);
       }
       return errors;
     };
+  }
+
+  /**
+   * Exports the metrics once more before shutdown, waiting out a periodic export in flight.
+   * SDK 1.58's PeriodicMetricReader.shutdown skips its final export while a periodic one is in
+   * flight and then cancels that one by shutting the exporter down (opentelemetry-java#8299):
+   * a service stopped during its first export lost every metric. forceFlush fails at once while
+   * the exporter is busy, so it is retried until it runs and completes, or the deadline passes.
+   */
+  private static void flushMetrics(SdkMeterProvider mp, long deadline, List<String> errors) {
+    while (System.nanoTime() < deadline) {
+      CompletableResultCode flush = mp.forceFlush();
+      flush.join(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      if (flush.isSuccess()) {
+        return;
+      }
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    errors.add("meter provider: the final metric flush did not complete");
   }
 
   private static SpanProcessor spanProcessor(Config cfg, boolean grpc,
