@@ -60,18 +60,12 @@ def _component(configuration: dict[str, Any], name: str) -> dict[str, Any]:
 
 
 def volume_table(report: dict[str, Any]) -> Table:
-    rows: list[tuple[str, Any]] = []
-    for signal in ("traces", "logs", "metrics"):
-        rows.append(
-            (f"{signal} B/request", lambda c, s=signal: _interval(_signal(c, s)["bytes_per_request"], "{:,.0f}"))
-        )
-        rows.append((f"{signal} B/item", lambda c, s=signal: _interval(_signal(c, s)["bytes_per_item"], "{:,.0f}")))
-        rows.append(
-            (
-                f"{signal} B/item stored",
-                lambda c, s=signal: _interval(_signal(c, s)["store_bytes_per_item"], "{:,.0f}"),
-            )
-        )
+    figures = {"B/request": "bytes_per_request", "B/item": "bytes_per_item", "B/item stored": "store_bytes_per_item"}
+    rows: list[tuple[str, Any]] = [
+        (f"{signal} {label}", lambda c, s=signal, f=key: _interval(_signal(c, s)[f], "{:,.0f}"))
+        for signal in ("traces", "logs", "metrics")
+        for label, key in figures.items()
+    ]
     return _by_configuration(
         "Telemetry volume: OTLP bytes sent to the Collector, and what each store ingested per span, line or "
         "sample (mean over rounds, 95% interval)",

@@ -264,10 +264,9 @@ def configuration_cost(
     def over_rounds(key: str) -> Figure:
         return figure([q[key] for q in per_round], len(per_round))
 
-    def per_item(key: str, counts: Literal["items", "store_items"], signal: VolumeSignal) -> Figure:
+    def per_item(key: str, counted: Sequence[float | None]) -> Figure:
         """Bytes per item; where no round counted an item, say so rather than "unknown in N rounds"."""
         result = over_rounds(key)
-        counted = [getattr(r, counts).get(signal) for r in rounds]
         if result.estimate is None and counted and all(count == 0 for count in counted):
             result.note = "nothing counted in any round: no bytes per item"
         return result
@@ -284,10 +283,12 @@ def configuration_cost(
             SignalCost(
                 signal=signal,
                 bytes_per_request=over_rounds(f"{signal}_bytes_per_request"),
-                bytes_per_item=per_item(f"{signal}_bytes_per_item", "items", signal),
+                bytes_per_item=per_item(f"{signal}_bytes_per_item", [r.items.get(signal) for r in rounds]),
                 gb_per_day=over_rounds(f"{signal}_gb_per_day"),
                 store_gb_per_day=over_rounds(f"{signal}_store_gb_per_day"),
-                store_bytes_per_item=per_item(f"{signal}_store_bytes_per_item", "store_items", signal),
+                store_bytes_per_item=per_item(
+                    f"{signal}_store_bytes_per_item", [r.store_items.get(signal) for r in rounds]
+                ),
             )
             for signal in SIGNALS
         ],

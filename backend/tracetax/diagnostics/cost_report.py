@@ -4,7 +4,7 @@ CLI call it."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 from pydantic import BaseModel
@@ -24,6 +24,7 @@ from tracetax.diagnostics.cost import (
 from tracetax.diagnostics.ledger import RoundLedger
 from tracetax.diagnostics.overhead import format_value
 from tracetax.diagnostics.volume import SOURCE as VOLUME_SOURCE
+from tracetax.diagnostics.volume import SignalVolume, VolumeSignal
 from tracetax.engine.spec import ExperimentSpec
 from tracetax.lab.spec import PipelineSpec
 
@@ -88,14 +89,19 @@ def collector_figure(pipeline: Experiment | None, variant: str | None) -> Collec
 def _cost_round(round_: Round, ledger: RoundLedger | None) -> CostRound:
     volume = ledger.volume if ledger else None
     signals = {s.signal: s for s in volume.signals} if volume else {}
+
+    def by_signal(read: Callable[[SignalVolume], float | None]) -> dict[VolumeSignal, float | None]:
+        """One reading per signal; unknown where the round has no volume for it."""
+        return {s: read(signals[s]) if s in signals else None for s in SIGNALS}
+
     return CostRound(
         round_index=round_.round_index,
         requests=round_.requests_total,
         cpu_per_request_us=(round_.resources or {}).get("cpu_per_request_us"),
-        sent_bytes={s: signals[s].sent_bytes if s in signals else None for s in SIGNALS},
-        items={s: signals[s].items if s in signals else None for s in SIGNALS},
-        store_bytes={s: signals[s].ingested_bytes() if s in signals else None for s in SIGNALS},
-        store_items={s: signals[s].stored_items if s in signals else None for s in SIGNALS},
+        sent_bytes=by_signal(lambda v: v.sent_bytes),
+        items=by_signal(lambda v: v.items),
+        store_bytes=by_signal(SignalVolume.ingested_bytes),
+        store_items=by_signal(lambda v: v.stored_items),
     )
 
 

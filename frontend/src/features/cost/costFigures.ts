@@ -171,6 +171,24 @@ const SIGNAL_LABELS = { traces: "Traces", logs: "Logs", metrics: "Metrics" } as 
 const ITEM_NAMES = { traces: "span", logs: "log record", metrics: "metric point" } as const;
 const STORED_ITEM_NAMES = { traces: "span", logs: "line", metrics: "sample" } as const;
 
+type Signal = SignalCost["signal"];
+const SIGNALS: readonly Signal[] = ["traces", "logs", "metrics"];
+
+/** A row of one signal's figure (its key is `<signal>_<figure>`, the API's field name). */
+function signalRow(
+  signal: Signal,
+  figure: Exclude<keyof SignalCost, "signal">,
+  format: FigureFormat,
+  text: { label: string; description: string },
+): CostRow {
+  return {
+    key: `${signal}_${figure}`,
+    ...text,
+    format,
+    figure: (c) => signalOf(c, signal)?.[figure] ?? UNKNOWN_FIGURE,
+  };
+}
+
 /** The table's rows: cores, GB/day per signal, $/month per component, the total and vs baseline. */
 export const COST_ROW_GROUPS: CostRowGroup[] = [
   {
@@ -194,50 +212,38 @@ export const COST_ROW_GROUPS: CostRowGroup[] = [
   },
   {
     title: "Bytes per request and per item",
-    rows: (["traces", "logs", "metrics"] as const).flatMap((signal) => [
-      {
-        key: `${signal}_bytes_per_request`,
+    rows: SIGNALS.flatMap((signal) => [
+      signalRow(signal, "bytes_per_request", "bytes", {
         label: `${SIGNAL_LABELS[signal]} per request`,
         description: `OTLP bytes of ${signal} the service sent the Collector per request`,
-        format: "bytes" as const,
-        figure: (c: ConfigurationCost) => signalOf(c, signal)?.bytes_per_request ?? UNKNOWN_FIGURE,
-      },
-      {
-        key: `${signal}_bytes_per_item`,
+      }),
+      signalRow(signal, "bytes_per_item", "bytes", {
         label: `${SIGNAL_LABELS[signal]} per ${ITEM_NAMES[signal]}, sent`,
         description: `OTLP bytes sent per ${ITEM_NAMES[signal]} the Collector's receiver accepted`,
-        format: "bytes" as const,
-        figure: (c: ConfigurationCost) => signalOf(c, signal)?.bytes_per_item ?? UNKNOWN_FIGURE,
-      },
-      {
-        key: `${signal}_store_bytes_per_item`,
+      }),
+      signalRow(signal, "store_bytes_per_item", "bytes", {
         label: `${SIGNAL_LABELS[signal]} per ${STORED_ITEM_NAMES[signal]}, stored`,
         description: `bytes the store ingested per ${STORED_ITEM_NAMES[signal]} it counted`,
-        format: "bytes" as const,
-        figure: (c: ConfigurationCost) =>
-          signalOf(c, signal)?.store_bytes_per_item ?? UNKNOWN_FIGURE,
-      },
+      }),
     ]),
   },
   {
     title: "GB/day sent to the Collector",
-    rows: (["traces", "logs", "metrics"] as const).map((signal) => ({
-      key: `${signal}_gb_per_day`,
-      label: SIGNAL_LABELS[signal],
-      description: `OTLP bytes of ${signal} per request at the Collector's receiver, at the rate`,
-      format: "gbPerDay" as const,
-      figure: (c: ConfigurationCost) => signalOf(c, signal)?.gb_per_day ?? UNKNOWN_FIGURE,
-    })),
+    rows: SIGNALS.map((signal) =>
+      signalRow(signal, "gb_per_day", "gbPerDay", {
+        label: SIGNAL_LABELS[signal],
+        description: `OTLP bytes of ${signal} per request at the Collector's receiver, at the rate`,
+      }),
+    ),
   },
   {
     title: "GB/day into each store",
-    rows: (["traces", "logs", "metrics"] as const).map((signal) => ({
-      key: `${signal}_store_gb_per_day`,
-      label: SIGNAL_LABELS[signal],
-      description: `bytes of ${signal} the store counted as ingested (where it counts bytes; else what the Collector's exporter handed it), at the rate`,
-      format: "gbPerDay" as const,
-      figure: (c: ConfigurationCost) => signalOf(c, signal)?.store_gb_per_day ?? UNKNOWN_FIGURE,
-    })),
+    rows: SIGNALS.map((signal) =>
+      signalRow(signal, "store_gb_per_day", "gbPerDay", {
+        label: SIGNAL_LABELS[signal],
+        description: `bytes of ${signal} the store counted as ingested (where it counts bytes; else what the Collector's exporter handed it), at the rate`,
+      }),
+    ),
   },
   {
     title: "$/month",
