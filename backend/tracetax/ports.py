@@ -93,3 +93,19 @@ def taken_port_message(log_text: str) -> str | None:
         return None
     port = int(match.group(1))
     return f"port {port} is already taken, held by {holder_of(port)}: free it or choose another port"
+
+
+def port_in_use(port: int) -> bool:
+    """Whether something already listens on (or holds) a local TCP port."""
+    return not _bindable(port)
+
+
+def listening_ports(pid: int) -> set[int]:
+    """TCP ports a process and its descendants listen on (empty when it cannot be told)."""
+    try:
+        root = psutil.Process(pid)
+        tree = {root.pid, *(child.pid for child in root.children(recursive=True))}
+        connections = psutil.net_connections(kind="tcp")
+    except (psutil.Error, OSError):
+        return set()
+    return {c.laddr.port for c in connections if c.status == psutil.CONN_LISTEN and c.pid in tree and c.laddr}

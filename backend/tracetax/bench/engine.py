@@ -22,7 +22,7 @@ from typing import Any
 from tracetax.bench import stop_cleanly_on_sigterm
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
-from tracetax.engine.loadgen import OhaDriver
+from tracetax.engine.loadgen import OhaDriver, Requests
 from tracetax.engine.placement import Placement
 from tracetax.engine.sampler import Sampler, resource_summary
 from tracetax.engine.spec import ExperimentSpec
@@ -35,7 +35,7 @@ from tracetax.services.process import ServiceProcess
 def measure_rate(
     driver: OhaDriver, url: str, rate: float, seconds: float, workdir: Path, placement: Placement, service_pid: int
 ) -> dict[str, Any]:
-    running = driver.start_open(url, rate, seconds, 16, workdir, placement.loadgen_cpus)
+    running = driver.start_open(Requests.get(url), rate, seconds, 16, workdir, placement.loadgen_cpus)
     sampler = Sampler(service_pid, running.pid)
     sampler.start()
     while running.poll() is None:

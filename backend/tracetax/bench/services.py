@@ -63,7 +63,7 @@ def run_language(runtime: EngineRuntime, spec: ExperimentSpec) -> list[dict[str,
             failures = [r.error for r in stored.rounds if r.configuration == configuration.name and r.error]
             rows.append(
                 {
-                    "language": spec.service.language,  # type: ignore[union-attr]
+                    "language": spec.service.language,
                     "mode": configuration.processor,
                     "rounds": len(rounds),
                     "max_rps": best.get("rps"),

@@ -13,6 +13,7 @@ k6 (constant-arrival-rate executor) can be added as another `LoadDriver`.
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 import subprocess
 from dataclasses import dataclass, field
@@ -28,6 +29,25 @@ OHA_VERSION = "1.16.0"
 
 class LoadError(RuntimeError):
     """The load generator failed; carries its output."""
+
+
+@dataclass(frozen=True)
+class Requests:
+    """What every request of a phase is: one URL or a weighted mix of URLs (each request picks
+    one at random with its weight), with the method, headers and body they all carry."""
+
+    urls: tuple[tuple[str, int], ...]
+    method: str = "GET"
+    headers: tuple[tuple[str, str], ...] = ()
+    body: str | None = None
+
+    @classmethod
+    def get(cls, url: str) -> Requests:
+        return cls(((url, 1),))
+
+    @property
+    def first_url(self) -> str:
+        return self.urls[0][0]
 
 
 def oha_binary() -> Path:
@@ -73,11 +93,11 @@ class LoadDriver(Protocol):
 
     def version(self) -> str: ...
     def start_open(
-        self, url: str, rate: float, duration_s: float, connections: int, workdir: Path, cpus: set[int] | None
+        self, requests: Requests, rate: float, duration_s: float, connections: int, workdir: Path, cpus: set[int] | None
     ) -> RunningLoad: ...
     def open_result(self, running: RunningLoad) -> OpenPhaseResult: ...
     def start_closed(
-        self, url: str, duration_s: float, connections: int, workdir: Path, cpus: set[int] | None
+        self, requests: Requests, duration_s: float, connections: int, workdir: Path, cpus: set[int] | None
     ) -> RunningLoad: ...
     def closed_result(self, running: RunningLoad) -> ClosedPhaseResult: ...
 
@@ -145,7 +165,7 @@ class OhaDriver:
         return OhaRun(process, output, database, log, duration_s, connections)
 
     def start_open(
-        self, url: str, rate: float, duration_s: float, connections: int, workdir: Path, cpus: set[int] | None
+        self, requests: Requests, rate: float, duration_s: float, connections: int, workdir: Path, cpus: set[int] | None
     ) -> OhaRun:
         database = workdir / "open.sqlite"
         database.unlink(missing_ok=True)
@@ -160,7 +180,7 @@ class OhaDriver:
             "-w",
             "--db-url",
             str(database),
-            url,
+            *_request_options(requests, workdir),
         ]
         return self._start(argv, workdir, "open", cpus, duration_s, connections, database)
 
@@ -192,9 +212,9 @@ class OhaDriver:
         )
 
     def start_closed(
-        self, url: str, duration_s: float, connections: int, workdir: Path, cpus: set[int] | None
+        self, requests: Requests, duration_s: float, connections: int, workdir: Path, cpus: set[int] | None
     ) -> OhaRun:
-        argv = ["-z", f"{duration_s}s", "-c", str(connections), "-w", url]
+        argv = ["-z", f"{duration_s}s", "-c", str(connections), "-w", *_request_options(requests, workdir)]
         return self._start(argv, workdir, "closed", cpus, duration_s, connections, None)
 
     def closed_result(self, running: RunningLoad) -> ClosedPhaseResult:
@@ -215,6 +235,25 @@ class OhaDriver:
             p50_us=_us(percentiles.get("p50")),
             p99_us=_us(percentiles.get("p99")),
         )
+
+
+def _request_options(requests: Requests, workdir: Path) -> list[str]:
+    """oha's options for the requests, ending with the target: the URL, or a file of URLs from
+    which oha picks one at random per request (each written as often as its weight)."""
+    options = ["-m", requests.method]
+    for name, value in requests.headers:
+        options += ["-H", f"{name}: {value}"]
+    if requests.body is not None:
+        body = workdir / "request-body"
+        body.write_text(requests.body)
+        options += ["-D", str(body)]
+    if len(requests.urls) == 1:
+        return [*options, requests.first_url]
+    divisor = math.gcd(*(weight for _, weight in requests.urls))
+    lines = [url for url, weight in requests.urls for _ in range(weight // divisor)]
+    urls = workdir / "urls.txt"
+    urls.write_text("\n".join(lines) + "\n")
+    return [*options, "--urls-from-file", str(urls)]
 
 
 def _oha_run(running: RunningLoad) -> OhaRun:

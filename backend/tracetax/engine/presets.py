@@ -73,6 +73,21 @@ PRESETS: dict[str, Preset] = {
             for signal in ("traces", "logs", "metrics")
         ),
         Preset(
+            name="zero-code",
+            description="A service of your own under its language's zero-code instrumentation: Python "
+            "opentelemetry-instrument, the Java agent, Node auto-instrumentations-node (their own SDK and "
+            "BatchSpanProcessor, configured by the OTEL_* variables).",
+            processor="agent",
+            languages=["python", "java", "node"],
+        ),
+        Preset(
+            name="ebpf",
+            description="Go eBPF auto-instrumentation (go.opentelemetry.io/auto) attached to the running binary: "
+            "one server span per request, no code change and no SDK in the process.",
+            processor="ebpf",
+            languages=["go"],
+        ),
+        Preset(
             name="java-agent",
             description="The official OpenTelemetry Java agent (its own SDK and BatchSpanProcessor).",
             processor="agent",

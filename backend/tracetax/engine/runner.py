@@ -19,13 +19,14 @@ from typing import Any
 from urllib.parse import quote
 
 from tracetax.engine.isolation import PhaseWatch
-from tracetax.engine.loadgen import LoadDriver, LoadError, OpenPhaseResult, RunningLoad
+from tracetax.engine.loadgen import LoadDriver, LoadError, OpenPhaseResult, Requests, RunningLoad
 from tracetax.engine.placement import Placement
 from tracetax.engine.sampler import Sampler, resource_summary
-from tracetax.engine.spec import CommandServiceRef, ConfigurationSpec, ExperimentSpec
-from tracetax.ports import free_port
+from tracetax.engine.spec import CommandServiceRef, ConfigurationSpec, ExperimentSpec, LoadSpec
+from tracetax.ports import free_port, holder_of, port_in_use
 from tracetax.profiling import folded
-from tracetax.profiling.samplers import SAMPLERS, SamplerError, StackSampler
+from tracetax.profiling.samplers import SAMPLERS, AnyServiceSampler, SamplerError, StackSampler
+from tracetax.services import zero_code
 from tracetax.services.catalog import ServiceManifest
 from tracetax.services.process import ServiceError, ServiceProcess
 
@@ -99,9 +100,17 @@ def _resource_attributes(env: dict[str, str], run_id: str, configuration: str) -
 
 
 def _stack_sampler(ctx: RoundContext) -> StackSampler | None:
-    """The service's own stack sampler (from its manifest), when the spec asks for stacks."""
+    """The service's stack sampler, when the spec asks for stacks: a demo's from its manifest, a
+    user's own service's chosen by the runtime it turns out to run (AnyServiceSampler)."""
+    service = ctx.spec.service
+    if not ctx.spec.sample_stacks:
+        return None
+    if isinstance(service, CommandServiceRef):
+        sampler: StackSampler = AnyServiceSampler(ctx.workdir, service.language, service.pprof_port)
+        sampler.cpus = ctx.placement.stack_cpus
+        return sampler
     profiling = ctx.manifest.profiling if ctx.manifest else None
-    if not ctx.spec.sample_stacks or ctx.manifest is None or profiling is None or profiling.sampler is None:
+    if ctx.manifest is None or profiling is None or profiling.sampler is None:
         return None
     sampler = SAMPLERS[profiling.sampler](ctx.manifest.directory, ctx.workdir)
     sampler.cpus = ctx.placement.stack_cpus  # py-spy, jcmd: on the stack's cores
@@ -116,15 +125,31 @@ def _sampled_seconds(duration_s: float) -> int:
 def _service_process(ctx: RoundContext, sampler: StackSampler | None) -> ServiceProcess:
     service = ctx.spec.service
     log_path = ctx.workdir / "service.log"
+    extra_env: dict[str, str] = {}
     if isinstance(service, CommandServiceRef):
-        port = service.port
-        argv, cwd, health = service.argv, Path(service.cwd or "."), service.health_path
+        port, cwd, health = service.port, service.expanded_cwd(), service.health_path
+        if port_in_use(port):
+            raise ServiceError(
+                f"port {port} (service.port) is already in use, held by {holder_of(port)}: stop that process "
+                "or declare the port your service listens on"
+            )
+        try:
+            launched = zero_code.launch(
+                service.expanded_argv(),
+                cwd,
+                service.language,
+                ctx.configuration.processor,
+                cpu_profile=isinstance(sampler, AnyServiceSampler) and sampler.preloads_node_profiler,
+            )
+        except zero_code.LaunchUnavailableError as error:
+            raise ServiceError(f"{ctx.configuration.name}: cannot launch the service: {error}") from error
+        argv, extra_env = launched.argv, launched.env
     else:
         if ctx.manifest is None:
             raise ServiceError(f"no manifest for demo service {service.language}")
         port = free_port()
         argv, cwd, health = ctx.manifest.argv(ctx.configuration.processor), ctx.manifest.directory, "/healthz"
-    env = service_environment(ctx, port)
+    env = {**service_environment(ctx, port), **extra_env}
     if sampler is not None:
         argv, env = sampler.argv(argv), {**env, **sampler.environment()}
     return ServiceProcess(
@@ -136,6 +161,21 @@ def _service_process(ctx: RoundContext, sampler: StackSampler | None) -> Service
         health_path=health,
         name=f"{ctx.configuration.name} service",
         cpus=ctx.placement.service_cpus,
+    )
+
+
+def _startup_timeout(spec: ExperimentSpec) -> float:
+    service = spec.service
+    return service.startup_timeout_s if isinstance(service, CommandServiceRef) else SERVICE_START_TIMEOUT_S
+
+
+def requests_of(load: LoadSpec, base_url: str) -> Requests:
+    """The load's requests against the running service."""
+    return Requests(
+        urls=tuple((f"{base_url}{target}", weight) for target, weight in load.targets()),
+        method=load.method,
+        headers=tuple(load.headers.items()),
+        body=load.body,
     )
 
 
@@ -180,7 +220,7 @@ def _recent_utilization(sampler: Sampler | None) -> float | None:
     return round(used / dt, 3) if dt > 0 else None
 
 
-def _warm_up(ctx: RoundContext, service: ServiceProcess, url: str) -> int:
+def _warm_up(ctx: RoundContext, service: ServiceProcess, requests: Requests) -> int:
     """Warm-up at the target rate, in 1 s slices so live rate and p99 are reported; not stored."""
     load = ctx.spec.load
     remaining = load.warmup_s
@@ -188,7 +228,7 @@ def _warm_up(ctx: RoundContext, service: ServiceProcess, url: str) -> int:
     while remaining > 0:
         slice_s = min(1.0, remaining)
         running = ctx.driver.start_open(
-            url, load.rate, slice_s, load.connections, ctx.workdir / "warmup", ctx.placement.loadgen_cpus
+            requests, load.rate, slice_s, load.connections, ctx.workdir / "warmup", ctx.placement.loadgen_cpus
         )
         _await_load(ctx, running, slice_s, "warmup", service)
         result = ctx.driver.open_result(running)
@@ -215,18 +255,21 @@ def run_round(ctx: RoundContext) -> RoundOutcome:
     shutil.rmtree(ctx.workdir, ignore_errors=True)
     ctx.workdir.mkdir(parents=True)
     sampler = _stack_sampler(ctx)
-    service = _service_process(ctx, sampler)
+    try:
+        service = _service_process(ctx, sampler)
+    except ServiceError as error:  # nothing was started
+        return RoundOutcome(status="failed", error=str(error))
     outcome = RoundOutcome(status="failed")
     measured = False
     try:
         ctx.report("starting", None, {})
         service.start()
-        service.wait_healthy(SERVICE_START_TIMEOUT_S)
-        url = f"{service.base_url}{ctx.spec.load.url_path()}"
-        outcome.requests_total += _warm_up(ctx, service, url)
-        _measure_open(ctx, service, url, outcome)
-        sampler = _sample_stacks(ctx, service, url, sampler, outcome)
-        _measure_closed(ctx, service, url, outcome)
+        service.wait_healthy(_startup_timeout(ctx.spec))
+        requests = requests_of(ctx.spec.load, service.base_url)
+        outcome.requests_total += _warm_up(ctx, service, requests)
+        _measure_open(ctx, service, requests, outcome)
+        sampler = _sample_stacks(ctx, service, requests, sampler, outcome)
+        _measure_closed(ctx, service, requests, outcome)
         measured = True
         ctx.report("stopping", None, {})
         outcome.exit_code = service.stop(STOP_GRACE_S)
@@ -286,16 +329,16 @@ def require_answers(result: OpenPhaseResult, phase: str) -> None:
         answers = ", ".join(f"HTTP {code} x{count}" for code, count in sorted(result.status_codes.items()))
         kinds = ", ".join(f"{kind} x{count}" for kind, count in sorted(result.error_kinds.items()))
         raise LoadError(
-            f"no request succeeded in {phase} ({answers or kinds}): check load.path and load.query "
-            "against what the service accepts"
+            f"no request succeeded in {phase} ({answers or kinds}): check load.path and load.query (or "
+            "load.paths), load.method, load.headers and load.body against what the service accepts"
         )
 
 
-def _measure_open(ctx: RoundContext, service: ServiceProcess, url: str, outcome: RoundOutcome) -> None:
+def _measure_open(ctx: RoundContext, service: ServiceProcess, requests: Requests, outcome: RoundOutcome) -> None:
     """The measured open-model phase, with resource samples (and nothing of ours on the service's cores)."""
     load = ctx.spec.load
     running = ctx.driver.start_open(
-        url, load.rate, load.duration_s, load.connections, ctx.workdir, ctx.placement.loadgen_cpus
+        requests, load.rate, load.duration_s, load.connections, ctx.workdir, ctx.placement.loadgen_cpus
     )
     resources = Sampler(service.pid, running.pid)
     resources.start()
@@ -324,13 +367,13 @@ def _measure_open(ctx: RoundContext, service: ServiceProcess, url: str, outcome:
     )
 
 
-def _measure_closed(ctx: RoundContext, service: ServiceProcess, url: str, outcome: RoundOutcome) -> None:
+def _measure_closed(ctx: RoundContext, service: ServiceProcess, requests: Requests, outcome: RoundOutcome) -> None:
     """The closed-loop phase: the highest throughput the service sustains."""
     load = ctx.spec.load
     if load.max_throughput_s <= 0:
         return
     closed = ctx.driver.start_closed(
-        url, load.max_throughput_s, load.connections, ctx.workdir, ctx.placement.loadgen_cpus
+        requests, load.max_throughput_s, load.connections, ctx.workdir, ctx.placement.loadgen_cpus
     )
     watch = PhaseWatch(ctx.placement, service.pid, closed.pid)
     watch.start()
@@ -349,7 +392,7 @@ def _measure_closed(ctx: RoundContext, service: ServiceProcess, url: str, outcom
 
 
 def _sample_stacks(
-    ctx: RoundContext, service: ServiceProcess, url: str, sampler: StackSampler | None, outcome: RoundOutcome
+    ctx: RoundContext, service: ServiceProcess, requests: Requests, sampler: StackSampler | None, outcome: RoundOutcome
 ) -> StackSampler | None:
     """The stacks phase: the same open-model load for `stacks_s`, with the stack sampler
     attached. Nothing of it is measured, so the sampler's cost never reaches a figure; its
@@ -362,8 +405,10 @@ def _sample_stacks(
     sampler = _sampler_step(sampler, outcome, lambda stacks: stacks.prepare(service.pid))
     if sampler is None:
         return None
+    if isinstance(sampler, AnyServiceSampler):  # chosen now, by the runtime it detected
+        outcome.stack_profile.update(sampler=sampler.name, runtime=sampler.runtime)
     running = ctx.driver.start_open(
-        url, load.rate, load.stacks_s, load.connections, ctx.workdir / "stacks", ctx.placement.loadgen_cpus
+        requests, load.rate, load.stacks_s, load.connections, ctx.workdir / "stacks", ctx.placement.loadgen_cpus
     )
     sampler = _sampler_step(sampler, outcome, lambda stacks: stacks.start(service.pid, seconds))
     _await_load(ctx, running, load.stacks_s, "stacks", service)

@@ -25,6 +25,7 @@ from pydantic import (
 
 from tracetax.engine.presets import PRESETS
 from tracetax.lab.spec import PipelineSpec, require_one_baseline_and_unique_names
+from tracetax.services import zero_code
 from tracetax.services.catalog import ServiceManifest
 
 PROCESSORS = ("none", "simple", "batch", "agent", "ebpf")
@@ -46,15 +47,65 @@ class DemoServiceRef(BaseModel):
     language: str = Field(min_length=1, examples=["go"])
 
 
+COMMAND_LANGUAGES = ("python", "java", "node", "go", "other")
+
+
 class CommandServiceRef(BaseModel):
-    """A user's own service: an argv run without a shell, listening on `port`."""
+    """A user's own service: an argv run without a shell, listening on `port`.
+
+    Its configurations differ only by standard OTEL_* variables and by how the process is
+    launched (`processor`): `none` starts it as it is with OTEL_SDK_DISABLED=true and no agent,
+    `agent` under its language's zero-code instrumentation (docs/your-service.md), `batch` as it
+    is, instrumented by its own SDK and configured by the OTEL_* variables, `ebpf` under Go's
+    eBPF auto-instrumentation. A leading `~` in `cwd` and `argv[0]` is the backend's home."""
 
     kind: Literal["command"]
     argv: list[str] = Field(min_length=1, examples=[["./my-service", "--flag"]])
     cwd: str | None = None
     port: int = Field(ge=1, le=65535)
     health_path: str = Field(default="/healthz", pattern=r"^/")
-    service_name: str = Field(default="tracetax-user-service", min_length=1)
+    service_name: str = Field(default="tracetax-user-service", min_length=1, max_length=120)
+    language: Literal["python", "java", "node", "go", "other"] = Field(
+        default="other",
+        description="The service's runtime: which zero-code agent `agent` loads (python: opentelemetry-instrument, "
+        "java: -javaagent, node: auto-instrumentations-node) and which stack sampler is tried first. "
+        "`other`: no agent; stacks from the runtime detected when it runs.",
+    )
+    spans_per_request: float | None = Field(
+        default=None,
+        ge=0,
+        le=10_000,
+        description="Spans one request produces, if you know it: the ledger's `expected` when the SDK reports no "
+        "processed-spans counter of its own. Unset and no counter: expected is unknown and no loss is claimed.",
+    )
+    pprof_port: int | None = Field(
+        default=None,
+        ge=1,
+        le=65535,
+        description="A Go service's net/http/pprof port, if it serves one: its stacks are sampled from there.",
+    )
+    startup_timeout_s: float = Field(
+        default=60, gt=0, le=600, description="How long the service may take to answer its health path."
+    )
+
+    @field_validator("argv")
+    @classmethod
+    def program_named(cls, argv: list[str]) -> list[str]:
+        if not argv[0].strip():
+            raise ValueError("argv[0] must name the program to run (argv is a list, never a shell line)")
+        return argv
+
+    @model_validator(mode="after")
+    def pprof_is_a_go_service(self) -> CommandServiceRef:
+        if self.pprof_port is not None and self.pprof_port == self.port:
+            raise ValueError("pprof_port must differ from port (the load would be sent to the profiler)")
+        return self
+
+    def expanded_argv(self) -> list[str]:
+        return [str(Path(self.argv[0]).expanduser()) if self.argv[0].startswith("~") else self.argv[0], *self.argv[1:]]
+
+    def expanded_cwd(self) -> Path:
+        return Path(self.cwd or ".").expanduser()
 
 
 ServiceRef = Annotated[DemoServiceRef | CommandServiceRef, Field(discriminator="kind")]
@@ -124,6 +175,17 @@ class ConfigurationSpec(BaseModel):
         return self.env.get(f"OTEL_{signal.upper()}_EXPORTER", "otlp").strip().lower() != "none"
 
 
+HTTP_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")  # an RFC 9110 token
+
+
+class WeightedPath(BaseModel):
+    """One request target of a mix: a path (with its query, if any) and its share of requests."""
+
+    path: str = Field(pattern=r"^/[^\s#]*$", examples=["/get?x=1"])
+    weight: int = Field(default=1, ge=1, le=100)
+
+
 class LoadSpec(BaseModel):
     rate: float = Field(gt=0, le=100_000, description="Open-model arrival rate, requests per second.")
     warmup_s: float = Field(default=5, ge=0, le=600)
@@ -131,6 +193,15 @@ class LoadSpec(BaseModel):
     connections: int = Field(default=16, ge=1, le=1000)
     path: str = Field(default="/work", pattern=r"^/[^\s?#]*$")
     query: dict[str, str | int] = Field(default_factory=lambda: dict[str, str | int](iters=1000, spans=5))
+    paths: list[WeightedPath] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=20,
+        description="A mix of request targets, each chosen at random with its weight (instead of path and query).",
+    )
+    method: str = Field(default="GET", description=f"HTTP method: {', '.join(HTTP_METHODS)}.")
+    headers: dict[str, str] = Field(default_factory=dict, description="Request headers, sent with every request.")
+    body: str | None = Field(default=None, max_length=1_000_000, description="Request body, sent with every request.")
     max_throughput_s: float = Field(
         default=10, ge=0, le=600, description="Closed-loop phase finding the maximum throughput; 0 skips it."
     )
@@ -142,12 +213,46 @@ class LoadSpec(BaseModel):
         "(never measured). Only when sample_stacks is on.",
     )
 
+    @field_validator("method")
+    @classmethod
+    def known_method(cls, method: str) -> str:
+        if method.upper() not in HTTP_METHODS:
+            raise ValueError(f"unknown HTTP method {method!r}; accepted: {', '.join(HTTP_METHODS)}")
+        return method.upper()
+
+    @field_validator("headers")
+    @classmethod
+    def valid_headers(cls, headers: dict[str, str]) -> dict[str, str]:
+        for name, value in headers.items():
+            if not HEADER_NAME.match(name):
+                raise ValueError(f"{name!r} is not a valid header name")
+            if "\r" in value or "\n" in value:
+                raise ValueError(f"the value of header {name!r} has a line break")
+        return headers
+
+    @model_validator(mode="after")
+    def one_kind_of_target(self) -> LoadSpec:
+        if self.paths is not None and "path" in self.model_fields_set:
+            raise ValueError("give either `path` (with `query`) or `paths`, not both")
+        if self.body is not None and self.method in ("GET", "HEAD"):
+            raise ValueError(f"a {self.method} request carries no body: set `method` (e.g. POST) or drop `body`")
+        return self
+
     def url_path(self) -> str:
         from urllib.parse import urlencode
 
         return f"{self.path}?{urlencode(self.query)}" if self.query else self.path
 
+    def targets(self) -> list[tuple[str, int]]:
+        """Every request target (path with its query) and its weight."""
+        if self.paths is not None:
+            return [(target.path, target.weight) for target in self.paths]
+        return [(self.url_path(), 1)]
+
     def spans_per_request(self) -> int | None:
+        """The demo services' spans per request (their `spans` query parameter)."""
+        if self.paths is not None:
+            return None
         value = self.query.get("spans")
         return int(value) if value is not None and str(value).isdigit() else None
 
@@ -234,19 +339,7 @@ class SpecError(ValueError):
 def validate_against_catalog(spec: ExperimentSpec, manifest: ServiceManifest | None) -> None:
     """Each configuration's processor must be a mode the service has and can run here."""
     if manifest is None:
-        # A user's command: the engine relies only on TRACETAX_PROCESSOR and OTEL_*.
-        injected = [i for i, c in enumerate(spec.configurations) if c.inject_busy_us]
-        if injected:
-            raise SpecError(
-                [
-                    {
-                        "loc": ("configurations", i, "inject_busy_us"),
-                        "msg": "an injected cost is honoured by the demo services only; a command service "
-                        "would ignore it (set it to 0)",
-                    }
-                    for i in injected
-                ]
-            )
+        validate_command(spec)
         return
     errors = []
     for index, configuration in enumerate(spec.configurations):
@@ -288,6 +381,38 @@ def validate_against_catalog(spec: ExperimentSpec, manifest: ServiceManifest | N
                 {
                     "loc": ("configurations", index, "preset"),
                     "msg": f"preset {preset.name} is only for {', '.join(preset.languages)}",
+                }
+            )
+    if errors:
+        raise SpecError(errors)
+
+
+def validate_command(spec: ExperimentSpec) -> None:
+    """A user's command: each configuration must be a launch this machine can run for its
+    language (docs/your-service.md); the engine relies only on the launch and OTEL_*."""
+    service = spec.service
+    if not isinstance(service, CommandServiceRef):
+        return
+    errors = []
+    for index, configuration in enumerate(spec.configurations):
+        reason = zero_code.unavailable_reason(service.language, configuration.processor)
+        if reason:
+            errors.append({"loc": ("configurations", index, "processor"), "msg": reason})
+        if configuration.inject_busy_us:
+            errors.append(
+                {
+                    "loc": ("configurations", index, "inject_busy_us"),
+                    "msg": "an injected cost is honoured by the demo services only; a command service "
+                    "would ignore it (set it to 0)",
+                }
+            )
+        preset = PRESETS.get(configuration.preset or "")
+        if preset and preset.languages and service.language not in preset.languages:
+            errors.append(
+                {
+                    "loc": ("configurations", index, "preset"),
+                    "msg": f"preset {preset.name} is only for {', '.join(preset.languages)} "
+                    f"(service.language is {service.language})",
                 }
             )
     if errors:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import threading
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psutil
 
 from tracetax import processes
 from tracetax.ports import free_port
@@ -101,9 +103,10 @@ class GoPprof(StackSampler):
 
     name = "go-pprof"
 
-    def __init__(self, service_dir: Path, workdir: Path) -> None:
+    def __init__(self, service_dir: Path, workdir: Path, port: int | None = None) -> None:
         super().__init__(service_dir, workdir)
-        self.port = free_port()
+        # The demo listens where it is told (PPROF_PORT); a user's service names its own port.
+        self.port = port or free_port()
         self._raw: bytes | None = None
         self._error: str | None = None
         self._thread: threading.Thread | None = None
@@ -153,6 +156,8 @@ class PySpy(_ProcessSampler):
 
     name = "py-spy"
     binary = ".venv/bin/py-spy"
+    # Sample the service's child processes too (a pre-fork server's workers: gunicorn, uwsgi).
+    subprocesses = False
 
     def start(self, pid: int, seconds: int) -> None:
         binary = self.service_dir / self.binary
@@ -162,6 +167,7 @@ class PySpy(_ProcessSampler):
         self.log = self.workdir / "py-spy.log"
         self.seconds = seconds
         argv = [str(binary), "record", "--pid", str(pid), "--threads", "--gil", "--full-filenames"]
+        argv += ["--subprocesses"] if self.subprocesses else []
         options = ["--rate", str(SAMPLE_HZ), "--duration", str(seconds), "--format", "raw", "-o", str(self.output)]
         self._spawn([*argv, *options], self.log)
 
@@ -338,6 +344,155 @@ def fold_cpuprofile(profile: dict[str, Any], window: tuple[float, float] | None 
     return stacks
 
 
+class Perf(_ProcessSampler):
+    """Linux perf: on-CPU samples of every thread of the process tree, native frames (what any
+    runtime looks like from the kernel's side). The last resort for a service whose runtime has
+    no sampler of its own: an interpreter's or JIT's frames are not named."""
+
+    name = "perf"
+
+    def start(self, pid: int, seconds: int) -> None:
+        binary = shutil.which("perf")
+        if binary is None:
+            raise SamplerError(f"{self.name}: perf is not installed (Debian: linux-perf)")
+        self.data = self.workdir / "perf.data"
+        self.log = self.workdir / "perf.log"
+        self.seconds = seconds
+        argv = [binary, "record", "-F", str(SAMPLE_HZ), "-g", "-p", str(pid), "-o", str(self.data)]
+        self._spawn([*argv, "--", "sleep", str(seconds)], self.log)
+
+    def end_window(self) -> None:
+        if self.process is not None:
+            self._wait(self.seconds + 15, "perf record", self.log)
+
+    def folded(self) -> Folded:
+        if not getattr(self, "data", None) or not self.data.exists():
+            raise SamplerError(f"{self.name}: no perf.data was written (see {getattr(self, 'log', 'its log')})")
+        script = subprocess.run(
+            ["perf", "script", "-F", "comm,ip,sym", "-i", str(self.data)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        if script.returncode != 0:
+            raise SamplerError(f"{self.name}: perf script failed: {script.stderr.strip()[-300:]}")
+        return fold_perf_script(script.stdout)
+
+
+def fold_perf_script(text: str) -> Folded:
+    """Fold `perf script -F comm,ip,sym` output: a header line naming the thread, then its frames
+    leaf first, one per line, and a blank line between samples."""
+    stacks: Folded = Counter()
+    for block in text.strip().split("\n\n"):
+        lines = [line.strip() for line in block.splitlines() if line.strip()]
+        if not lines:
+            continue
+        frames_ = [line.split(None, 1)[1] if " " in line else line for line in lines[1:]]
+        thread = _THREAD_NUMBER.sub("-*", lines[0].split()[0])
+        stacks[";".join([f"thread {thread}", *reversed(frames_)])] += 1
+    return stacks
+
+
 SAMPLERS: dict[str, type[StackSampler]] = {
-    sampler.name: sampler for sampler in (GoPprof, PySpy, JavaFlightRecorder, NodeCpuProfile)
+    sampler.name: sampler for sampler in (GoPprof, PySpy, JavaFlightRecorder, NodeCpuProfile, Perf)
 }
+PY_SPY_DIR = Path(__file__).resolve().parents[3] / "instrumented-services" / "python"
+
+
+class AnyServiceSampler(StackSampler):
+    """The stack sampler of a user's own service, chosen by the runtime of the process that runs
+    (detected once it is healthy, in `prepare`): Python -> py-spy (with its child processes),
+    a JVM -> JFR through jcmd, Node -> the V8 profiler (preloaded by the launch when the service
+    is declared `node`), Go -> its pprof endpoint when the spec names one; anything else -> perf.
+    Until then it is `detect`; afterwards it behaves as the sampler it chose."""
+
+    def __init__(self, workdir: Path, language: str, pprof_port: int | None) -> None:
+        super().__init__(Path(), workdir)
+        self.language = language
+        self.pprof_port = pprof_port
+        self.chosen: StackSampler | None = None
+        self.runtime: str | None = None
+        self.node_profile = NodeCpuProfile(Path(), workdir) if language == "node" else None
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        return self.chosen.name if self.chosen else "detect"
+
+    @property
+    def preloads_node_profiler(self) -> bool:
+        return self.node_profile is not None
+
+    def environment(self) -> dict[str, str]:
+        return self.node_profile.environment() if self.node_profile else {}
+
+    def prepare(self, pid: int) -> None:
+        self.runtime, target = detect_runtime(pid)
+        self.chosen, self.target = self._choose(pid, target), target
+        self.chosen.cpus = self.cpus
+        self.chosen.prepare(target)
+
+    def _choose(self, pid: int, target: int) -> StackSampler:
+        runtime = self.runtime
+        if runtime == "python":
+            sampler = PySpy(PY_SPY_DIR, self.workdir)
+            sampler.subprocesses = True
+            return sampler
+        if runtime == "java":
+            return JavaFlightRecorder(Path(), self.workdir)
+        if runtime == "node":
+            if self.node_profile is None:
+                raise SamplerError(
+                    "the service runs Node, but its V8 profiler is preloaded only when service.language is node"
+                )
+            return self.node_profile
+        if self.pprof_port is not None:
+            return GoPprof(Path(), self.workdir, port=self.pprof_port)
+        why = " (a Go service can name its net/http/pprof port: service.pprof_port)" if self.language == "go" else ""
+        if shutil.which("perf") is None:
+            raise SamplerError(f"no stack sampler for {runtime}{why}: perf is not installed (Debian: linux-perf)")
+        return Perf(Path(), self.workdir)
+
+    def start(self, pid: int, seconds: int) -> None:
+        if self.chosen is None:
+            raise SamplerError("the runtime was never detected")
+        # py-spy and perf follow the whole tree from the top; JFR and the V8 profiler need the
+        # runtime's own process (under a wrapper or launcher it is a child).
+        self.chosen.start(pid if self.chosen.name in ("py-spy", "perf") else self.target, seconds)
+
+    def end_window(self) -> None:
+        if self.chosen is not None:
+            self.chosen.end_window()
+
+    def folded(self) -> Folded:
+        if self.chosen is None:
+            raise SamplerError("no sampler ran")
+        return self.chosen.folded()
+
+    def cancel(self) -> None:
+        if self.chosen is not None:
+            self.chosen.cancel()
+
+
+RUNTIMES = (
+    ("python", re.compile(r"^python[\d.]*$")),
+    ("java", re.compile(r"^java$")),
+    ("node", re.compile(r"^node(js)?$")),
+)
+
+
+def detect_runtime(pid: int) -> tuple[str, int]:
+    """The runtime of a service's process tree and the pid that runs it: the first process
+    (top down) whose executable is a known interpreter or VM; else the top process's executable
+    name (a native binary: Go, Rust, C++...)."""
+    try:
+        root = psutil.Process(pid)
+        tree = [root, *root.children(recursive=True)]
+        for process in tree:
+            executable = Path(process.exe()).name
+            for runtime, pattern in RUNTIMES:
+                if pattern.match(executable):
+                    return runtime, process.pid
+        return Path(root.exe()).name or "unknown", pid
+    except psutil.Error as error:
+        raise SamplerError(f"cannot tell the service's runtime: {error}") from error

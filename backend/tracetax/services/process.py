@@ -16,6 +16,7 @@ from typing import Self
 import httpx
 
 from tracetax import processes
+from tracetax.ports import listening_ports
 
 # Inherited from the parent environment; everything else (OTEL_*, TRACETAX_*) is set explicitly
 # so a developer's shell cannot leak configuration into a measurement.
@@ -95,9 +96,16 @@ class ServiceProcess:
             except httpx.HTTPError as error:
                 reason = type(error).__name__
             time.sleep(0.1)
+        elsewhere = sorted(listening_ports(self.pid) - {self.port}) if self.process is not None else []
         self.stop(grace_s=2)
+        cause = (
+            f": it listens on port {', '.join(map(str, elsewhere))}, not on the declared port {self.port}"
+            if elsewhere
+            else ""
+        )
         raise ServiceError(
-            f"{self.name} was not healthy at {self.health_url} within {timeout_s:.0f}s ({reason})\n{self.last_lines()}"
+            f"{self.name} was not healthy at {self.health_url} within {timeout_s:.0f}s ({reason}){cause}"
+            f"\n{self.last_lines()}"
         )
 
     def poll(self) -> int | None:

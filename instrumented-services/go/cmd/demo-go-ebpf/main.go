@@ -11,6 +11,11 @@
 //
 // When mode ebpf cannot run, it prints the reason on one line on stderr and
 // exits 2. It links no OpenTelemetry module itself.
+//
+// `demo-go-ebpf -- PROGRAM ARGS...` attaches the agent to any Go program
+// instead (TraceTax's `ebpf` launch of a user's own service): the program
+// starts listening at once, so requests it answers before the probes are
+// loaded are not traced (the engine's warm-up covers that time).
 package main
 
 import (
@@ -55,6 +60,18 @@ func run() int {
 	dir := filepath.Dir(self)
 	app := filepath.Join(dir, "demo-go-bare")
 	agent := filepath.Join(dir, "otel-go-instrumentation")
+	var appArgs []string
+	target := len(os.Args) > 1 && os.Args[1] == "--"
+	if target {
+		if len(os.Args) < 3 {
+			fmt.Fprintf(os.Stderr, "%s: usage: %s [-- PROGRAM ARGS...]\n", prog, prog)
+			return 2
+		}
+		if app, err = exec.LookPath(os.Args[2]); err != nil {
+			return unavailable("cannot find %s: %v", os.Args[2], err)
+		}
+		appArgs = os.Args[3:]
+	}
 
 	if _, err := os.Stat(app); err != nil {
 		return unavailable("%s not built (run `make build`)", app)
@@ -74,9 +91,12 @@ func run() int {
 	if err != nil {
 		return unavailable("pipe: %v", err)
 	}
-	appCmd := exec.Command(app)
-	appCmd.Env = append(os.Environ(), "TRACETAX_PROCESSOR=ebpf", "TRACETAX_EBPF_READY_FD=3")
-	appCmd.ExtraFiles = []*os.File{readyR}
+	appCmd := exec.Command(app, appArgs...)
+	appCmd.Env = append(os.Environ(), "TRACETAX_PROCESSOR=ebpf")
+	if !target { // only the demo waits for the probes before it listens
+		appCmd.Env = append(appCmd.Env, "TRACETAX_EBPF_READY_FD=3")
+		appCmd.ExtraFiles = []*os.File{readyR}
+	}
 	appCmd.SysProcAttr = childAttr()
 	appCmd.Stdout, appCmd.Stderr = os.Stdout, os.Stderr
 	if err := appCmd.Start(); err != nil {
