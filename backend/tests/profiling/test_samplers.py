@@ -89,3 +89,18 @@ def test_node_sampler_leaves_argv_alone_and_names_a_missing_profile(tmp_path: Pa
     sampler.end_window()  # never started: nothing to stop
     with pytest.raises(SamplerError, match=r"no \.cpuprofile"):
         sampler.folded()
+
+
+def test_perf_script_folds_root_first_with_the_thread_first() -> None:
+    text = "python3 12345\n\tffff1 leaf_fn\n\tffff2 caller_fn\n\tffff3 main\n\ngunicorn 12346\n\tffff4 read\n"
+    from tracetax.profiling.samplers import fold_perf_script
+
+    assert fold_perf_script(text) == {"thread python3;main;caller_fn;leaf_fn": 1, "thread gunicorn;read": 1}
+
+
+def test_the_runtime_of_a_process_tree_is_detected() -> None:
+    import os
+
+    from tracetax.profiling.samplers import detect_runtime
+
+    assert detect_runtime(os.getpid()) == ("python", os.getpid())

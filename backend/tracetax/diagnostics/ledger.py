@@ -68,8 +68,9 @@ class RoundFacts(BaseModel):
     started_at: datetime
     finished_at: datetime
     requests_total: int | None
-    spans_per_request: int | None
-    logs_per_request: int = 1
+    spans_per_request: float | None
+    # None: unknown (a user's own service logs as it pleases).
+    logs_per_request: int | None = 1
     metrics: bool = True
     service_name: str
     dropped_spans_selector: str | None
@@ -77,6 +78,26 @@ class RoundFacts(BaseModel):
     span_name: str | None = None
     # False when the service did not exit cleanly after SIGTERM (its SDK may not have flushed).
     flushed: bool = True
+    # A demo service, whose contract (K spans, one log record and one counter increment per
+    # request) gives the expected counts. A user's own service has no such contract: expected
+    # comes from its SDK's own processed counters, or the spans per request the user declared,
+    # or it is unknown and no loss is claimed.
+    demo: bool = True
+
+
+# The SDKs' own processed-items counters, as they land in the metrics store, tried in order:
+# (every item that finished processing, the ones dropped among them). The semantic-convention
+# name (otel.sdk.processor.*.processed, error.type on failures) and the Java SDK's older one.
+PROCESSED_COUNTERS: dict[str, list[tuple[str, str]]] = {
+    "spans": [
+        ("otel_sdk_processor_span_processed_total", 'otel_sdk_processor_span_processed_total{error_type!=""}'),
+        ("processedSpans_total", 'processedSpans_total{dropped="true"}'),
+    ],
+    "log_records": [
+        ("otel_sdk_processor_log_processed_total", 'otel_sdk_processor_log_processed_total{error_type!=""}'),
+        ("processedLogs_total", 'processedLogs_total{dropped="true"}'),
+    ],
+}
 
 
 async def _known(stage: str, read: Any) -> Stage:
@@ -128,23 +149,55 @@ def _balanced(stages: list[Stage], losses: list[str]) -> bool | None:
     return expected == stored + sum(lost)
 
 
+def _declared_spans(facts: RoundFacts) -> Stage:
+    if facts.requests_total is not None and facts.spans_per_request is not None:
+        source = None if facts.demo else "declared: requests x service.spans_per_request"
+        return Stage(stage="expected", value=(facts.requests_total or 0) * facts.spans_per_request, source=source)
+    reason = (
+        "requests or spans per request not recorded"
+        if facts.demo
+        else "the SDK reported no processed-spans counter and service.spans_per_request is not declared: "
+        "no loss is claimed"
+    )
+    return Stage(stage="expected", value=None, unknown_reason=reason)
+
+
+async def processed_counter(readback: RunReadback, item: str, run_id: str) -> tuple[Stage, Stage] | None:
+    """(expected, sdk_dropped) from the SDK's own processed counter for the run, or None when
+    the SDK exported none (a missing series is not a zero)."""
+    for processed, dropped in PROCESSED_COUNTERS[item]:
+        try:
+            series = await readback.metrics.query(f"count({with_run_id(processed, run_id)})")
+            if not sum(sample.value for sample in series):
+                continue
+            total = await readback.metric_sum(processed, run_id)
+            lost = await readback.metric_sum(dropped, run_id)
+        except BackendError as error:
+            unknown = Stage(stage="expected", value=None, unknown_reason=str(error))
+            return unknown, Stage(stage="sdk_dropped", value=None, unknown_reason=str(error))
+        source = f"SDK counter {processed}"
+        return Stage(stage="expected", value=float(total), source=source), Stage(
+            stage="sdk_dropped", value=float(lost), source=source
+        )
+    return None
+
+
 async def span_ledger(readback: RunReadback, facts: RoundFacts) -> SignalLedger:
     start, end = facts.started_at, facts.finished_at
-    stages = [
-        Stage(stage="expected", value=(facts.requests_total or 0) * facts.spans_per_request)
-        if facts.requests_total is not None and facts.spans_per_request is not None
-        else Stage(stage="expected", value=None, unknown_reason="requests or spans per request not recorded")
-    ]
+    # A user's service that exports traces: its SDK's own count first, then what was declared.
+    exports = facts.spans_per_request is None or facts.spans_per_request > 0
+    counted = await processed_counter(readback, "spans", facts.run_id) if not facts.demo and exports else None
+    stages = [counted[0] if counted else _declared_spans(facts)]
     collector = await collector_stages(readback.metrics, "spans", start, end)
     stages += [
-        await sdk_dropped(readback, facts, stages[0], collector),
+        counted[1] if counted else await sdk_dropped(readback, facts, stages[0], collector),
         *collector,
         await _known(
             "stored",
             readback.spans(facts.run_id, int(start.timestamp()) - 60, int(end.timestamp()) + 60, facts.span_name),
         ),
     ]
-    if facts.sampler and "ratio" in facts.sampler:
+    if facts.sampler and "ratio" in facts.sampler and not counted:
         note = f"head sampling ({facts.sampler}): unsampled spans are never recorded, so stored < expected by design"
         return SignalLedger(signal="spans", stages=stages, balanced=None, note=note)
     return SignalLedger(
@@ -228,20 +281,28 @@ def _lost_in_store(stages: list[Stage], store: str, counter: str) -> str | None:
 
 async def log_ledger(readback: RunReadback, facts: RoundFacts) -> SignalLedger:
     start, end = facts.started_at, facts.finished_at
-    expected = (facts.requests_total or 0) * facts.logs_per_request if facts.requests_total is not None else None
+    counted = await processed_counter(readback, "log_records", facts.run_id) if not facts.demo else None
+    collector = await collector_stages(readback.metrics, "log_records", start, end)
     stages = [
-        Stage(
-            stage="expected", value=expected, unknown_reason=None if expected is not None else "requests not recorded"
-        ),
-        *await collector_stages(readback.metrics, "log_records", start, end),
+        counted[0] if counted else _expected_logs(facts),
+        *([counted[1]] if counted else []),
+        *collector,
         await _known("stored", readback.log_records(facts.service_name, facts.run_id, window="24h")),
     ]
-    return SignalLedger(
-        signal="log_records",
-        stages=stages,
-        balanced=_balanced(stages, ["collector_refused", "exporter_failed"]),
-        note=_unflushed(facts),
-    )
+    losses = ["collector_refused", "exporter_failed", *(["sdk_dropped"] if counted else [])]
+    return SignalLedger(signal="log_records", stages=stages, balanced=_balanced(stages, losses), note=_unflushed(facts))
+
+
+def _expected_logs(facts: RoundFacts) -> Stage:
+    if facts.logs_per_request is None:
+        reason = (
+            "the SDK reported no processed-logs counter, and a service of your own logs as it pleases: "
+            "no loss is claimed"
+        )
+        return Stage(stage="expected", value=None, unknown_reason=reason)
+    if facts.requests_total is None:
+        return Stage(stage="expected", value=None, unknown_reason="requests not recorded")
+    return Stage(stage="expected", value=float(facts.requests_total * facts.logs_per_request))
 
 
 async def counter_ledger(readback: RunReadback, facts: RoundFacts) -> SignalLedger:
@@ -259,9 +320,10 @@ async def counter_ledger(readback: RunReadback, facts: RoundFacts) -> SignalLedg
 
 async def round_ledger(readback: RunReadback, facts: RoundFacts) -> RoundLedger:
     signals = [await span_ledger(readback, facts)]
-    if facts.logs_per_request:
+    if facts.logs_per_request != 0:
         signals.append(await log_ledger(readback, facts))
-    signals.append(await counter_ledger(readback, facts))
+    if facts.demo:  # the demo's request counter; a service of your own has none we know of
+        signals.append(await counter_ledger(readback, facts))
     return RoundLedger(
         configuration=facts.configuration,
         round_index=facts.round_index,

@@ -44,7 +44,7 @@ class ConfigurationFacts:
     env: dict[str, str] = field(default_factory=dict)
     baseline: bool = False
     achieved_rps: float | None = None
-    spans_per_request: int | None = None
+    spans_per_request: float | None = None
     dropped_spans: float | None = None
     # Share of the service's CPU spent exporting on request threads / in total (0..1).
     export_on_request_path: float | None = None

@@ -19,7 +19,7 @@ from tracetax.diagnostics.overhead import Change, NoiseFloor, RoundSample, compa
 from tracetax.diagnostics.recommend import ConfigurationFacts, Recommendation, recommend
 from tracetax.diagnostics.rounds import flagged_rounds, settle
 from tracetax.diagnostics.stacks import StackSummary, summarize_configuration
-from tracetax.engine.spec import ExperimentSpec
+from tracetax.engine.spec import CommandServiceRef, ExperimentSpec
 from tracetax.readback import RUN_ID_ATTRIBUTE, RunReadback
 from tracetax.services.catalog import ServiceManifest
 
@@ -61,16 +61,21 @@ def samples_by_configuration(experiment: Experiment) -> dict[str, list[RoundSamp
 
 def round_facts(spec: ExperimentSpec, round_: Round, manifest: ServiceManifest | None) -> RoundFacts:
     configuration = spec.configuration(round_.configuration)
+    service = spec.service
+    demo = not isinstance(service, CommandServiceRef)
     signals = (
         manifest.modes[configuration.processor].signals
         if manifest and configuration.processor in manifest.modes
         else None
     )
-    spans = spec.load.spans_per_request()
+    spans = spec.spans_per_request()
+    logs: int | None = 1 if demo else None
     if not configuration.exports("traces"):
         spans = 0
     elif signals and signals.spans_per_request is not None:
         spans = signals.spans_per_request
+    if not configuration.exports("logs") or (signals and not signals.logs):
+        logs = 0
     started = round_.started_at or datetime.now(UTC)
     finished = round_.finished_at or started
     return RoundFacts(
@@ -82,13 +87,14 @@ def round_facts(spec: ExperimentSpec, round_: Round, manifest: ServiceManifest |
         finished_at=finished,
         requests_total=round_.requests_total,
         spans_per_request=spans,
-        logs_per_request=0 if not configuration.exports("logs") or (signals and not signals.logs) else 1,
+        logs_per_request=logs,
         metrics=configuration.exports("metrics") and not (signals and not signals.metrics),
         service_name=spec.service_name,
         dropped_spans_selector=manifest.dropped_spans_selector(configuration.processor) if manifest else None,
         sampler=configuration.env.get("OTEL_TRACES_SAMPLER"),
         span_name=signals.span_name if signals else None,
         flushed=round_.shutdown is None or round_.shutdown.get("flushed") is True,
+        demo=demo,
     )
 
 
@@ -195,7 +201,7 @@ def _build(
             achieved_rps=_mean(
                 [(r.open_phase or {}).get("achieved_rps") for r in completed if r.configuration == c.name]
             ),
-            spans_per_request=spec.load.spans_per_request(),
+            spans_per_request=spec.spans_per_request(),
             dropped_spans=dropped[c.name],
             p99_overhead=overheads.get(c.name, {}).get("p99"),
             cpu_overhead=overheads.get(c.name, {}).get("cpu_per_request_us"),

@@ -122,10 +122,13 @@ def _sampled_seconds(duration_s: float) -> int:
     return max(1, math.floor(duration_s - 0.5))
 
 
-def _service_process(ctx: RoundContext, sampler: StackSampler | None) -> ServiceProcess:
+def _service_process(ctx: RoundContext, sampler: StackSampler | None) -> tuple[ServiceProcess, str | None]:
+    """The service's process, and how a user's own service is launched (in words)."""
     service = ctx.spec.service
     log_path = ctx.workdir / "service.log"
     extra_env: dict[str, str] = {}
+    defaults: dict[str, str] = {}
+    launch: str | None = None
     if isinstance(service, CommandServiceRef):
         port, cwd, health = service.port, service.expanded_cwd(), service.health_path
         if port_in_use(port):
@@ -143,16 +146,16 @@ def _service_process(ctx: RoundContext, sampler: StackSampler | None) -> Service
             )
         except zero_code.LaunchUnavailableError as error:
             raise ServiceError(f"{ctx.configuration.name}: cannot launch the service: {error}") from error
-        argv, extra_env = launched.argv, launched.env
+        argv, extra_env, defaults, launch = launched.argv, launched.env, launched.defaults, launched.description
     else:
         if ctx.manifest is None:
             raise ServiceError(f"no manifest for demo service {service.language}")
         port = free_port()
         argv, cwd, health = ctx.manifest.argv(ctx.configuration.processor), ctx.manifest.directory, "/healthz"
-    env = {**service_environment(ctx, port), **extra_env}
+    env = {**defaults, **service_environment(ctx, port), **extra_env}
     if sampler is not None:
         argv, env = sampler.argv(argv), {**env, **sampler.environment()}
-    return ServiceProcess(
+    process = ServiceProcess(
         argv,
         cwd=cwd,
         env=env,
@@ -162,6 +165,7 @@ def _service_process(ctx: RoundContext, sampler: StackSampler | None) -> Service
         name=f"{ctx.configuration.name} service",
         cpus=ctx.placement.service_cpus,
     )
+    return process, launch
 
 
 def _startup_timeout(spec: ExperimentSpec) -> float:
@@ -256,7 +260,7 @@ def run_round(ctx: RoundContext) -> RoundOutcome:
     ctx.workdir.mkdir(parents=True)
     sampler = _stack_sampler(ctx)
     try:
-        service = _service_process(ctx, sampler)
+        service, launch = _service_process(ctx, sampler)
     except ServiceError as error:  # nothing was started
         return RoundOutcome(status="failed", error=str(error))
     outcome = RoundOutcome(status="failed")
@@ -276,6 +280,8 @@ def run_round(ctx: RoundContext) -> RoundOutcome:
         outcome.shutdown = shutdown_record(outcome.exit_code, STOP_GRACE_S)
         _collect_stacks(sampler, outcome)
         outcome.status = "completed"
+        if launch is not None and outcome.resources is not None:  # kept with the round's figures
+            outcome.resources["launch"] = launch
         time.sleep(SETTLE_S)
     except RoundCancelledError:
         outcome.status = "cancelled"

@@ -290,6 +290,11 @@ class ExperimentSpec(BaseModel):
         service = self.service
         return service.service_name if isinstance(service, CommandServiceRef) else f"tracetax-demo-{service.language}"
 
+    def spans_per_request(self) -> float | None:
+        """Spans one request produces when known: a user's declared figure, or the demo's query."""
+        service = self.service
+        return service.spans_per_request if isinstance(service, CommandServiceRef) else self.load.spans_per_request()
+
     @property
     def baseline(self) -> ConfigurationSpec:
         return next(c for c in self.configurations if c.baseline)

@@ -70,8 +70,12 @@ RULES: dict[str, Rules] = {
         ),
         sdk_frames=_any(r"go\.opentelemetry\.io/"),
         application_frames=_any(r"^main\.", r"^net/http\."),
-        note="goroutine labels (tracetax.role) tell request goroutines from the SDK's; "
-        "unlabelled goroutines (GC workers, the scheduler) are unattributed",
+        # A service of your own has no labels: its goroutines are told apart by where they run.
+        request_frames=_any(r"^net/http\.\(\*conn\)\.serve$"),
+        background_frames=_any(r"go\.opentelemetry\.io/otel/sdk/.*\.\(\*batch"),
+        note="goroutine labels (tracetax.role) tell the demo's request goroutines from the SDK's; unlabelled "
+        "ones (a service of your own) by net/http's connection goroutine and the SDK's batch processors; "
+        "the rest (GC workers, the scheduler) are unattributed",
     ),
     "py-spy": Rules(
         sampler="py-spy",
@@ -93,18 +97,31 @@ RULES: dict[str, Rules] = {
         application_frames=_any(
             r"/(uvicorn|starlette|httptools|uvloop)/", r"\((?![^)]*site-packages)(?![^)]*/lib/python3)[^)]*\.py:\d+\)$"
         ),
-        note="thread names: MainThread runs the event loop (every request); Otel* threads are "
-        "the SDK's batch processors and metric reader. Samples are of the thread holding the GIL "
+        # Threads of other servers (gunicorn's gthread workers, waitress, a WSGI thread pool) run
+        # requests under their server's frames.
+        request_frames=_any(
+            r"/(gunicorn|waitress|werkzeug|uvicorn|hypercorn|django/core/handlers|flask|starlette)/",
+            r"wsgiref/",
+            r"socketserver\.py",
+        ),
+        note="thread names: MainThread runs the event loop or a sync worker (every request); Otel* threads are "
+        "the SDK's batch processors and metric reader (the zero-code agent's too); other threads by their "
+        "server's frames. Samples are of the thread holding the GIL "
         "(Python on CPU); native work done without the GIL, such as the socket syscalls, is not seen",
     ),
     "jfr": Rules(
         sampler="jfr",
-        request_roots=re.compile(r"^thread (http-worker|HTTP-Dispatcher)"),
+        # The demo's workers, and the request threads of common servers (Jetty, Tomcat, Undertow,
+        # Netty, Vert.x) for a service of your own.
+        request_roots=re.compile(
+            r"^thread (http-worker|HTTP-Dispatcher|qtp\d+|https?-(jsse-)?nio-|XNIO-|reactor-http-|"
+            r"nioEventLoopGroup|vert\.x-eventloop)"
+        ),
         background_roots=re.compile(r"^thread "),
         export_frames=_any(
             r"^io\.opentelemetry\.exporter\.",
-            r"^okhttp3\.",
-            r"^okio\.",
+            r"(^|\.)okhttp3\.",  # the agent's copy is shaded under io.opentelemetry.javaagent.shaded
+            r"(^|\.)okio\.",
             r"^io\.grpc\.",
             r"^java\.net\.http\.",
         ),
@@ -128,6 +145,17 @@ RULES: dict[str, Rules] = {
         "the HTTP parser's request callback, background when it starts in a timer (the batch "
         "processors' flush); I/O and promise callbacks (where an export's network writes "
         "finish) cannot be tied to either and are unattributed",
+    ),
+    "perf": Rules(
+        sampler="perf",
+        request_roots=NEVER,
+        background_roots=re.compile(r"^thread (BatchSpanProce|otel|Otel|OkHttp)"),
+        request_frames=_any(r"net/http\.\(\*conn\)\.serve"),
+        export_frames=_any(r"opentelemetry.*[Ee]xport", r"otlp", r"protobuf"),
+        sdk_frames=_any(r"opentelemetry"),
+        application_frames=NEVER,
+        note="perf sees native frames: an interpreter's or JIT's own frames are not named, so most samples "
+        "cannot be placed on the request path or in the background (unattributed)",
     ),
 }
 

@@ -39,7 +39,12 @@ class LaunchUnavailableError(RuntimeError):
 @dataclass(frozen=True)
 class Launch:
     argv: list[str]
+    # Set over the configuration's own variables: the launch itself.
     env: dict[str, str] = field(default_factory=dict)
+    # Set under them (a configuration may override): the agent's own processed/dropped counters,
+    # which the ledger reads as `expected`. Their cost is part of the configuration's figures,
+    # and `description` says so.
+    defaults: dict[str, str] = field(default_factory=dict)
     # What the service runs under, in words, for the round's record.
     description: str = "as it is"
 
@@ -116,21 +121,34 @@ def launch(argv: list[str], cwd: Path, language: str, processor: str, *, cpu_pro
     node_options = [f"--require={NODE_PROFILER_PRELOAD}"] if cpu_profile and language == "node" else []
     if processor == "none":
         env = {"OTEL_SDK_DISABLED": "true"}
-        return Launch(argv, _with_node_options(env, node_options), "as it is, OTEL_SDK_DISABLED=true, no agent")
+        description = "as it is, OTEL_SDK_DISABLED=true, no agent"
+        return Launch(argv, _with_node_options(env, node_options), description=description)
     if processor == "batch":
-        return Launch(argv, _with_node_options({}, node_options), "as it is (its own SDK)")
+        return Launch(argv, _with_node_options({}, node_options), description="as it is (its own SDK)")
     reason = unavailable_reason(language, processor)
     if reason:
         raise LaunchUnavailableError(reason)
     if processor == "ebpf":
-        return Launch([str(_go_launcher()), "--", *argv], {}, "Go eBPF auto-instrumentation attached by pid")
+        return Launch([str(_go_launcher()), "--", *argv], description="Go eBPF auto-instrumentation by pid")
     if language == "python":
-        return _python(argv, cwd)
-    if language == "java":
+        launched = _python(argv, cwd)
+    elif language == "java":
         jar = _agent_file("java")
-        return Launch(argv, {"JAVA_TOOL_OPTIONS": f"-javaagent:{jar}"}, f"the Java agent ({jar.name})")
-    register = _agent_file("node")
-    return Launch(argv, _with_node_options({}, [f"--require={register}", *node_options]), "auto-instrumentations-node")
+        launched = Launch(argv, {"JAVA_TOOL_OPTIONS": f"-javaagent:{jar}"}, description=f"the Java agent ({jar.name})")
+    else:
+        register = _agent_file("node")
+        options = _with_node_options({}, [f"--require={register}", *node_options])
+        launched = Launch(argv, options, description="auto-instrumentations-node")
+    return _with_self_metrics(launched, language)
+
+
+def _with_self_metrics(launched: Launch, language: str) -> Launch:
+    """Turn on the agent's own processed counters (versions.json), and say their cost is included."""
+    metrics = {str(k): str(v) for k, v in ((versions().get(language) or {}).get("self_metrics_env") or {}).items()}
+    if not metrics:
+        return launched
+    note = f"{launched.description}; its SDK's own counters on ({', '.join(metrics)}): their cost is included"
+    return Launch(launched.argv, launched.env, metrics, note)
 
 
 def _with_node_options(env: dict[str, str], options: list[str]) -> dict[str, str]:
@@ -141,7 +159,9 @@ def _python(argv: list[str], cwd: Path) -> Launch:
     program = _resolve(argv[0], cwd)
     own = program.parent / "opentelemetry-instrument" if program else None
     if own is not None and own.exists():
-        return Launch([str(own), *argv], {}, f"opentelemetry-instrument of the service's own environment ({own})")
+        return Launch(
+            [str(own), *argv], description=f"opentelemetry-instrument of the service's own environment ({own})"
+        )
     venv = _agent_file("python")
     site_packages = sorted(venv.glob("lib/python3*/site-packages"))
     if not site_packages:
@@ -152,7 +172,7 @@ def _python(argv: list[str], cwd: Path) -> Launch:
     return Launch(
         [str(instrument), *argv],
         {"PYTHONPATH": str(site_packages[-1])},
-        f"opentelemetry-instrument of TraceTax's pinned set ({venv.name})",
+        description=f"opentelemetry-instrument of TraceTax's pinned set ({venv.name})",
     )
 
 

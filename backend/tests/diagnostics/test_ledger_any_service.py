@@ -1,0 +1,112 @@
+"""The ledger of a user's own service: expected from the SDK's own counters, or declared, or
+unknown with no loss claimed (never the demo's contract). Fakes of the metrics store only."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from tracetax.diagnostics.ledger import RoundFacts, _declared_spans, _expected_logs, processed_counter
+
+
+@dataclass
+class FakeSample:
+    value: float
+
+
+@dataclass
+class FakeMetrics:
+    """Series by metric name; a query `count(name{...})` counts them, `sum(...)` sums them."""
+
+    series: dict[str, list[tuple[dict[str, str], float]]] = field(default_factory=dict)
+
+    async def query(self, promql: str) -> list[FakeSample]:
+        name = promql.split("(", 1)[1].split("{", 1)[0]
+        present = self.series.get(name, [])
+        return [FakeSample(float(len(present)))] if present else []
+
+
+@dataclass
+class FakeReadback:
+    metrics: FakeMetrics
+
+    async def metric_sum(self, selector: str, run_id: str) -> float:
+        name = selector.split("{", 1)[0]
+        wanted = {}
+        if "{" in selector:
+            for matcher in selector.split("{", 1)[1].rstrip("}").split(","):
+                key, value = matcher.replace("!=", "=!").split("=", 1)
+                wanted[key.strip()] = value.strip('"')
+        total = 0.0
+        for labels, value in self.metrics.series.get(name, []):
+            if all(_matches(labels.get(key, ""), want) for key, want in wanted.items()):
+                total += value
+        return total
+
+
+def _matches(value: str, want: str) -> bool:
+    return value != want[2:-1] if want.startswith("!") else value == want
+
+
+def facts(**changes: Any) -> RoundFacts:
+    now = datetime.now(UTC)
+    base: dict[str, Any] = {
+        "configuration": "zero-code",
+        "round_index": 0,
+        "run_id": "r1",
+        "started_at": now,
+        "finished_at": now,
+        "requests_total": 4274,
+        "spans_per_request": None,
+        "logs_per_request": None,
+        "service_name": "httpbin",
+        "dropped_spans_selector": None,
+        "demo": False,
+    }
+    return RoundFacts(**{**base, **changes})
+
+
+def test_expected_spans_come_from_the_sdks_processed_counter() -> None:
+    metrics = FakeMetrics(
+        {
+            "otel_sdk_processor_span_processed_total": [
+                ({"error_type": ""}, 4000.0),
+                ({"error_type": "queue_full"}, 274.0),
+            ]
+        }
+    )
+    counted = asyncio.run(processed_counter(FakeReadback(metrics), "spans", "r1"))  # type: ignore[arg-type]
+    assert counted is not None
+    expected, dropped = counted
+    assert (expected.value, dropped.value) == (4274.0, 274.0)
+    assert expected.source == "SDK counter otel_sdk_processor_span_processed_total"
+
+
+def test_the_java_sdks_older_counter_is_read_too() -> None:
+    metrics = FakeMetrics({"processedSpans_total": [({"dropped": "false"}, 90.0), ({"dropped": "true"}, 10.0)]})
+    counted = asyncio.run(processed_counter(FakeReadback(metrics), "spans", "r1"))  # type: ignore[arg-type]
+    assert counted is not None and (counted[0].value, counted[1].value) == (100.0, 10.0)
+
+
+def test_no_counter_is_none_not_zero() -> None:
+    assert asyncio.run(processed_counter(FakeReadback(FakeMetrics()), "log_records", "r1")) is None  # type: ignore[arg-type]
+
+
+def test_without_a_counter_or_a_declaration_expected_is_unknown_and_no_loss_is_claimed() -> None:
+    spans = _declared_spans(facts())
+    assert spans.value is None and "no loss is claimed" in (spans.unknown_reason or "")
+    logs = _expected_logs(facts())
+    assert logs.value is None and "no loss is claimed" in (logs.unknown_reason or "")
+
+
+def test_declared_spans_per_request_say_so() -> None:
+    spans = _declared_spans(facts(spans_per_request=2))
+    assert spans.value == 8548 and spans.source == "declared: requests x service.spans_per_request"
+
+
+def test_the_demo_contract_is_unchanged() -> None:
+    demo = facts(demo=True, spans_per_request=5, logs_per_request=1)
+    assert _declared_spans(demo).value == 5 * 4274 and _declared_spans(demo).source is None
+    assert _expected_logs(demo).value == 4274

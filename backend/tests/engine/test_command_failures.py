@@ -1,0 +1,97 @@
+"""A service of your own that fails to start: the round fails with the cause named and the
+service's last log lines, and nothing it started is left running. Real processes, no stack."""
+
+from __future__ import annotations
+
+import socket
+import sys
+import threading
+from pathlib import Path
+
+import psutil
+import pytest
+
+from tracetax.engine.loadgen import OhaDriver
+from tracetax.engine.placement import Placement
+from tracetax.engine.runner import RoundContext, RoundOutcome, run_round
+from tracetax.engine.spec import ExperimentSpec
+from tracetax.ports import free_port
+
+SERVER = Path(__file__).parents[1] / "fixtures" / "plain_server.py"
+
+
+def run(tmp_path: Path, argv: list[str], port: int, **service: object) -> RoundOutcome:
+    spec = ExperimentSpec.model_validate(
+        {
+            "service": {"kind": "command", "argv": argv, "port": port, "startup_timeout_s": 3, **service},
+            "configurations": [{"preset": "none"}],
+            "load": {"rate": 10, "warmup_s": 0, "duration_s": 1, "max_throughput_s": 0},
+            "rounds": 1,
+            "sample_stacks": False,
+        }
+    )
+    return run_round(
+        RoundContext(
+            spec=spec,
+            configuration=spec.baseline,
+            manifest=None,
+            run_id="failure-test",
+            workdir=tmp_path / "round",
+            otlp_endpoint="http://127.0.0.1:9",
+            placement=Placement(service_cpus=None, loadgen_cpus=None),
+            driver=OhaDriver(),
+            cancel=threading.Event(),
+            report=lambda *_: None,
+        )
+    )
+
+
+def children_of_test() -> list[psutil.Process]:
+    return [p for p in psutil.Process().children(recursive=True) if p.is_running() and p.status() != "zombie"]
+
+
+def test_a_service_that_exits_at_once_fails_the_round_with_its_last_lines(tmp_path: Path) -> None:
+    argv = [sys.executable, "-c", "import sys; print('config file not found: /etc/app.yaml'); sys.exit(3)"]
+    outcome = run(tmp_path, argv, free_port())
+    assert outcome.status == "failed"
+    assert "exited with code 3 before it was healthy" in (outcome.error or "")
+    assert "config file not found" in (outcome.service_log_tail or "")
+    assert children_of_test() == []
+
+
+def test_a_service_that_never_becomes_healthy_is_stopped(tmp_path: Path) -> None:
+    argv = [sys.executable, "-c", "import time; print('starting slowly', flush=True); time.sleep(60)"]
+    outcome = run(tmp_path, argv, free_port())
+    assert outcome.status == "failed"
+    assert "was not healthy" in (outcome.error or "") and "within 3s" in (outcome.error or "")
+    assert "starting slowly" in (outcome.service_log_tail or "")
+    assert children_of_test() == []
+
+
+def test_a_service_listening_on_another_port_is_told_so(tmp_path: Path) -> None:
+    declared, actual = free_port(), free_port()
+    # plain_server.py listens on $PORT, which the engine sets to the declared port; a service
+    # that ignores it listens elsewhere:
+    argv = [sys.executable, "-c", f"import os; os.environ['PORT'] = '{actual}'; exec(open({str(SERVER)!r}).read())"]
+    outcome = run(tmp_path, argv, declared)
+    assert outcome.status == "failed"
+    assert f"it listens on port {actual}, not on the declared port {declared}" in (outcome.error or "")
+    assert children_of_test() == []
+
+
+def test_a_port_already_taken_is_named_with_its_holder(tmp_path: Path) -> None:
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        outcome = run(tmp_path, [sys.executable, str(SERVER)], port)
+    assert outcome.status == "failed"
+    assert f"port {port} (service.port) is already in use" in (outcome.error or "")
+    assert children_of_test() == []
+
+
+@pytest.mark.parametrize("argv", [["/nonexistent/program"], ["./not-here"]])
+def test_a_program_that_does_not_exist_is_named(tmp_path: Path, argv: list[str]) -> None:
+    outcome = run(tmp_path, argv, free_port())
+    assert outcome.status == "failed"
+    assert "cannot start" in (outcome.error or "") and argv[0] in (outcome.error or "")
