@@ -96,8 +96,16 @@ def taken_port_message(log_text: str) -> str | None:
 
 
 def port_in_use(port: int) -> bool:
-    """Whether something already listens on (or holds) a local TCP port."""
-    return not _bindable(port)
+    """Whether something already listens on a local TCP port. SO_REUSEADDR, as servers bind:
+    the connections a previous round's service left in TIME_WAIT do not count."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+            probe.listen()
+        except OSError:
+            return True
+    return False
 
 
 def listening_ports(pid: int) -> set[int]:

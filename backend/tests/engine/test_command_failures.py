@@ -95,3 +95,18 @@ def test_a_program_that_does_not_exist_is_named(tmp_path: Path, argv: list[str])
     outcome = run(tmp_path, argv, free_port())
     assert outcome.status == "failed"
     assert "cannot start" in (outcome.error or "") and argv[0] in (outcome.error or "")
+
+
+def test_a_port_left_in_time_wait_is_free_for_the_next_round(tmp_path: Path) -> None:
+    from tracetax.ports import port_in_use
+
+    with socket.socket() as server:
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        client = socket.create_connection(("127.0.0.1", port))
+        accepted, _ = server.accept()
+        accepted.close()  # the server's side closes first: its port goes to TIME_WAIT
+        client.close()
+    assert port_in_use(port) is False

@@ -102,3 +102,9 @@ def test_declared_spans_per_request_is_the_specs_figure() -> None:
     spec = command_spec()
     spec["service"] = {"kind": "command", "argv": ["./svc"], "port": 1, "spans_per_request": 2.5}
     assert ExperimentSpec.model_validate(spec).spans_per_request() == 2.5
+
+
+def test_a_spec_with_paths_survives_being_stored_and_read_again() -> None:
+    parsed = ExperimentSpec.model_validate(command_spec("python", "none", paths=[{"path": "/get"}]))
+    again = ExperimentSpec.model_validate(parsed.model_dump(mode="json"))
+    assert again.load.targets() == [("/get", 1)]

@@ -104,3 +104,13 @@ def test_the_runtime_of_a_process_tree_is_detected() -> None:
     from tracetax.profiling.samplers import detect_runtime
 
     assert detect_runtime(os.getpid()) == ("python", os.getpid())
+
+
+def test_py_spy_subprocess_chains_are_folded_away(tmp_path: Path) -> None:
+    from tracetax.profiling.samplers import PySpy
+
+    sampler = PySpy(tmp_path, tmp_path)
+    sampler.output = tmp_path / "py-spy.folded"
+    chain = 'process 1:"python gunicorn -w 1 app:app";process 2:"python gunicorn -w 1 app:app";'
+    sampler.output.write_text(f"{chain}thread (2): MainThread;handle (app.py:3) 7\n")
+    assert sampler.folded() == {"thread MainThread;handle (app.py:3)": 7}

@@ -54,13 +54,18 @@ def test_python_prefers_the_services_own_opentelemetry_instrument(cache: Path, t
     (venv / "opentelemetry-instrument").write_text("")
     launched = zero_code.launch(["venv/bin/gunicorn", "app:app"], tmp_path / "app", "python", "agent")
     assert launched.argv == [str(venv / "opentelemetry-instrument"), "venv/bin/gunicorn", "app:app"]
-    assert launched.env == {}
+    assert launched.env == {"PYTHONPATH": str(zero_code.PYTHON_FLUSH_HOOK)}
+    assert (zero_code.PYTHON_FLUSH_HOOK / "tracetax_flush_hook.py").exists()
 
 
 def test_python_otherwise_uses_the_pinned_set_on_pythonpath(cache: Path) -> None:
     launched = zero_code.launch(["/usr/bin/python3", "-m", "http.server"], Path(), "python", "agent")
     assert launched.argv[0] == str(cache / "python-1/bin/opentelemetry-instrument")
-    assert launched.env["PYTHONPATH"] == str(cache / "python-1/lib/python3.11/site-packages")
+    site_packages, hook = launched.env["PYTHONPATH"].split(":")
+    assert (site_packages, hook) == (
+        str(cache / "python-1/lib/python3.11/site-packages"),
+        str(zero_code.PYTHON_FLUSH_HOOK),
+    )
 
 
 def test_go_ebpf_wraps_the_binary_in_the_launcher(cache: Path) -> None:

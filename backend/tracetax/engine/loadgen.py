@@ -240,6 +240,7 @@ class OhaDriver:
 def _request_options(requests: Requests, workdir: Path) -> list[str]:
     """oha's options for the requests, ending with the target: the URL, or a file of URLs from
     which oha picks one at random per request (each written as often as its weight)."""
+    workdir.mkdir(parents=True, exist_ok=True)
     options = ["-m", requests.method]
     for name, value in requests.headers:
         options += ["-H", f"{name}: {value}"]

@@ -179,6 +179,11 @@ HTTP_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")  # an RFC 9110 token
 
 
+# The demo services' request: the /work handler, 1000 busy iterations and 5 spans.
+DEFAULT_PATH = "/work"
+DEFAULT_QUERY: dict[str, str | int] = {"iters": 1000, "spans": 5}
+
+
 class WeightedPath(BaseModel):
     """One request target of a mix: a path (with its query, if any) and its share of requests."""
 
@@ -191,8 +196,8 @@ class LoadSpec(BaseModel):
     warmup_s: float = Field(default=5, ge=0, le=600)
     duration_s: float = Field(default=20, gt=0, le=3600, description="Measured open-model phase.")
     connections: int = Field(default=16, ge=1, le=1000)
-    path: str = Field(default="/work", pattern=r"^/[^\s?#]*$")
-    query: dict[str, str | int] = Field(default_factory=lambda: dict[str, str | int](iters=1000, spans=5))
+    path: str = Field(default=DEFAULT_PATH, pattern=r"^/[^\s?#]*$")
+    query: dict[str, str | int] = Field(default_factory=lambda: dict(DEFAULT_QUERY))
     paths: list[WeightedPath] | None = Field(
         default=None,
         min_length=1,
@@ -232,7 +237,9 @@ class LoadSpec(BaseModel):
 
     @model_validator(mode="after")
     def one_kind_of_target(self) -> LoadSpec:
-        if self.paths is not None and "path" in self.model_fields_set:
+        # Compared with the defaults, not with what was given: a stored spec is dumped whole.
+        demo_target = self.path != DEFAULT_PATH or self.query != DEFAULT_QUERY
+        if self.paths is not None and demo_target:
             raise ValueError("give either `path` (with `query`) or `paths`, not both")
         if self.body is not None and self.method in ("GET", "HEAD"):
             raise ValueError(f"a {self.method} request carries no body: set `method` (e.g. POST) or drop `body`")

@@ -147,6 +147,8 @@ def _goroutine_root(role: str | None) -> str | None:
 
 
 _PY_SPY_THREAD = re.compile(r"^thread \(\d+\): ")
+# With --subprocesses, py-spy puts the process chain first: process 1:"gunicorn ...";process 2:"...".
+_PY_SPY_PROCESSES = re.compile(r'^(?:process \d+:"[^"]*";)+')
 
 
 class PySpy(_ProcessSampler):
@@ -180,7 +182,7 @@ class PySpy(_ProcessSampler):
             raise SamplerError(f"{self.name}: no output was written (see {getattr(self, 'log', 'its log')})")
         stacks: Folded = Counter()
         for stack, count in parse(self.output.read_text(errors="replace")).items():
-            stacks[_PY_SPY_THREAD.sub("thread ", stack)] += count
+            stacks[_PY_SPY_THREAD.sub("thread ", _PY_SPY_PROCESSES.sub("", stack))] += count
         return stacks
 
 

@@ -27,6 +27,8 @@ from tracetax.stack.components import REPO_ROOT, cache_dir
 
 VERSIONS_FILE = REPO_ROOT / "instrumented-services" / "zero-code" / "versions.json"
 NODE_PROFILER_PRELOAD = REPO_ROOT / "instrumented-services" / "node" / "cpu-profiler-preload.js"
+# Our own exit-time flush order for opentelemetry-instrument (its module docstring says why).
+PYTHON_FLUSH_HOOK = REPO_ROOT / "instrumented-services" / "zero-code" / "python" / "flush-hook"
 GO_EBPF_LAUNCHER = REPO_ROOT / "instrumented-services" / "go" / "bin" / "demo-go-ebpf"
 AGENT_LANGUAGES = ("python", "java", "node")
 INSTALL_HINT = "run `make zero-code` (or `make up`)"
@@ -160,7 +162,9 @@ def _python(argv: list[str], cwd: Path) -> Launch:
     own = program.parent / "opentelemetry-instrument" if program else None
     if own is not None and own.exists():
         return Launch(
-            [str(own), *argv], description=f"opentelemetry-instrument of the service's own environment ({own})"
+            [str(own), *argv],
+            {"PYTHONPATH": str(PYTHON_FLUSH_HOOK)},
+            description=f"opentelemetry-instrument of the service's own environment ({own})",
         )
     venv = _agent_file("python")
     site_packages = sorted(venv.glob("lib/python3*/site-packages"))
@@ -171,7 +175,7 @@ def _python(argv: list[str], cwd: Path) -> Launch:
     # Python minor version (docs/your-service.md).
     return Launch(
         [str(instrument), *argv],
-        {"PYTHONPATH": str(site_packages[-1])},
+        {"PYTHONPATH": os.pathsep.join([str(site_packages[-1]), str(PYTHON_FLUSH_HOOK)])},
         description=f"opentelemetry-instrument of TraceTax's pinned set ({venv.name})",
     )
 
