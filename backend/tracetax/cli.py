@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -42,6 +43,13 @@ def serve(
     """Run the API and UI in the foreground."""
     import uvicorn
 
+    # The app reads its settings again (uvicorn's factory): what it decides from the listen
+    # address (command services only on loopback, TRACETAX_COMMAND_SERVICES=auto) must see
+    # the address given here.
+    for variable, value in (("TRACETAX_HOST", host), ("TRACETAX_PORT", port)):
+        if value is not None:
+            os.environ[variable] = str(value)
+    get_settings.cache_clear()
     settings = get_settings()
     uvicorn.run(
         "tracetax.main:create_app",

@@ -17,6 +17,7 @@ from tracetax.api.main import api_router
 from tracetax.core.config import Settings, get_settings
 from tracetax.health import Backends
 from tracetax.runtime import EngineRuntime
+from tracetax.submission import refuse_queued_commands
 
 
 class SPAStaticFiles(StaticFiles):
@@ -44,6 +45,7 @@ def create_app(settings: Settings | None = None, *, run_experiments: bool = True
         runtime = EngineRuntime.create(settings)
         runtime.broker.bind(asyncio.get_running_loop())
         app.state.engine = runtime
+        refuse_queued_commands(runtime)
         await runtime.queue.start(worker=run_experiments)
         try:
             yield

@@ -7,20 +7,31 @@ an unknown demo service `UnknownServiceError`; the routes turn them into 422 and
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
+from tracetax.core.security import CommandNotAllowedError, check_spec
 from tracetax.db import repository as repo
 from tracetax.db.models import Calibration, Check, Experiment
 from tracetax.diagnostics import calibration
 from tracetax.diagnostics.checks import Budget, unresolvable
 from tracetax.diagnostics.overhead import NoiseFloor
 from tracetax.diagnostics.report import samples_by_configuration
-from tracetax.engine.spec import AnySpec, DemoServiceRef, ExperimentSpec, SpecError, validate_against_catalog
+from tracetax.engine.spec import (
+    AnySpec,
+    DemoServiceRef,
+    ExperimentSpec,
+    SpecError,
+    parse_spec,
+    validate_against_catalog,
+)
 from tracetax.engine.subjects import subject_label
 from tracetax.lab import pipelines, telemetrygen
 from tracetax.lab.spec import PipelineSpec
 from tracetax.runtime import EngineRuntime
 from tracetax.services.catalog import ServiceManifest
+
+log = logging.getLogger(__name__)
 
 
 class UnknownServiceError(LookupError):
@@ -131,3 +142,25 @@ def queue_calibration(runtime: EngineRuntime, spec: ExperimentSpec) -> tuple[Cal
             session, queued.experiment.id, queued.experiment.service, calibration.signature(spec)
         )
     return stored, queued
+
+
+def refuse_queued_commands(runtime: EngineRuntime) -> list[str]:
+    """Before the queue starts again: an experiment left queued with a command service the
+    settings no longer allow (command services turned off, the allow-list narrowed, the
+    backend moved beyond loopback) fails with the reason instead of running. The API refuses
+    such a submission; this covers one accepted under the settings of an earlier start."""
+    refused = []
+    with runtime.sessions() as session:
+        for experiment_id in repo.queued_ids(session):
+            experiment = repo.get_experiment(session, experiment_id)
+            if experiment is None:
+                continue
+            try:
+                check_spec(runtime.settings, parse_spec(experiment.spec))
+            except CommandNotAllowedError as error:
+                repo.set_status(session, experiment, "failed", f"refused when the backend started: {error}")
+                log.warning("experiment %s not run: %s", experiment_id, error)
+                refused.append(experiment_id)
+            except ValueError:
+                continue  # a spec that no longer parses fails in the runner, with its own error
+    return refused

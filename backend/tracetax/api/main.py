@@ -1,7 +1,10 @@
-"""All API routers, mounted by tracetax.main."""
+"""All API routers, mounted by tracetax.main. Every route requires the bearer token when
+TRACETAX_API_TOKEN is set, but /api/health/live (probes; it tells nothing) — health.py guards
+/api/health itself."""
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 
+from tracetax.api.auth import UNAUTHORIZED, require_token
 from tracetax.api.routes import (
     calibrations,
     checks,
@@ -18,13 +21,16 @@ from tracetax.api.routes import (
 
 api_router = APIRouter()
 api_router.include_router(health.router)
-api_router.include_router(experiments.router)
-api_router.include_router(services.router)
-api_router.include_router(pipelines.router)
-api_router.include_router(presets.router)
-api_router.include_router(traces.router)
-api_router.include_router(checks.router)
-api_router.include_router(costs.router)
-api_router.include_router(calibrations.router)
-api_router.include_router(logs.router)
-api_router.include_router(meta.router)
+for guarded in (
+    experiments.router,
+    services.router,
+    pipelines.router,
+    presets.router,
+    traces.router,
+    checks.router,
+    costs.router,
+    calibrations.router,
+    logs.router,
+    meta.router,
+):
+    api_router.include_router(guarded, dependencies=[Depends(require_token)], responses=UNAUTHORIZED)

@@ -8,21 +8,41 @@ TRACETAX_METRICS_TENANT.
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
+from typing import Annotated, Any, Literal, Self
 
-from pydantic import AnyHttpUrl, Field, ValidationInfo, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import AnyHttpUrl, Field, SecretStr, ValidationInfo, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from tracetax.core import security
 from tracetax.engine.placement import PlacementError, parse_cpus_setting
 from tracetax.procfs import available_cpus
 
+# Shorter tokens are guessable enough to matter for an API that starts processes.
+MIN_TOKEN_LENGTH = 16
+
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="TRACETAX_", env_file=".env", extra="ignore")
+    # hide_input_in_errors: a validation error would otherwise print the input, the token too.
+    model_config = SettingsConfigDict(
+        env_prefix="TRACETAX_", env_file=".env", extra="ignore", hide_input_in_errors=True
+    )
 
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=1, le=65535)
+
+    # Who may use the API and which commands it may start: see tracetax/core/security.py and
+    # README.md ("Security"). When set, every /api route but /api/health/live requires
+    # `Authorization: Bearer <token>`.
+    api_token: SecretStr | None = None
+    # auto: command services (`service: {kind: command}`) only when `host` is a loopback
+    # address; on: anywhere (beyond loopback only with an allow-list); off: nowhere.
+    command_services: Literal["auto", "on", "off"] = "auto"
+    # Executables argv[0] may be, comma-separated: absolute paths or bare names on PATH.
+    # Empty: anything, where command services are enabled on loopback.
+    command_allowlist: Annotated[list[str], NoDecode] = Field(default_factory=list)
 
     tempo_url: AnyHttpUrl = AnyHttpUrl("http://127.0.0.1:3200")
     loki_url: AnyHttpUrl = AnyHttpUrl("http://127.0.0.1:3100")
@@ -67,6 +87,43 @@ class Settings(BaseSettings):
     grafana_tempo_datasource: str = "tempo"
     grafana_loki_datasource: str = "loki"
     grafana_metrics_datasource: str = "prometheus"
+
+    @field_validator("api_token", mode="before")
+    @classmethod
+    def _token(cls, value: Any) -> Any:
+        # An empty TRACETAX_API_TOKEN= (a blank line in an env file) means no token, not "".
+        text = value.get_secret_value() if isinstance(value, SecretStr) else value
+        if isinstance(text, str) and not text.strip():
+            return None
+        if isinstance(text, str) and len(text.strip()) < MIN_TOKEN_LENGTH:
+            raise ValueError(
+                f"{security.TOKEN_SETTING} has {len(text.strip())} characters; use at least {MIN_TOKEN_LENGTH} "
+                "(e.g. `openssl rand -hex 32`)"
+            )
+        return text.strip() if isinstance(text, str) else value
+
+    @field_validator("command_allowlist", mode="before")
+    @classmethod
+    def _allowlist(cls, value: Any) -> Any:
+        items = value.split(",") if isinstance(value, str) else value
+        if not isinstance(items, list):
+            return value
+        # os.path keeps each entry a str as written (Path would turn "./x" into "x").
+        entries = [os.path.expanduser(str(item).strip()) for item in items if str(item).strip()]  # noqa: PTH111
+        errors = [error for entry in entries if (error := security.allowlist_entry_error(entry))]
+        if errors:
+            raise ValueError("; ".join(errors))
+        return entries
+
+    @model_validator(mode="after")
+    def _commands_beyond_loopback(self) -> Self:
+        if self.command_services == "on" and not self.command_allowlist and not security.is_loopback(self.host):
+            raise ValueError(
+                f"{security.SERVICES_SETTING}=on while the backend listens beyond loopback "
+                f"(TRACETAX_HOST={self.host}) needs {security.ALLOWLIST_SETTING}: name the executables "
+                "command services may start (comma-separated absolute paths or bare names)"
+            )
+        return self
 
     @field_validator("service_cpus", "loadgen_cpus")
     @classmethod

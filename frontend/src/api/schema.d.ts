@@ -34,7 +34,8 @@ export interface paths {
         };
         /**
          * Live
-         * @description Liveness of the backend process alone (for supervisors and Kubernetes probes).
+         * @description Liveness of the backend process alone (for supervisors and Kubernetes probes); open
+         *     even when the API requires a token, as it tells nothing.
          */
         get: operations["live_api_health_live_get"];
         put?: never;
@@ -61,7 +62,7 @@ export interface paths {
          *     or a Collector pipeline (`subject: collector`). One experiment measures at a time; the
          *     answer says where this one stands in the queue. A spec that does not fit the service, or
          *     a pipeline config the Collector refuses, is 422, each item naming its field (and the
-         *     file, line and component).
+         *     file, line and component). A command service this backend may not start is 403.
          */
         post: operations["create_experiment_api_v1_experiments_post"];
         delete?: never;
@@ -306,7 +307,8 @@ export interface paths {
          * Create Check
          * @description Queue an experiment of the baseline against the candidate and judge it against the budget:
          *     a service's configurations (`subject: service`, the default) or a Collector pipeline's
-         *     variants (`subject: collector`, with the pipeline budget fields).
+         *     variants (`subject: collector`, with the pipeline budget fields). A command service this
+         *     backend may not start is 403.
          */
         post: operations["create_check_api_v1_checks_post"];
         delete?: never;
@@ -370,7 +372,8 @@ export interface paths {
         put?: never;
         /**
          * Create Calibration
-         * @description Queue an A/A experiment of the configuration against itself at the given load.
+         * @description Queue an A/A experiment of the configuration against itself at the given load. A command
+         *     service this backend may not start is 403.
          */
         post: operations["create_calibration_api_v1_calibrations_post"];
         delete?: never;
@@ -723,6 +726,12 @@ export interface components {
         /**
          * CommandServiceRef
          * @description A user's own service: an argv run without a shell, listening on `port`.
+         *
+         *     Its configurations differ only by standard OTEL_* variables and by how the process is
+         *     launched (`processor`): `none` starts it as it is with OTEL_SDK_DISABLED=true and no agent,
+         *     `agent` under its language's zero-code instrumentation (docs/your-service.md), `batch` as it
+         *     is, instrumented by its own SDK and configured by the OTEL_* variables, `ebpf` under Go's
+         *     eBPF auto-instrumentation. A leading `~` in `cwd` and `argv[0]` is the backend's home.
          */
         CommandServiceRef: {
             /**
@@ -752,6 +761,29 @@ export interface components {
              * @default tracetax-user-service
              */
             service_name: string;
+            /**
+             * Language
+             * @description The service's runtime: which zero-code agent `agent` loads (python: opentelemetry-instrument, java: -javaagent, node: auto-instrumentations-node) and which stack sampler is tried first. `other`: no agent; stacks from the runtime detected when it runs.
+             * @default other
+             * @enum {string}
+             */
+            language: "python" | "java" | "node" | "go" | "other";
+            /**
+             * Spans Per Request
+             * @description Spans one request produces, if you know it: the ledger's `expected` when the SDK reports no processed-spans counter of its own. Unset and no counter: expected is unknown and no loss is claimed.
+             */
+            spans_per_request?: number | null;
+            /**
+             * Pprof Port
+             * @description A Go service's net/http/pprof port, if it serves one: its stacks are sampled from there.
+             */
+            pprof_port?: number | null;
+            /**
+             * Startup Timeout S
+             * @description How long the service may take to answer its health path.
+             * @default 60
+             */
+            startup_timeout_s: number;
         };
         /** ComponentCost */
         ComponentCost: {
@@ -1273,6 +1305,29 @@ export interface components {
             query?: {
                 [key: string]: string | number;
             };
+            /**
+             * Paths
+             * @description A mix of request targets, each chosen at random with its weight (instead of path and query).
+             */
+            paths?: components["schemas"]["WeightedPath"][] | null;
+            /**
+             * Method
+             * @description HTTP method: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS.
+             * @default GET
+             */
+            method: string;
+            /**
+             * Headers
+             * @description Request headers, sent with every request.
+             */
+            headers?: {
+                [key: string]: string;
+            };
+            /**
+             * Body
+             * @description Request body, sent with every request.
+             */
+            body?: string | null;
             /**
              * Max Throughput S
              * @description Closed-loop phase finding the maximum throughput; 0 skips it.
@@ -1964,6 +2019,22 @@ export interface components {
             /** Lines */
             lines: components["schemas"]["BudgetLine"][];
         };
+        /**
+         * WeightedPath
+         * @description One request target of a mix: a path (with its query, if any) and its share of requests.
+         */
+        WeightedPath: {
+            /**
+             * Path
+             * @example /get?x=1
+             */
+            path: string;
+            /**
+             * Weight
+             * @default 1
+             */
+            weight: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -1989,6 +2060,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HealthReport"];
+                };
+            };
+            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
             /** @description at least one component is not ready */
@@ -2046,6 +2126,15 @@ export interface operations {
                     "application/json": components["schemas"]["ExperimentSummary"][];
                 };
             };
+            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -2081,6 +2170,24 @@ export interface operations {
             };
             /** @description the body is not UTF-8 JSON */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description a command service this backend may not start (TRACETAX_COMMAND_SERVICES, TRACETAX_COMMAND_ALLOWLIST) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2128,6 +2235,15 @@ export interface operations {
                     "application/json": components["schemas"]["ExperimentDetail"];
                 };
             };
+            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
             /** @description not found */
             404: {
                 headers: {
@@ -2166,6 +2282,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ExperimentSummary"];
+                };
+            };
+            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
             /** @description not found */
@@ -2220,6 +2345,15 @@ export interface operations {
                     "application/json": components["schemas"]["ExperimentResults"];
                 };
             };
+            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
             /** @description not found */
             404: {
                 headers: {
@@ -2259,6 +2393,15 @@ export interface operations {
                 content: {
                     "application/json": unknown;
                     "text/event-stream": unknown;
+                };
+            };
+            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
             /** @description not found */
@@ -2304,6 +2447,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Diagnostics"] | components["schemas"]["PipelineDiagnostics"];
+                };
+            };
+            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
             /** @description not found */
@@ -2362,6 +2514,15 @@ export interface operations {
                     "text/plain": unknown;
                 };
             };
+            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
             /** @description no such experiment or configuration */
             404: {
                 headers: {
@@ -2400,6 +2561,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RoundLedger"][];
+                };
+            };
+            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
             /** @description not found */
@@ -2449,6 +2619,15 @@ export interface operations {
                     "application/json": components["schemas"]["ServiceInfo"][];
                 };
             };
+            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
         };
     };
     list_pipelines_api_v1_pipelines_get: {
@@ -2469,6 +2648,15 @@ export interface operations {
                     "application/json": components["schemas"]["PipelineVariantInfo"][];
                 };
             };
+            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
         };
     };
     list_presets_api_v1_presets_get: {
@@ -2487,6 +2675,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Preset"][];
+                };
+            };
+            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
         };
@@ -2512,6 +2709,15 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
             /** @description not in Tempo */
@@ -2563,6 +2769,15 @@ export interface operations {
                     "application/json": components["schemas"]["CheckStatus"][];
                 };
             };
+            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -2598,6 +2813,24 @@ export interface operations {
             };
             /** @description the body is not UTF-8 JSON */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description a command service this backend may not start (TRACETAX_COMMAND_SERVICES, TRACETAX_COMMAND_ALLOWLIST) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2647,6 +2880,15 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["CheckStatus"];
                     "application/xml": unknown;
+                };
+            };
+            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
             /** @description not found */
@@ -2723,6 +2965,15 @@ export interface operations {
                     "application/json": components["schemas"]["CostReport"];
                 };
             };
+            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
             /** @description not found */
             404: {
                 headers: {
@@ -2772,6 +3023,15 @@ export interface operations {
                     "application/json": components["schemas"]["CalibrationStatus"][];
                 };
             };
+            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -2807,6 +3067,24 @@ export interface operations {
             };
             /** @description the body is not UTF-8 JSON */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description a command service this backend may not start (TRACETAX_COMMAND_SERVICES, TRACETAX_COMMAND_ALLOWLIST) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2854,6 +3132,15 @@ export interface operations {
                     "application/json": components["schemas"]["CalibrationStatus"];
                 };
             };
+            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
             /** @description no such calibration */
             404: {
                 headers: {
@@ -2897,6 +3184,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ExperimentLogs"];
+                };
+            };
+            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
             /** @description no such experiment or configuration */
@@ -2953,6 +3249,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Meta"];
+                };
+            };
+            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
         };

@@ -7,7 +7,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, status
 
-from tracetax.api.deps import EngineDep, submission_errors
+from tracetax.api.auth import FORBIDDEN, require_allowed_service
+from tracetax.api.deps import EngineDep, SettingsDep, submission_errors
 from tracetax.api.schemas.calibrations import CalibrationCreated, CalibrationRequest, CalibrationStatus
 from tracetax.api.schemas.errors import error_responses
 from tracetax.db import repository as repo
@@ -21,12 +22,15 @@ router = APIRouter(prefix="/api/v1/calibrations", tags=["calibrations"])
     "",
     status_code=status.HTTP_202_ACCEPTED,
     response_model=CalibrationCreated,
-    responses=error_responses({400: "the body is not UTF-8 JSON", 404: "unknown service"}),
+    responses={**error_responses({400: "the body is not UTF-8 JSON", 404: "unknown service"}), **FORBIDDEN},
 )
-def create_calibration(request: CalibrationRequest, engine: EngineDep) -> CalibrationCreated:
-    """Queue an A/A experiment of the configuration against itself at the given load."""
+def create_calibration(request: CalibrationRequest, engine: EngineDep, settings: SettingsDep) -> CalibrationCreated:
+    """Queue an A/A experiment of the configuration against itself at the given load. A command
+    service this backend may not start is 403."""
     with submission_errors():
-        stored, queued = queue_calibration(engine, request.experiment_spec())
+        spec = request.experiment_spec()
+        require_allowed_service(settings, spec)
+        stored, queued = queue_calibration(engine, spec)
     return CalibrationCreated.of(stored.id, queued)
 
 

@@ -11,7 +11,8 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, HTTPException, Query, Response, status
 from sqlalchemy.orm import Session
 
-from tracetax.api.deps import EngineDep, SpecRoute, submission_errors
+from tracetax.api.auth import FORBIDDEN, require_allowed_service
+from tracetax.api.deps import EngineDep, SettingsDep, SpecRoute, submission_errors
 from tracetax.api.schemas.checks import CheckBody, CheckCreated, CheckStatus, field_of
 from tracetax.api.schemas.errors import error_responses
 from tracetax.db import repository as repo
@@ -33,14 +34,17 @@ router = APIRouter(prefix="/api/v1/checks", tags=["checks"], route_class=SpecRou
     "",
     status_code=status.HTTP_202_ACCEPTED,
     response_model=CheckCreated,
-    responses=error_responses({400: "the body is not UTF-8 JSON", 404: "unknown service"}),
+    responses={**error_responses({400: "the body is not UTF-8 JSON", 404: "unknown service"}), **FORBIDDEN},
 )
-def create_check(request: CheckBody, engine: EngineDep) -> CheckCreated:
+def create_check(request: CheckBody, engine: EngineDep, settings: SettingsDep) -> CheckCreated:
     """Queue an experiment of the baseline against the candidate and judge it against the budget:
     a service's configurations (`subject: service`, the default) or a Collector pipeline's
-    variants (`subject: collector`, with the pipeline budget fields)."""
+    variants (`subject: collector`, with the pipeline budget fields). A command service this
+    backend may not start is 403."""
     with submission_errors(field_of):
-        check, queued = queue_check(engine, request.experiment_spec(), request.budget, request.strict)
+        spec = request.experiment_spec()
+        require_allowed_service(settings, spec)
+        check, queued = queue_check(engine, spec, request.budget, request.strict)
     return CheckCreated.of(check.id, queued)
 
 

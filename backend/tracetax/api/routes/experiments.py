@@ -15,7 +15,15 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, HTTPException, Query, status
 from fastapi.responses import PlainTextResponse, StreamingResponse
 
-from tracetax.api.deps import EngineDep, SpecRoute, load_experiment, require_configuration, submission_errors
+from tracetax.api.auth import FORBIDDEN, require_allowed_service
+from tracetax.api.deps import (
+    EngineDep,
+    SettingsDep,
+    SpecRoute,
+    load_experiment,
+    require_configuration,
+    submission_errors,
+)
 from tracetax.api.schemas.errors import error_responses
 from tracetax.api.schemas.experiments import (
     ExperimentCreated,
@@ -46,14 +54,15 @@ EVENTS_IDLE_S = 15.0
     "",
     status_code=status.HTTP_202_ACCEPTED,
     response_model=ExperimentCreated,
-    responses=error_responses({400: "the body is not UTF-8 JSON", 404: "unknown service"}),
+    responses={**error_responses({400: "the body is not UTF-8 JSON", 404: "unknown service"}), **FORBIDDEN},
 )
-def create_experiment(spec: SpecBody, engine: EngineDep) -> ExperimentCreated:
+def create_experiment(spec: SpecBody, engine: EngineDep, settings: SettingsDep) -> ExperimentCreated:
     """Validate the spec and queue the experiment: a service (`subject: service`, the default)
     or a Collector pipeline (`subject: collector`). One experiment measures at a time; the
     answer says where this one stands in the queue. A spec that does not fit the service, or
     a pipeline config the Collector refuses, is 422, each item naming its field (and the
-    file, line and component)."""
+    file, line and component). A command service this backend may not start is 403."""
+    require_allowed_service(settings, spec)
     with submission_errors():
         queued = queue_experiment(engine, spec)
     return ExperimentCreated(

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Response, status
+from fastapi import APIRouter, Depends, Response, status
 
+from tracetax.api.auth import UNAUTHORIZED, require_token
 from tracetax.api.deps import BackendsDep, SettingsDep
 from tracetax.health import HealthReport, check_components
 
@@ -13,7 +14,9 @@ router = APIRouter(prefix="/api/health", tags=["health"])
 @router.get(
     "",
     response_model=HealthReport,
-    responses={503: {"model": HealthReport, "description": "at least one component is not ready"}},
+    responses={503: {"model": HealthReport, "description": "at least one component is not ready"}, **UNAUTHORIZED},
+    # The component addresses and versions are the deployment's business: behind the token.
+    dependencies=[Depends(require_token)],
 )
 async def health(backends: BackendsDep, settings: SettingsDep, response: Response) -> HealthReport:
     """Readiness and version of the backend, Tempo, Loki, the metrics store and the Collector,
@@ -26,5 +29,6 @@ async def health(backends: BackendsDep, settings: SettingsDep, response: Respons
 
 @router.get("/live")
 async def live() -> dict[str, str]:
-    """Liveness of the backend process alone (for supervisors and Kubernetes probes)."""
+    """Liveness of the backend process alone (for supervisors and Kubernetes probes); open
+    even when the API requires a token, as it tells nothing."""
     return {"status": "alive"}
