@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import httpx
 import typer
 
+from tracetax.cli_api import ApiAnswerError, answer, api_client
 from tracetax.cli_check import EXIT_ERROR, configuration_of
 from tracetax.diagnostics.overhead import format_value
 
@@ -26,6 +27,18 @@ def _floor_lines(floors: dict[str, Any], rounds: int) -> list[str]:
             f"  {floor['label']:<16} {rel:>20} {abs_text:>14}" + (f"   ({floor['note']})" if floor.get("note") else "")
         )
     return lines
+
+
+def _await_floor(http: httpx.Client, calibration_id: str, timeout: float) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        status = answer(http.get(f"/api/v1/calibrations/{calibration_id}"))
+        if status.get("noise_floor") is not None or status.get("error"):
+            return status
+        if time.monotonic() > deadline:
+            typer.echo(f"tracetax calibrate: not finished after {timeout:.0f} s", err=True)
+            raise typer.Exit(EXIT_ERROR)
+        time.sleep(2)
 
 
 def register(app: typer.Typer) -> None:
@@ -54,29 +67,18 @@ def register(app: typer.Typer) -> None:
             },
             "rounds": rounds,
         }
-        with httpx.Client(base_url=api, timeout=30) as http:
+        with api_client(api, timeout=30) as http:
             try:
-                created = http.post("/api/v1/calibrations", json=body)
+                created = answer(http.post("/api/v1/calibrations", json=body), expected=202)
+                calibration_id = created["id"]
+                typer.echo(f"calibration {calibration_id}: queued (about {created['estimated_seconds']:.0f} s)")
+                status = _await_floor(http, calibration_id, timeout)
             except httpx.HTTPError as error:
                 typer.echo(f"tracetax calibrate: cannot reach TraceTax at {api}: {error}", err=True)
                 raise typer.Exit(EXIT_ERROR) from None
-            if created.status_code != 202:
-                typer.echo(
-                    f"tracetax calibrate: refused (HTTP {created.status_code}): {created.json().get('detail')}",
-                    err=True,
-                )
-                raise typer.Exit(EXIT_ERROR)
-            calibration_id = created.json()["id"]
-            typer.echo(f"calibration {calibration_id}: queued (about {created.json()['estimated_seconds']:.0f} s)")
-            deadline = time.monotonic() + timeout
-            while True:
-                status = http.get(f"/api/v1/calibrations/{calibration_id}").json()
-                if status.get("noise_floor") is not None or status.get("error"):
-                    break
-                if time.monotonic() > deadline:
-                    typer.echo(f"tracetax calibrate: not finished after {timeout:.0f} s", err=True)
-                    raise typer.Exit(EXIT_ERROR)
-                time.sleep(2)
+            except ApiAnswerError as error:
+                typer.echo(f"tracetax calibrate: refused ({error})", err=True)
+                raise typer.Exit(EXIT_ERROR) from None
         if status.get("error"):
             typer.echo(f"tracetax calibrate: {status['error']}", err=True)
             raise typer.Exit(EXIT_ERROR)

@@ -14,6 +14,8 @@ import httpx
 import typer
 import yaml
 
+from tracetax.cli_api import ApiAnswerError, answer, api_client
+
 EXIT_PASS, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
 
 
@@ -94,6 +96,20 @@ def _request(
 def _error(message: str) -> typer.Exit:
     typer.echo(f"tracetax check: {message}", err=True)
     return typer.Exit(EXIT_ERROR)
+
+
+def _await_verdict(http: httpx.Client, check_id: str, timeout: float) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            status = answer(http.get(f"/api/v1/checks/{check_id}"))
+        except ApiAnswerError as error:
+            raise _error(f"reading check {check_id} failed ({error})") from None
+        if status.get("verdict") is not None:
+            return status
+        if time.monotonic() > deadline:
+            raise _error(f"no verdict after {timeout:.0f} s (status {status.get('status')})")
+        time.sleep(2)
 
 
 def register(app: typer.Typer) -> None:
@@ -194,23 +210,16 @@ def register(app: typer.Typer) -> None:
                 budget,
                 strict,
             )
-        with httpx.Client(base_url=api, timeout=30) as http:
+        with api_client(api, timeout=30) as http:
             try:
-                created = http.post("/api/v1/checks", json=body)
+                created = answer(http.post("/api/v1/checks", json=body), expected=202)
             except httpx.HTTPError as error:
                 raise _error(f"cannot reach TraceTax at {api}: {error}") from None
-            if created.status_code != 202:
-                raise _error(f"TraceTax refused the check (HTTP {created.status_code}): {created.json().get('detail')}")
-            check_id = created.json()["id"]
-            typer.echo(f"check {check_id}: queued (about {created.json()['estimated_seconds']:.0f} s of measurement)")
-            deadline = time.monotonic() + timeout
-            while True:
-                status = http.get(f"/api/v1/checks/{check_id}").json()
-                if status.get("verdict") is not None:
-                    break
-                if time.monotonic() > deadline:
-                    raise _error(f"no verdict after {timeout:.0f} s (status {status.get('status')})")
-                time.sleep(2)
+            except ApiAnswerError as error:
+                raise _error(f"TraceTax refused the check ({error})") from None
+            check_id = created["id"]
+            typer.echo(f"check {check_id}: queued (about {created['estimated_seconds']:.0f} s of measurement)")
+            status = _await_verdict(http, check_id, timeout)
             if junit is not None:
                 junit.write_text(http.get(f"/api/v1/checks/{check_id}", params={"format": "junit"}).text)
         verdict = status["verdict"]

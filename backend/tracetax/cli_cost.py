@@ -14,6 +14,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from tracetax.cli_api import ApiAnswerError, answer, api_client
 from tracetax.cli_check import EXIT_ERROR
 from tracetax.diagnostics.cost import CostInputs
 
@@ -122,16 +123,15 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Cores, GB/day per signal and $/month per configuration at your traffic."""
         params = _params(rate, settings, pipeline, variant)
-        with httpx.Client(base_url=api, timeout=60) as http:
+        with api_client(api, timeout=60) as http:
             try:
-                response = http.get(f"/api/v1/experiments/{experiment_id}/cost", params=params)
+                report = answer(http.get(f"/api/v1/experiments/{experiment_id}/cost", params=params))
             except httpx.HTTPError as error:
                 typer.echo(f"tracetax cost: cannot reach TraceTax at {api}: {error}", err=True)
                 raise typer.Exit(EXIT_ERROR) from None
-        if response.status_code != 200:
-            typer.echo(f"tracetax cost: HTTP {response.status_code}: {response.json().get('detail')}", err=True)
-            raise typer.Exit(EXIT_ERROR)
-        report = response.json()
+            except ApiAnswerError as error:
+                typer.echo(f"tracetax cost: {error}", err=True)
+                raise typer.Exit(EXIT_ERROR) from None
         if as_json:
             typer.echo(json.dumps(report, indent=2))
             return
