@@ -1,8 +1,10 @@
 // The one place that turns an API response into data or an Error carrying the API's `detail`.
 // Every request goes through `api` (typed from the backend's OpenAPI, see schema.d.ts) and
-// `unwrap`; components never read response bodies themselves.
+// `unwrap`; components never read response bodies themselves. Requests carry the API token
+// when there is one (auth.ts); the live event stream, which needs the same, is eventStream.ts.
 
 import createClient from "openapi-fetch";
+import { currentToken, noteUnauthorized, withToken } from "./auth";
 import type { paths } from "./schema";
 
 export class ApiError extends Error {
@@ -40,11 +42,33 @@ export function errorMessage(error: unknown): string {
   return String(error);
 }
 
+/** The `detail` sentence of an error answer, read from a copy (the caller reads the body). */
+export async function responseDetail(response: Response): Promise<string> {
+  const fallback = `HTTP ${response.status} ${response.statusText}`.trim();
+  try {
+    return detailMessage(await response.clone().json(), fallback);
+  } catch {
+    return fallback;
+  }
+}
+
+/**
+ * Every API request: the token, when there is one (auth.ts), and a 401 reported to the token
+ * prompt. `fetch` is looked up at call time so tests can stub it.
+ */
+export async function authorizedFetch(request: Request): Promise<Response> {
+  const sent = currentToken();
+  withToken(request.headers, sent);
+  const response = await globalThis.fetch(request);
+  if (response.status === 401) noteUnauthorized(await responseDetail(response), sent);
+  return response;
+}
+
 // Absolute base URL: the browser would resolve a relative one, but `Request` in Node (tests)
-// does not. `fetch` is looked up at call time so tests can stub it.
+// does not.
 export const api = createClient<paths>({
   baseUrl: globalThis.location?.origin ?? "http://127.0.0.1:8000",
-  fetch: (request: Request) => globalThis.fetch(request),
+  fetch: authorizedFetch,
   headers: { Accept: "application/json" },
 });
 

@@ -1,7 +1,9 @@
 import { useEffect, useRef } from "react";
 import { NavLink, Outlet, ScrollRestoration, useLocation } from "react-router";
+import { TokenPrompt } from "./TokenPrompt";
 
-/** Header with the main navigation; every page renders into <main>. */
+/** Header with the main navigation; every page renders into <main>, below the token prompt
+ * when the API asks for one. */
 export function AppLayout() {
   const { pathname } = useLocation();
   const main = useRef<HTMLElement>(null);
@@ -40,6 +42,7 @@ export function AppLayout() {
         </nav>
       </header>
       <main id="main" ref={main} tabIndex={-1}>
+        <TokenPrompt />
         <Outlet />
       </main>
       <ScrollRestoration />

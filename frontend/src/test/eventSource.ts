@@ -1,6 +1,9 @@
-// A stand-in for the browser's EventSource: tests push server-sent events by hand.
+// A stand-in for the live view's event stream (api/eventStream.ts, shaped like the browser's
+// EventSource): tests push server-sent events by hand.
 
-export class FakeEventSource {
+import type { EventStream } from "../api/eventStream";
+
+export class FakeEventSource implements EventStream {
   static readonly CONNECTING = 0;
   static readonly OPEN = 1;
   static readonly CLOSED = 2;

@@ -17,6 +17,15 @@ import {
 import { json, renderAt, stubApi } from "../../test/render";
 import { ExperimentPage } from "./ExperimentPage";
 
+// The live view's event stream, pushed by hand (api/eventStream.ts is tested on its own).
+vi.mock("../../api/eventStream", async (importOriginal) => {
+  const { FakeEventSource } = await import("../../test/eventSource");
+  return {
+    ...(await importOriginal<typeof import("../../api/eventStream")>()),
+    openEventStream: (url: string) => new FakeEventSource(url),
+  };
+});
+
 // uPlot, ECharts and d3-flame-graph draw on canvas / measured SVG, which jsdom does not do;
 // their data is tested on its own.
 vi.mock("../../lib/charts/UPlotChart", () => ({
@@ -40,7 +49,6 @@ vi.mock("../results/FlameGraphChart", () => ({
 
 beforeEach(() => {
   FakeEventSource.instances = [];
-  vi.stubGlobal("EventSource", FakeEventSource);
 });
 afterEach(() => {
   cleanup();

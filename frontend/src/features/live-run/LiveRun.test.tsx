@@ -1,15 +1,26 @@
 import { act, cleanup, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { resetAuth, setToken } from "../../api/auth";
 import { FakeEventSource } from "../../test/eventSource";
 import { experiment } from "../../test/fixtures";
 import { pipelineExperiment } from "../../test/pipelineFixtures";
 import { json, renderAt, stubApi } from "../../test/render";
 import { LiveRun } from "./LiveRun";
 
+// The live view's event stream, pushed by hand (api/eventStream.ts is tested on its own).
+vi.mock("../../api/eventStream", async (importOriginal) => {
+  const { FakeEventSource } = await import("../../test/eventSource");
+  return {
+    ...(await importOriginal<typeof import("../../api/eventStream")>()),
+    openEventStream: (url: string) => new FakeEventSource(url),
+  };
+});
+
 beforeEach(() => {
   FakeEventSource.instances = [];
-  vi.stubGlobal("EventSource", FakeEventSource);
+  sessionStorage.clear();
+  resetAuth();
 });
 afterEach(() => {
   cleanup();
@@ -95,6 +106,18 @@ describe("LiveRun", () => {
       }),
     );
     expect(screen.getByText(/position 2 in the queue/)).toBeTruthy();
+  });
+
+  it("opens the stream again once a token is entered", () => {
+    stubApi({});
+    renderAt(<LiveRun experiment={running} />);
+    const refused = FakeEventSource.latest();
+    act(() => refused.fail(true));
+    expect(FakeEventSource.instances).toHaveLength(1);
+    act(() => setToken("live-token-0123456789abcdef"));
+    expect(FakeEventSource.instances).toHaveLength(2);
+    expect(refused.readyState).toBe(FakeEventSource.CLOSED);
+    expect(FakeEventSource.latest().url).toBe(`/api/v1/experiments/${running.id}/events`);
   });
 
   it("says when the connection drops", () => {

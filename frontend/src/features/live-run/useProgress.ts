@@ -1,4 +1,6 @@
 import { useEffect, useRef, useState } from "react";
+import { useAuth } from "../../api/auth";
+import { CLOSED, openEventStream } from "../../api/eventStream";
 import type { ProgressEvent } from "../../api/types";
 
 export type StreamState = "connecting" | "open" | "reconnecting" | "closed" | "failed";
@@ -12,8 +14,9 @@ export interface ProgressStream {
 
 /**
  * Follows GET /api/v1/experiments/{id}/events (server-sent `progress` events) until the
- * `finished` event; the browser reconnects by itself after a network error, and the backend
- * answers a reconnect with its latest event.
+ * `finished` event; the stream reconnects by itself after a network error, and the backend
+ * answers a reconnect with its latest event. Read with fetch so it carries the API token
+ * (api/eventStream.ts); a new token opens a new stream.
  */
 export function useProgress(
   id: string,
@@ -27,14 +30,16 @@ export function useProgress(
   const [stream, setStream] = useState<StreamState>("connecting");
   const latest = useRef(callbacks);
   latest.current = callbacks;
+  const { version: tokenVersion } = useAuth();
 
+  // tokenVersion: a new token (entered after a 401) reopens the stream with it.
   useEffect(() => {
-    if (!enabled || typeof EventSource === "undefined") return;
+    if (!enabled || typeof fetch === "undefined") return;
     setStream("connecting");
-    const source = new EventSource(`/api/v1/experiments/${encodeURIComponent(id)}/events`);
+    const source = openEventStream(`/api/v1/experiments/${encodeURIComponent(id)}/events`);
     source.onopen = () => setStream("open");
     source.onerror = () => {
-      setStream(source.readyState === EventSource.CLOSED ? "failed" : "reconnecting");
+      setStream(source.readyState === CLOSED ? "failed" : "reconnecting");
     };
     source.addEventListener("progress", (message) => {
       let data: ProgressEvent;
@@ -52,7 +57,7 @@ export function useProgress(
       }
     });
     return () => source.close();
-  }, [id, enabled]);
+  }, [id, enabled, tokenVersion]);
 
   return { event: received.event, receivedAt: received.at, stream };
 }

@@ -14,6 +14,15 @@ import {
 import { json, renderAt, stubApi } from "../../test/render";
 import { ExperimentPage } from "../experiment/ExperimentPage";
 
+// The live view's event stream, pushed by hand (api/eventStream.ts is tested on its own).
+vi.mock("../../api/eventStream", async (importOriginal) => {
+  const { FakeEventSource } = await import("../../test/eventSource");
+  return {
+    ...(await importOriginal<typeof import("../../api/eventStream")>()),
+    openEventStream: (url: string) => new FakeEventSource(url),
+  };
+});
+
 // uPlot draws on canvas, which jsdom does not do; the chart's data is tested on its own.
 vi.mock("../../lib/charts/UPlotChart", () => ({
   UPlotChart: ({ data }: { data: unknown[][] }) => (
@@ -23,7 +32,6 @@ vi.mock("../../lib/charts/UPlotChart", () => ({
 
 beforeEach(() => {
   FakeEventSource.instances = [];
-  vi.stubGlobal("EventSource", FakeEventSource);
 });
 afterEach(() => {
   cleanup();
