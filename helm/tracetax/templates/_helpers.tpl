@@ -90,6 +90,14 @@ helm.sh/chart: {{ include "tracetax.chart" .ctx }}
 {{- end -}}
 {{- end -}}
 
+{{- define "tracetax.apiTokenSecretName" -}}
+{{- if .Values.backend.auth.existingSecret -}}
+{{- .Values.backend.auth.existingSecret -}}
+{{- else -}}
+{{- printf "%s-api-token" (include "tracetax.fullname" .) -}}
+{{- end -}}
+{{- end -}}
+
 {{- define "tracetax.databaseSecretName" -}}
 {{- if .Values.backend.database.existingSecret -}}
 {{- .Values.backend.database.existingSecret -}}
