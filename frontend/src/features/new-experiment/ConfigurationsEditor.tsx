@@ -4,9 +4,13 @@ import { type FormErrors, fieldId, messagesFor } from "../../api/validation";
 import { Field } from "../../components/Field";
 import { EnvEditor } from "./EnvEditor";
 import {
+  type CommandLanguage,
   type ConfigurationDraft,
+  commandProcessorProblem,
   configurationFromPreset,
   customConfiguration,
+  launchLabel,
+  launchShort,
   PROCESSORS,
   presetsFor,
 } from "./form";
@@ -14,7 +18,10 @@ import {
 interface Props {
   configurations: ConfigurationDraft[];
   baseline: string;
+  /** The demo service measured (undefined for your own service). */
   service: ServiceInfo | undefined;
+  /** Your own service's language: the launches are its (none, zero-code, eBPF, its own SDK). */
+  command?: CommandLanguage;
   presets: Preset[];
   errors: FormErrors;
   onChange: (configurations: ConfigurationDraft[], baseline: string) => void;
@@ -34,16 +41,42 @@ export function processorProblem(
   return null;
 }
 
+/** The order launches are offered in for your own service: the baseline, zero-code, its own SDK. */
+const LAUNCH_ORDER = ["none", "agent", "ebpf", "batch", "simple"];
+
+/**
+ * The presets offered for a service: those for its language; for your own service only those
+ * it can be launched with, the baseline and the zero-code launch first.
+ */
+export function offeredPresets(
+  presets: readonly Preset[],
+  language: string,
+  command: boolean,
+): Preset[] {
+  const applicable = presetsFor(presets, language);
+  if (!command) return applicable;
+  return applicable
+    .filter((preset) => commandProcessorProblem(language, preset.processor) === null)
+    .sort((a, b) => LAUNCH_ORDER.indexOf(a.processor) - LAUNCH_ORDER.indexOf(b.processor));
+}
+
 /** The configurations to compare: one per card, exactly one of them the baseline. */
 export function ConfigurationsEditor({
   configurations,
   baseline,
   service,
+  command,
   presets,
   errors,
   onChange,
 }: Props) {
-  const applicable = presetsFor(presets, service?.language ?? "");
+  const language = command ?? service?.language ?? "";
+  const problemOf = (processor: string) =>
+    command ? commandProcessorProblem(command, processor) : processorProblem(service, processor);
+  /** A processor as the selects offer it: with how your own service is launched by it. */
+  const processorText = (processor: string) =>
+    command ? `${processor} — ${launchShort(processor)}` : processor;
+  const applicable = offeredPresets(presets, language, command !== undefined);
   const [choice, setChoice] = useState<string>(applicable[0]?.name ?? CUSTOM);
   // A choice that no longer applies (the service changed) falls back to the first preset.
   const toAdd =
@@ -89,7 +122,7 @@ export function ConfigurationsEditor({
             ...messagesFor(errors, `${path}.preset`),
             ...messagesFor(errors, `${path}.baseline`),
           ];
-          const problem = processorProblem(service, configuration.processor);
+          const problem = problemOf(configuration.processor);
           const isBaseline = configuration.uid === baseline;
           return (
             <li
@@ -152,7 +185,9 @@ export function ConfigurationsEditor({
                   id={fieldId(`${path}.processor`)}
                   label="Processor"
                   errors={messagesFor(errors, `${path}.processor`)}
-                  hint={problem ?? undefined}
+                  hint={
+                    problem ?? (command ? launchLabel(command, configuration.processor) : undefined)
+                  }
                 >
                   {(input) => (
                     <select
@@ -163,14 +198,14 @@ export function ConfigurationsEditor({
                       }
                     >
                       {PROCESSORS.map((processor) => {
-                        const why = processorProblem(service, processor);
+                        const why = problemOf(processor);
                         return (
                           <option
                             key={processor}
                             value={processor}
                             disabled={why !== null && processor !== configuration.processor}
                           >
-                            {processor}
+                            {command && why === null ? processorText(processor) : processor}
                             {why ? ` (${why})` : ""}
                           </option>
                         );
@@ -198,10 +233,11 @@ export function ConfigurationsEditor({
           onChange={(event) => setChoice(event.target.value)}
         >
           {applicable.map((preset) => {
-            const why = processorProblem(service, preset.processor);
+            const why = problemOf(preset.processor);
             return (
               <option key={preset.name} value={preset.name} disabled={why !== null}>
                 {preset.name}
+                {command ? ` — ${launchLabel(command, preset.processor)}` : ""}
                 {why ? ` (${why})` : ""}
               </option>
             );

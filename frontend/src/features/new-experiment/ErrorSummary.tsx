@@ -11,15 +11,21 @@ export function useErrorSummary(mutation: { error: unknown; isError: boolean }) 
   return { errors, summary };
 }
 
-/** Every problem the API reported, each linked to its field; focused after a failed submit. */
+/**
+ * Every problem the API reported, each linked to its field; focused after a failed submit. With
+ * `target`, a problem links to the field that shows it (`target` of its path), and one the form
+ * has no field for (null) is listed here alone, without a link.
+ */
 export function ErrorSummary({
   errors,
   ref,
   title = "The experiment was not created",
+  target = (field) => field,
 }: {
   errors: FormErrors;
   ref?: Ref<HTMLDivElement>;
   title?: string;
+  target?: (field: string) => string | null;
 }) {
   if (errors.form.length === 0 && errors.issues.length === 0) return null;
   const focusField = (field: string) => {
@@ -34,20 +40,28 @@ export function ErrorSummary({
         {errors.form.map((message) => (
           <li key={`form-${message}`}>{message}</li>
         ))}
-        {errors.issues.map((issue) => (
-          <li key={`${issue.field}-${issue.message}`}>
-            <a
-              href={`#${fieldId(issue.field)}`}
-              onClick={(event) => {
-                event.preventDefault();
-                focusField(issue.field);
-              }}
-            >
-              <code>{issue.field}</code>
-            </a>
-            : {issue.message}
-          </li>
-        ))}
+        {errors.issues.map((issue) => {
+          const field = target(issue.field);
+          return (
+            <li key={`${issue.field}-${issue.message}`}>
+              {field === null ? (
+                <code>{issue.field}</code>
+              ) : (
+                <a
+                  href={`#${fieldId(field)}`}
+                  onClick={(event) => {
+                    event.preventDefault();
+                    focusField(field);
+                  }}
+                >
+                  <code>{issue.field}</code>
+                </a>
+              )}
+              : {issue.message}
+              {field === null && <span className="muted"> (no field of this form sets it)</span>}
+            </li>
+          );
+        })}
       </ul>
     </div>
   );

@@ -12,10 +12,22 @@ import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { ConfigurationsEditor } from "./ConfigurationsEditor";
 import { OTEL_DATALIST_ID, OTEL_SUGGESTIONS } from "./EnvEditor";
 import { ErrorSummary, useErrorSummary } from "./ErrorSummary";
+import { placeErrors, placeIssue } from "./errors";
 import { estimateForm } from "./estimate";
 import { FormFooter } from "./FormFooter";
-import { type FormState, initialForm, type LoadDraft, toSpec } from "./form";
+import {
+  type CommandDraft,
+  type FormState,
+  initialForm,
+  type LoadDraft,
+  type RequestDraft,
+  toSpec,
+  withService,
+} from "./form";
+import { RequestFields } from "./RequestFields";
 import { ServicePicker } from "./ServicePicker";
+import { SpecPreview } from "./SpecPreview";
+import { YourServiceFields } from "./YourServiceFields";
 
 /** `/experiments/new`: the form; waits for the services and presets it is built from. */
 export function NewExperimentPage() {
@@ -68,16 +80,24 @@ export function ExperimentForm({ services, presets }: FormProps) {
       navigate(`/experiments/${created.id}`);
     },
   });
-  const { errors, summary } = useErrorSummary(create);
+  const { errors: apiErrors, summary } = useErrorSummary(create);
+  // Each message beside the input that edits its field; the summary lists every one.
+  const { beside: errors } = placeErrors(form, apiErrors);
+  const command = form.kind === "command";
 
   const service = services.find((s) => s.language === form.language);
   const estimate = estimateForm(form);
+  const spec = toSpec(form, presets);
   const setLoad = (key: keyof LoadDraft, value: string) =>
     setForm((f) => ({ ...f, load: { ...f.load, [key]: value } }));
+  const setCommand = (patch: Partial<CommandDraft>) =>
+    setForm((f) => ({ ...f, command: { ...f.command, ...patch } }));
+  const setRequest = (patch: Partial<RequestDraft>) =>
+    setForm((f) => ({ ...f, request: { ...f.request, ...patch } }));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate(toSpec(form, presets));
+    create.mutate(spec);
   };
 
   const numberField = (
@@ -102,7 +122,7 @@ export function ExperimentForm({ services, presets }: FormProps) {
 
   return (
     <form className="experiment-form" onSubmit={submit} noValidate aria-busy={create.isPending}>
-      <ErrorSummary ref={summary} errors={errors} />
+      <ErrorSummary ref={summary} errors={apiErrors} target={(field) => placeIssue(form, field)} />
       <datalist id={OTEL_DATALIST_ID}>
         {OTEL_SUGGESTIONS.map((name) => (
           <option key={name} value={name} />
@@ -125,9 +145,25 @@ export function ExperimentForm({ services, presets }: FormProps) {
         <ServicePicker
           services={services}
           value={form.language}
-          errors={messagesFor(errors, "service", true)}
-          onChange={(language) => setForm((f) => ({ ...f, language }))}
+          errors={messagesFor(errors, command ? "service" : "service.language")}
+          onChange={(language) =>
+            setForm((f) => withService(f, presets, { kind: "demo", language }))
+          }
+          own={{
+            selected: command,
+            onSelect: () => setForm((f) => withService(f, presets, { kind: "command" })),
+          }}
         />
+        {command && (
+          <YourServiceFields
+            draft={form.command}
+            onChange={setCommand}
+            onLanguage={(language) =>
+              setForm((f) => withService(f, presets, { commandLanguage: language }))
+            }
+            errors={errors}
+          />
+        )}
       </section>
 
       <section className="panel" aria-labelledby="configurations-title">
@@ -135,11 +171,12 @@ export function ExperimentForm({ services, presets }: FormProps) {
         <ConfigurationsEditor
           configurations={form.configurations}
           baseline={form.baseline}
-          service={service}
+          service={command ? undefined : service}
+          command={command ? form.command.language : undefined}
           presets={presets}
           errors={errors}
           onChange={(configurations, baseline) =>
-            setForm((f) => ({ ...f, configurations, baseline }))
+            setForm((f) => ({ ...f, configurations, baseline, configurationsEdited: true }))
           }
         />
       </section>
@@ -150,39 +187,52 @@ export function ExperimentForm({ services, presets }: FormProps) {
           {LOAD_FIELDS.map(({ key, label, hint, step }) =>
             numberField(`load.${key}`, label, form.load[key], (v) => setLoad(key, v), hint, step),
           )}
-          <Field id={fieldId("load.path")} label="Path" errors={messagesFor(errors, "load.path")}>
-            {(input) => (
-              <input
-                {...input}
-                className="mono"
-                value={form.load.path}
-                spellCheck={false}
-                onChange={(event) => setLoad("path", event.target.value)}
-              />
-            )}
-          </Field>
-          {numberField(
-            "load.query.iters",
-            "Work per request (iters)",
-            form.load.iters,
-            (v) => setLoad("iters", v),
-            "CPU work the demo does per request.",
-            "1",
-          )}
-          {numberField(
-            "load.query.spans",
-            "Spans per request",
-            form.load.spans,
-            (v) => setLoad("spans", v),
-            "Child spans the demo creates.",
-            "1",
+          {!command && (
+            <>
+              <Field
+                id={fieldId("load.path")}
+                label="Path"
+                errors={messagesFor(errors, "load.path")}
+              >
+                {(input) => (
+                  <input
+                    {...input}
+                    className="mono"
+                    value={form.load.path}
+                    spellCheck={false}
+                    onChange={(event) => setLoad("path", event.target.value)}
+                  />
+                )}
+              </Field>
+              {numberField(
+                "load.query.iters",
+                "Work per request (iters)",
+                form.load.iters,
+                (v) => setLoad("iters", v),
+                "CPU work the demo does per request.",
+                "1",
+              )}
+              {numberField(
+                "load.query.spans",
+                "Spans per request",
+                form.load.spans,
+                (v) => setLoad("spans", v),
+                "Child spans the demo creates.",
+                "1",
+              )}
+            </>
           )}
         </div>
+        {command && <RequestFields request={form.request} onChange={setRequest} errors={errors} />}
         {messagesFor(errors, "load").length > 0 && (
-          <p className="field-error">{messagesFor(errors, "load").join("; ")}</p>
+          <p className="field-error" id={fieldId("load")}>
+            {messagesFor(errors, "load").join("; ")}
+          </p>
         )}
         {messagesFor(errors, "load.query").length > 0 && (
-          <p className="field-error">{messagesFor(errors, "load.query").join("; ")}</p>
+          <p className="field-error" id={fieldId("load.query")}>
+            {messagesFor(errors, "load.query").join("; ")}
+          </p>
         )}
       </section>
 
@@ -206,6 +256,24 @@ export function ExperimentForm({ services, presets }: FormProps) {
             "1",
           )}
         </div>
+        <label className="checkbox" htmlFor={fieldId("sample_stacks")}>
+          <input
+            id={fieldId("sample_stacks")}
+            type="checkbox"
+            checked={form.sampleStacks}
+            aria-describedby={`${fieldId("sample_stacks")}-hint`}
+            onChange={(event) => setForm((f) => ({ ...f, sampleStacks: event.target.checked }))}
+          />
+          Sample stacks
+        </label>
+        <p className="hint" id={`${fieldId("sample_stacks")}-hint`}>
+          A phase of its own after the measured one (never measured), to show where the export work
+          runs.
+        </p>
+        {messagesFor(errors, "sample_stacks").length > 0 && (
+          <p className="field-error">{messagesFor(errors, "sample_stacks").join("; ")}</p>
+        )}
+        <SpecPreview spec={spec} baseUrl={window.location.origin} />
       </section>
 
       <FormFooter

@@ -6,21 +6,31 @@ interface Props {
   value: string;
   errors: string[];
   onChange: (language: string) => void;
+  /** Offers "Your service" (a command of the user's) beside the demo services. */
+  own?: { selected: boolean; onSelect: () => void };
 }
 
-/** The demo service to measure, with the OpenTelemetry modes it has and which can run here. */
-export function ServicePicker({ services, value, errors, onChange }: Props) {
+/**
+ * The demo service to measure, with the OpenTelemetry modes it has and which can run here, or
+ * (with `own`) the user's own service.
+ */
+export function ServicePicker({ services, value, errors, onChange, own }: Props) {
   const errorId = errors.length > 0 ? "service-error" : undefined;
   return (
     <fieldset className="service-picker" aria-describedby={errorId}>
       <legend>Service</legend>
       <div className="service-options">
         {services.map((service, index) => {
-          const id = index === 0 ? fieldId("service.language") : `service-${service.language}`;
+          // The first demo is where the summary's link to `service` lands (unless it is ours).
+          const id =
+            index === 0 && !own?.selected
+              ? fieldId("service.language")
+              : `service-${service.language}`;
+          const selected = !own?.selected && service.language === value;
           return (
             <label
               key={service.language}
-              className={`service-option${service.language === value ? " is-selected" : ""}`}
+              className={`service-option${selected ? " is-selected" : ""}`}
               htmlFor={id}
             >
               <span className="service-title">
@@ -29,7 +39,7 @@ export function ServicePicker({ services, value, errors, onChange }: Props) {
                   type="radio"
                   name="service"
                   value={service.language}
-                  checked={service.language === value}
+                  checked={selected}
                   onChange={() => onChange(service.language)}
                 />{" "}
                 <strong>{service.language}</strong>
@@ -56,6 +66,29 @@ export function ServicePicker({ services, value, errors, onChange }: Props) {
             </label>
           );
         })}
+        {own && (
+          <label
+            className={`service-option${own.selected ? " is-selected" : ""}`}
+            htmlFor={fieldId("service")}
+          >
+            <span className="service-title">
+              <input
+                id={fieldId("service")}
+                type="radio"
+                name="service"
+                value="command"
+                checked={own.selected}
+                onChange={own.onSelect}
+              />{" "}
+              <strong>Your service</strong>
+            </span>
+            <span className="muted small service-framework">
+              A command of yours, started as it is or under its language's zero-code
+              instrumentation: no change to its code.
+            </span>
+            <span className="small">Launches: none, zero-code agent, eBPF (Go), its own SDK</span>
+          </label>
+        )}
       </div>
       {errorId && (
         <p id={errorId} className="field-error">

@@ -1,6 +1,8 @@
 // The new-experiment form as plain data, and how it becomes the API's ExperimentSpec.
 // Inputs keep their text; the API validates (and its 422 is shown beside each field), so the
 // form sends what the user typed and leaves blank optional fields to the API's defaults.
+// The service is a demo service or "your service": a command (an argv, never a shell line)
+// launched as it is or under its language's zero-code instrumentation.
 
 import type { ExperimentSpec, Preset, Processor, ServiceInfo } from "../../api/types";
 
@@ -30,10 +32,73 @@ export interface LoadDraft {
   spans: string;
 }
 
+/** A demo service (instrumented-services/) or the user's own command. */
+export type ServiceKind = "demo" | "command";
+type CommandServiceRef = Extract<ExperimentSpec["service"], { kind: "command" }>;
+export type CommandLanguage = CommandServiceRef["language"];
+
+export const COMMAND_LANGUAGES: readonly { value: CommandLanguage; label: string }[] = [
+  { value: "python", label: "Python" },
+  { value: "java", label: "Java (any JVM)" },
+  { value: "node", label: "Node.js" },
+  { value: "go", label: "Go" },
+  { value: "other", label: "Other" },
+];
+/** Languages with a zero-code agent (`agent`): tracetax.services.zero_code.AGENT_LANGUAGES. */
+export const AGENT_LANGUAGES: readonly CommandLanguage[] = ["python", "java", "node"];
+export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+/** Methods whose requests carry no body (the API refuses one with them). */
+export const BODYLESS_METHODS: readonly string[] = ["GET", "HEAD"];
+
+/** One argument of the command: passed to the program as is, never split or quoted. */
+export interface ArgRow {
+  uid: string;
+  value: string;
+}
+
+export interface PathRow {
+  uid: string;
+  path: string;
+  weight: string;
+}
+
+export interface HeaderRow {
+  uid: string;
+  name: string;
+  value: string;
+}
+
+/** "Your service": CommandServiceRef as typed. */
+export interface CommandDraft {
+  argv: ArgRow[];
+  cwd: string;
+  port: string;
+  health_path: string;
+  service_name: string;
+  language: CommandLanguage;
+  startup_timeout_s: string;
+  spans_per_request: string;
+  pprof_port: string;
+}
+
+/** What each request of the load is, for a command service (the demos' is path and query). */
+export interface RequestDraft {
+  method: string;
+  paths: PathRow[];
+  headers: HeaderRow[];
+  body: string;
+}
+
 export interface FormState {
   name: string;
+  kind: ServiceKind;
+  /** The demo service's language (kind "demo"). */
   language: string;
+  command: CommandDraft;
+  request: RequestDraft;
   configurations: ConfigurationDraft[];
+  /** Whether the user changed the configurations: until then they follow the service chosen. */
+  configurationsEdited: boolean;
   /** uid of the one baseline configuration. */
   baseline: string;
   load: LoadDraft;
@@ -44,6 +109,9 @@ export interface FormState {
 
 /** The backend's defaults (tracetax.engine.spec), used when a field is left blank. */
 export const SPEC_DEFAULTS = {
+  health_path: "/healthz",
+  service_name: "tracetax-user-service",
+  startup_timeout_s: 60,
   warmup_s: 5,
   duration_s: 20,
   connections: 16,
@@ -106,14 +174,22 @@ export function presetsFor(presets: readonly Preset[], language: string): Preset
   return presets.filter((preset) => !preset.languages || preset.languages.includes(language));
 }
 
-export function initialForm(
-  services: readonly ServiceInfo[],
+/** The presets a new form starts with for a service: the baseline and one instrumented launch. */
+export function defaultPresetNames(kind: ServiceKind, language: string): string[] {
+  if (kind === "demo") return ["none", "batch-default"];
+  if ((AGENT_LANGUAGES as readonly string[]).includes(language)) return ["none", "zero-code"];
+  if (language === "go") return ["none", "ebpf"];
+  return ["none", "batch-default"];
+}
+
+/** The starting configurations for a service, and which of them is the baseline. */
+export function defaultConfigurations(
   presets: readonly Preset[],
-): FormState {
-  const language =
-    services.find((s) => s.language === "go")?.language ?? services[0]?.language ?? "";
+  kind: ServiceKind,
+  language: string,
+): { configurations: ConfigurationDraft[]; baseline: string } {
   const configurations: ConfigurationDraft[] = [];
-  for (const name of ["none", "batch-default"]) {
+  for (const name of defaultPresetNames(kind, language)) {
     const preset = presets.find((p) => p.name === name);
     if (preset)
       configurations.push(
@@ -128,10 +204,52 @@ export function initialForm(
     presets.find((p) => p.baseline && configurations.some((c) => c.preset === p.name))?.name ??
     null;
   return {
-    name: "",
-    language,
     configurations,
     baseline: configurations.find((c) => c.preset === baseline)?.uid ?? configurations[0].uid,
+  };
+}
+
+export function argRows(values: readonly string[]): ArgRow[] {
+  return values.map((value) => ({ uid: uid("arg"), value }));
+}
+
+export function initialCommand(): CommandDraft {
+  return {
+    argv: argRows([""]),
+    cwd: "",
+    port: "",
+    health_path: SPEC_DEFAULTS.health_path,
+    service_name: "",
+    language: "python",
+    startup_timeout_s: String(SPEC_DEFAULTS.startup_timeout_s),
+    spans_per_request: "",
+    pprof_port: "",
+  };
+}
+
+export function initialRequest(): RequestDraft {
+  return {
+    method: "GET",
+    paths: [{ uid: uid("path"), path: "/", weight: "1" }],
+    headers: [],
+    body: "",
+  };
+}
+
+export function initialForm(
+  services: readonly ServiceInfo[],
+  presets: readonly Preset[],
+): FormState {
+  const language =
+    services.find((s) => s.language === "go")?.language ?? services[0]?.language ?? "";
+  return {
+    name: "",
+    kind: "demo",
+    language,
+    command: initialCommand(),
+    request: initialRequest(),
+    ...defaultConfigurations(presets, "demo", language),
+    configurationsEdited: false,
     load: {
       rate: "200",
       warmup_s: String(SPEC_DEFAULTS.warmup_s),
@@ -146,6 +264,121 @@ export function initialForm(
     seed: String(SPEC_DEFAULTS.seed),
     sampleStacks: SPEC_DEFAULTS.sample_stacks,
   };
+}
+
+/** The language the configurations are for: the demo's, or the one declared for the command. */
+export function targetLanguage(form: Pick<FormState, "kind" | "language" | "command">): string {
+  return form.kind === "command" ? form.command.language : form.language;
+}
+
+/**
+ * The form for another service (a demo, or the command in another language): the configurations
+ * follow it until the user edits them; edited ones stay (a launch that no longer fits is marked).
+ */
+export function withService(
+  form: FormState,
+  presets: readonly Preset[],
+  change: { kind?: ServiceKind; language?: string; commandLanguage?: CommandLanguage },
+): FormState {
+  const next: FormState = {
+    ...form,
+    kind: change.kind ?? form.kind,
+    language: change.language ?? form.language,
+    command: change.commandLanguage
+      ? { ...form.command, language: change.commandLanguage }
+      : form.command,
+  };
+  if (form.configurationsEdited) return next;
+  return { ...next, ...defaultConfigurations(presets, next.kind, targetLanguage(next)) };
+}
+
+/** Why `processor` cannot launch a command service in `language`, or null when it can (as far
+ * as the form can tell: whether the agent is installed here is the API's answer). */
+export function commandProcessorProblem(language: string, processor: string): string | null {
+  switch (processor) {
+    case "none":
+    case "batch":
+      return null;
+    case "simple":
+      return "not for your own service: no standard variable selects SimpleSpanProcessor";
+    case "agent":
+      if ((AGENT_LANGUAGES as readonly string[]).includes(language)) return null;
+      return language === "go"
+        ? "no zero-code agent for Go: use ebpf"
+        : "a zero-code agent needs Python, Java or Node";
+    case "ebpf":
+      return language === "go" ? null : "Go binaries only";
+    default:
+      return `unknown processor ${processor}`;
+  }
+}
+
+const AGENTS: Record<string, string> = {
+  python: "opentelemetry-instrument",
+  java: "the Java agent (-javaagent)",
+  node: "auto-instrumentations-node",
+  go: "eBPF attached to the binary",
+};
+
+/** The zero-code instrumentation of a language (agent, or eBPF for Go), null for "other". */
+export function zeroCodeLaunch(language: string): string | null {
+  return AGENTS[language] ?? null;
+}
+
+/** How a command service is launched with `processor`, in words. */
+export function launchLabel(language: string, processor: string): string {
+  switch (processor) {
+    case "none":
+      return "as it is, SDK disabled, no agent";
+    case "batch":
+      return "as it is (its own SDK)";
+    case "agent":
+      return (AGENT_LANGUAGES as readonly string[]).includes(language)
+        ? `zero-code: ${AGENTS[language]}`
+        : "zero-code: its language's agent";
+    case "ebpf":
+      return `zero-code: ${AGENTS.go}`;
+    default:
+      return processor;
+  }
+}
+
+/** A processor's launch of a command service in a few words, for a select's option. */
+export function launchShort(processor: string): string {
+  return (
+    {
+      none: "as it is, no SDK",
+      batch: "as it is, its own SDK",
+      agent: "zero-code agent",
+      ebpf: "Go eBPF",
+    }[processor] ?? processor
+  );
+}
+
+/** A row's text split at whitespace: what a shell would have made of it (without quoting). */
+export function splitArgument(value: string): string[] {
+  return value.trim().split(/\s+/).filter(Boolean);
+}
+
+/** Whether an argument has whitespace in it (it is still one argument: a hint says so). */
+export function hasWhitespace(value: string): boolean {
+  return /\s/.test(value);
+}
+
+/** `rows` with the row at `index` moved by `delta` (-1 up, +1 down); unchanged at an end. */
+export function moveRow<T>(rows: readonly T[], index: number, delta: number): T[] {
+  const target = index + delta;
+  if (index < 0 || index >= rows.length || target < 0 || target >= rows.length) return [...rows];
+  const next = [...rows];
+  [next[index], next[target]] = [next[target], next[index]];
+  return next;
+}
+
+/** `rows` with the row at `index` replaced by one row per part. */
+export function splitRow(rows: readonly ArgRow[], index: number): ArgRow[] {
+  const parts = splitArgument(rows[index]?.value ?? "");
+  if (parts.length === 0) return [...rows];
+  return [...rows.slice(0, index), ...argRows(parts), ...rows.slice(index + 1)];
 }
 
 /** The number typed, or undefined for a blank field (NaN for anything unparsable). */
@@ -171,8 +404,9 @@ function put<T extends object, K extends keyof T>(
 
 /**
  * The spec to POST. A configuration names its preset only while every variable the preset sets
- * is still there: the API merges a preset's env under the given one, so a removed variable
- * would come back.
+ * is still there (the API merges a preset's env under the given one, so a removed variable
+ * would come back) and its processor is still the preset's (the API checks a preset's languages:
+ * zero-code turned into batch is no longer zero-code).
  */
 export function toSpec(form: FormState, presets: readonly Preset[]): ExperimentSpec {
   const load = {} as ExperimentSpec["load"];
@@ -181,15 +415,22 @@ export function toSpec(form: FormState, presets: readonly Preset[]): ExperimentS
   put(load, "duration_s", parseNumber(form.load.duration_s));
   put(load, "connections", parseNumber(form.load.connections));
   put(load, "max_throughput_s", parseNumber(form.load.max_throughput_s));
-  if (form.load.path.trim() !== "") load.path = form.load.path.trim();
-  const query: Record<string, string | number> = {};
-  if (form.load.iters.trim() !== "") query.iters = numberOrText(form.load.iters);
-  if (form.load.spans.trim() !== "") query.spans = numberOrText(form.load.spans);
-  load.query = query;
+  if (form.kind === "command") {
+    Object.assign(load, requestLoad(form.request));
+  } else {
+    if (form.load.path.trim() !== "") load.path = form.load.path.trim();
+    const query: Record<string, string | number> = {};
+    if (form.load.iters.trim() !== "") query.iters = numberOrText(form.load.iters);
+    if (form.load.spans.trim() !== "") query.spans = numberOrText(form.load.spans);
+    load.query = query;
+  }
 
   const spec: ExperimentSpec = {
     subject: "service",
-    service: { kind: "demo", language: form.language },
+    service:
+      form.kind === "command"
+        ? commandService(form.command)
+        : { kind: "demo", language: form.language },
     configurations: form.configurations.map((draft) => {
       const env: Record<string, string> = {};
       for (const row of draft.env) {
@@ -198,7 +439,9 @@ export function toSpec(form: FormState, presets: readonly Preset[]): ExperimentS
       }
       const preset = presets.find((p) => p.name === draft.preset);
       const keepsPreset =
-        preset !== undefined && Object.keys(preset.env ?? {}).every((key) => key in env);
+        preset !== undefined &&
+        preset.processor === draft.processor &&
+        Object.keys(preset.env ?? {}).every((key) => key in env);
       // inject_busy_us (a harness check) is left to the API's default, 0.
       return {
         name: draft.name.trim(),
@@ -215,4 +458,50 @@ export function toSpec(form: FormState, presets: readonly Preset[]): ExperimentS
   };
   if (form.name.trim() !== "") spec.name = form.name.trim();
   return spec;
+}
+
+/**
+ * The command service to POST: every argument as typed (only empty rows at the end are left
+ * out, so the API's `service.argv.N` still names row N), blank optional fields left to the API.
+ */
+export function commandService(draft: CommandDraft): CommandServiceRef {
+  const argv = draft.argv.map((row) => row.value);
+  while (argv.length > 0 && argv[argv.length - 1] === "") argv.pop();
+  const service = { kind: "command", argv } as CommandServiceRef;
+  if (draft.cwd.trim() !== "") service.cwd = draft.cwd.trim();
+  service.port = numberOrText(draft.port) as number;
+  if (draft.health_path.trim() !== "") service.health_path = draft.health_path.trim();
+  if (draft.service_name.trim() !== "") service.service_name = draft.service_name.trim();
+  service.language = draft.language;
+  if (draft.startup_timeout_s.trim() !== "")
+    service.startup_timeout_s = numberOrText(draft.startup_timeout_s) as number;
+  if (draft.spans_per_request.trim() !== "")
+    service.spans_per_request = numberOrText(draft.spans_per_request) as number;
+  if (draft.pprof_port.trim() !== "") service.pprof_port = numberOrText(draft.pprof_port) as number;
+  return service;
+}
+
+/**
+ * A command service's requests: the method, the weighted paths (every row, so the API's
+ * `load.paths.N` names row N), the headers with a name, and the body unless the method takes none.
+ */
+export function requestLoad(
+  draft: RequestDraft,
+): Pick<ExperimentSpec["load"], "method" | "paths" | "headers" | "body"> {
+  const headers: Record<string, string> = {};
+  for (const row of draft.headers) {
+    if (row.name.trim() === "" && row.value === "") continue;
+    headers[row.name.trim()] = row.value;
+  }
+  const load: Pick<ExperimentSpec["load"], "method" | "paths" | "headers" | "body"> = {
+    method: draft.method,
+    paths: draft.paths.map((row) =>
+      row.weight.trim() === ""
+        ? { path: row.path.trim() }
+        : { path: row.path.trim(), weight: numberOrText(row.weight) as number },
+    ) as NonNullable<ExperimentSpec["load"]["paths"]>,
+    headers,
+  };
+  if (!BODYLESS_METHODS.includes(draft.method) && draft.body !== "") load.body = draft.body;
+  return load;
 }
