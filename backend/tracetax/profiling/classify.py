@@ -81,17 +81,10 @@ RULES: dict[str, Rules] = {
         sampler="py-spy",
         request_roots=re.compile(r"^thread MainThread"),
         background_roots=re.compile(r"^thread Otel"),
-        export_frames=_any(
-            r"opentelemetry/exporter/",
-            r"opentelemetry/proto/",
-            r"google/protobuf/",
-            r"/requests/",
-            r"/urllib3/",
-            r"/grpc/",
-            r"http/client\.py",
-            r"/socket\.py",
-            r"/ssl\.py",
-        ),
+        # The exporter's HTTP client (requests, urllib3, http.client, socket) is always called
+        # from an exporter frame; matched on its own it would count a service's own I/O (a
+        # gunicorn worker's socket reads) as export.
+        export_frames=_any(r"opentelemetry/exporter/", r"opentelemetry/proto/", r"google/protobuf/", r"/grpc/"),
         sdk_frames=_any(r"/opentelemetry/"),
         # The framework, and the service's own files (neither a site-package nor the stdlib).
         application_frames=_any(
