@@ -6,6 +6,7 @@ from __future__ import annotations
 import socket
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import psutil
@@ -46,8 +47,16 @@ def run(tmp_path: Path, argv: list[str], port: int, **service: object) -> RoundO
     )
 
 
-def children_of_test() -> list[psutil.Process]:
-    return [p for p in psutil.Process().children(recursive=True) if p.is_running() and p.status() != "zombie"]
+def children_of_test() -> set[int]:
+    """Live descendants of this test process (a session fixture's servers included)."""
+    return {p.pid for p in psutil.Process().children(recursive=True) if p.is_running() and p.status() != "zombie"}
+
+
+@pytest.fixture(autouse=True)
+def nothing_left_running() -> Iterator[None]:
+    before = children_of_test()
+    yield
+    assert children_of_test() - before == set()
 
 
 def test_a_service_that_exits_at_once_fails_the_round_with_its_last_lines(tmp_path: Path) -> None:
@@ -56,7 +65,6 @@ def test_a_service_that_exits_at_once_fails_the_round_with_its_last_lines(tmp_pa
     assert outcome.status == "failed"
     assert "exited with code 3 before it was healthy" in (outcome.error or "")
     assert "config file not found" in (outcome.service_log_tail or "")
-    assert children_of_test() == []
 
 
 def test_a_service_that_never_becomes_healthy_is_stopped(tmp_path: Path) -> None:
@@ -65,7 +73,6 @@ def test_a_service_that_never_becomes_healthy_is_stopped(tmp_path: Path) -> None
     assert outcome.status == "failed"
     assert "was not healthy" in (outcome.error or "") and "within 3s" in (outcome.error or "")
     assert "starting slowly" in (outcome.service_log_tail or "")
-    assert children_of_test() == []
 
 
 def test_a_service_listening_on_another_port_is_told_so(tmp_path: Path) -> None:
@@ -76,7 +83,6 @@ def test_a_service_listening_on_another_port_is_told_so(tmp_path: Path) -> None:
     outcome = run(tmp_path, argv, declared)
     assert outcome.status == "failed"
     assert f"it listens on port {actual}, not on the declared port {declared}" in (outcome.error or "")
-    assert children_of_test() == []
 
 
 def test_a_port_already_taken_is_named_with_its_holder(tmp_path: Path) -> None:
@@ -87,7 +93,6 @@ def test_a_port_already_taken_is_named_with_its_holder(tmp_path: Path) -> None:
         outcome = run(tmp_path, [sys.executable, str(SERVER)], port)
     assert outcome.status == "failed"
     assert f"port {port} (service.port) is already in use" in (outcome.error or "")
-    assert children_of_test() == []
 
 
 @pytest.mark.parametrize("argv", [["/nonexistent/program"], ["./not-here"]])
