@@ -25,12 +25,12 @@ TRACETAX := cd backend && $(UV) run --frozen tracetax
 SERVICE_DIRS := $(sort $(dir $(wildcard instrumented-services/*/service.json)))
 
 .PHONY: help up down clean status health toolchain backend-deps frontend-deps frontend stack-build \
-        services tools test test-unit test-backend test-frontend test-e2e lint bench-services bench-engine bench-stacks bench-truth bench-collector check-packaging
+        services tools zero-code examples test test-unit test-backend test-frontend test-e2e lint bench-services bench-engine bench-stacks bench-truth bench-collector check-packaging
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
 
-up: toolchain backend-deps frontend services tools ## Build what is missing and start the whole stack (UI at http://localhost:8000)
+up: toolchain backend-deps frontend services tools zero-code examples ## Build what is missing and start the whole stack (UI at http://localhost:8000)
 	@$(TRACETAX) stack up
 
 down: ## Stop every process `make up` started; data stays
@@ -81,6 +81,12 @@ services: $(UV) ## Build the demo services (Go, Python, Java, Node); cached by e
 
 tools: $(OHA) ## Install the load generator (oha) into the cache
 
+zero-code: $(UV) ## Install the zero-code sets (Python opentelemetry-instrument, Java agent, Node auto-instrumentations) into the cache's zero-code/; cached
+	@python3 scripts/zero_code.py zero-code --uv $(UV)
+
+examples: $(UV) ## Install the third-party example apps (httpbin under gunicorn, WireMock) into the cache's examples/; cached
+	@python3 scripts/zero_code.py examples --uv $(UV)
+
 $(OHA):
 	@command -v cargo >/dev/null || { echo "make: cargo (Rust) is missing: needed to install the load generator oha. Install Rust and retry." >&2; exit 1; }
 	@echo "installing oha $(OHA_VERSION) into $(CACHE_DIR)/tools (cold: about 8 min on 2 cores)"
@@ -96,14 +102,14 @@ lint: backend-deps frontend-deps ## Linters and type checkers
 
 test: lint test-backend test-frontend test-e2e check-packaging ## Every test suite (starts the real stack if it is not running)
 
-test-backend: toolchain backend-deps stack-build frontend services tools
+test-backend: toolchain backend-deps stack-build frontend services tools zero-code examples
 	cd backend && $(UV) run --frozen pytest
 
 test-unit: backend-deps frontend-deps ## The quick loop: pytest of pure logic and the offline API (no stack, demo services or schemathesis) and Vitest
 	cd backend && $(UV) run --frozen pytest -q -m "not stack and not schemathesis and not services"
 	cd frontend && npx vitest run
 
-test-e2e: backend-deps frontend services tools ## Browser tests (Chromium) against the running stack, or one started for them
+test-e2e: backend-deps frontend services tools zero-code examples ## Browser tests (Chromium) against the running stack, or one started for them
 	@UV=$(UV) scripts/run-e2e.sh
 
 check-packaging: ## Packaging checks without a Docker engine: compose, Dockerfiles, Helm chart (UPDATE_GOLDEN=1 rewrites the golden file)
