@@ -80,14 +80,43 @@ def test_expected_spans_come_from_the_sdks_processed_counter() -> None:
     counted = asyncio.run(processed_counter(FakeReadback(metrics), "spans", "r1"))  # type: ignore[arg-type]
     assert counted is not None
     expected, dropped = counted
-    assert (expected.value, dropped.value) == (4274.0, 274.0)
+    assert dropped is not None and (expected.value, dropped.value) == (4274.0, 274.0)
     assert expected.source == "SDK counter otel_sdk_processor_span_processed_total"
 
 
-def test_the_java_sdks_older_counter_is_read_too() -> None:
-    metrics = FakeMetrics({"processedSpans_total": [({"dropped": "false"}, 90.0), ({"dropped": "true"}, 10.0)]})
+def test_the_java_agent_counts_what_its_exporter_saw_plus_its_drops() -> None:
+    metrics = FakeMetrics(
+        {
+            "otlp_exporter_seen_total": [({"type": "span"}, 2601.0), ({"type": "log"}, 5.0)],
+            # At shutdown the final batch is processed after the final metric export: 2,449 of 2,601.
+            "processedSpans_total": [({"dropped": "false"}, 2439.0), ({"dropped": "true"}, 10.0)],
+        }
+    )
     counted = asyncio.run(processed_counter(FakeReadback(metrics), "spans", "r1"))  # type: ignore[arg-type]
-    assert counted is not None and (counted[0].value, counted[1].value) == (100.0, 10.0)
+    assert counted is not None and counted[1] is not None
+    assert (counted[0].value, counted[1].value) == (2611.0, 10.0)
+
+
+def test_sampled_spans_started_come_before_the_processed_counter() -> None:
+    metrics = FakeMetrics(
+        {
+            "otel_sdk_span_started_total": [
+                ({"otel_span_sampling_result": "RECORD_AND_SAMPLE"}, 2002.0),
+                ({"otel_span_sampling_result": "DROP"}, 18000.0),
+            ],
+            "otel_sdk_processor_span_processed_total": [({"error_type": ""}, 1984.0)],
+        }
+    )
+    counted = asyncio.run(processed_counter(FakeReadback(metrics), "spans", "r1"))  # type: ignore[arg-type]
+    assert counted is not None and counted[1] is not None
+    assert (counted[0].value, counted[1].value) == (2002.0, 0.0)
+    assert "otel_sdk_span_started_total" in (counted[0].source or "")
+
+
+def test_without_a_drop_counter_drops_are_left_to_inference() -> None:
+    metrics = FakeMetrics({"otel_sdk_span_started_total": [({"otel_span_sampling_result": "RECORD_AND_SAMPLE"}, 5.0)]})
+    counted = asyncio.run(processed_counter(FakeReadback(metrics), "spans", "r1"))  # type: ignore[arg-type]
+    assert counted is not None and counted[0].value == 5.0 and counted[1] is None
 
 
 def test_no_counter_is_none_not_zero() -> None:
