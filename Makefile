@@ -25,7 +25,7 @@ TRACETAX := cd backend && $(UV) run --frozen tracetax
 SERVICE_DIRS := $(sort $(dir $(wildcard instrumented-services/*/service.json)))
 
 .PHONY: help up down clean status health toolchain backend-deps frontend-deps frontend stack-build \
-        services tools zero-code examples test test-unit test-backend test-frontend test-e2e lint bench-services bench-engine bench-stacks bench-truth bench-collector check-packaging
+        postgres services tools zero-code examples test test-unit test-backend test-frontend test-e2e lint bench-services bench-engine bench-stacks bench-truth bench-collector check-packaging
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -56,6 +56,19 @@ toolchain: ## Check the toolchains this repository builds with
 	    echo "installing clang and llvm from Debian (they compile the Go service's eBPF instrumentation)"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang llvm >/dev/null; \
 	  else echo "note: clang/llvm are missing and this is not root: the Go service's ebpf mode will be reported unavailable"; fi; \
+	fi
+
+# The repository and API tests run on PostgreSQL as well as SQLite: a throwaway cluster from
+# Debian's server binaries (backend/tests/postgres.py). Debian's package would also create a
+# cluster of its own, started on port 5432 where services run: the tests need only the binaries.
+postgres: ## Check for PostgreSQL's server binaries (the database tests run on it too); as root, install Debian's
+	@if ! ls /usr/lib/postgresql/*/bin/postgres /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing PostgreSQL from Debian (the repository and API tests run against it as well as SQLite)"; \
+	    mkdir -p /etc/postgresql-common/createcluster.d; \
+	    echo "create_main_cluster = false" > /etc/postgresql-common/createcluster.d/tracetax.conf; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+	  else echo "make: PostgreSQL's server is missing (/usr/lib/postgresql/<version>/bin): the repository and API tests run against it as well as SQLite. Install Debian's postgresql package (apt-get install postgresql) and retry, or run pytest -m 'not postgres'." >&2; exit 1; fi; \
 	fi
 
 $(UV):
@@ -102,11 +115,11 @@ lint: backend-deps frontend-deps ## Linters and type checkers
 
 test: lint test-backend test-frontend test-e2e check-packaging ## Every test suite (starts the real stack if it is not running)
 
-test-backend: toolchain backend-deps stack-build frontend services tools zero-code examples
+test-backend: toolchain postgres backend-deps stack-build frontend services tools zero-code examples
 	cd backend && $(UV) run --frozen pytest
 
-test-unit: backend-deps frontend-deps ## The quick loop: pytest of pure logic and the offline API (no stack, demo services or schemathesis) and Vitest
-	cd backend && $(UV) run --frozen pytest -q -m "not stack and not schemathesis and not services"
+test-unit: backend-deps frontend-deps ## The quick loop: pytest of pure logic and the offline API (no stack, demo services, schemathesis or PostgreSQL) and Vitest
+	cd backend && $(UV) run --frozen pytest -q -m "not stack and not schemathesis and not services and not postgres"
 	cd frontend && npx vitest run
 
 test-e2e: backend-deps frontend services tools zero-code examples ## Browser tests (Chromium) against the running stack, or one started for them

@@ -1,7 +1,12 @@
-"""Session fixtures: the real native stack, started once per test session.
+"""Session fixtures: the real native stack, started once per test session, and the databases
+the repository and API tests run against.
 
 If a complete stack is already running (for example after `make up`) it is reused and left
 running; otherwise one is started in a temporary state directory and stopped at the end.
+
+`databases` is parametrized: every test that uses it runs on SQLite and again on PostgreSQL
+(marked `postgres`; `-m "not postgres"` leaves those out), whose server is started the first
+time a test needs it and stopped at the end of the session.
 """
 
 from __future__ import annotations
@@ -11,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import postgres
+from tests.databases import Databases, PostgresDatabases, SqliteDatabases
 from tracetax import procfs
 from tracetax.engine.placement import Placement
 from tracetax.stack.native import NativeStack
@@ -49,3 +56,34 @@ def native_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[NativeSta
         stack.down()
         leftovers = [c.name for c in stack.components if stack.supervisor.running_pid(c.name)]
         assert not leftovers, f"still running after down: {leftovers}\n{format_table(stack.status())}"
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[postgres.PostgresServer]:
+    # A yield fixture: its teardown also runs when the session ends on a failure or Ctrl-C.
+    try:
+        with postgres.temporary_server() as server:
+            yield server
+    except postgres.PostgresUnavailableError as error:
+        pytest.fail(f"could not start PostgreSQL for the tests: {error}")
+
+
+@pytest.fixture(scope="session", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def databases(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Databases:
+    if request.param == "sqlite":
+        return SqliteDatabases(tmp_path_factory.mktemp("sqlite"))
+    return PostgresDatabases(request.getfixturevalue("postgres_server"))
+
+
+@pytest.fixture
+def empty_database_url(databases: Databases, tmp_path: Path) -> Iterator[str]:
+    url = databases.empty(tmp_path)
+    yield url
+    databases.release(url)
+
+
+@pytest.fixture
+def migrated_database_url(databases: Databases, tmp_path: Path) -> Iterator[str]:
+    url = databases.migrated(tmp_path)
+    yield url
+    databases.release(url)

@@ -1,9 +1,9 @@
-"""The app offline: a temporary database and state directory, every backend on a closed port,
-and a queue that accepts experiments but never starts a measurement."""
+"""The app offline: a temporary database (SQLite, and PostgreSQL once more) and state
+directory, every backend on a closed port, and a queue that accepts experiments but never
+starts a measurement."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,7 +13,6 @@ from fastapi.testclient import TestClient
 from pydantic import AnyHttpUrl
 
 from tracetax.core.config import Settings
-from tracetax.db.session import migrate
 from tracetax.main import create_app
 from tracetax.ports import free_port
 
@@ -22,21 +21,13 @@ def closed_url() -> AnyHttpUrl:
     return AnyHttpUrl(f"http://127.0.0.1:{free_port()}")
 
 
-@pytest.fixture(scope="session")
-def migrated_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An empty database migrated once; each test gets a copy (migrating takes ~0.5 s)."""
-    path = tmp_path_factory.mktemp("template") / "tracetax.db"
-    migrate(f"sqlite:///{path}")
-    return path
-
-
 @pytest.fixture
-def offline_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, migrated_database: Path) -> Settings:
+def offline_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, migrated_database_url: str) -> Settings:
     # The measurement lock and anything else under the state directory stay in tmp_path.
+    # The database: SQLite, and PostgreSQL once more (tests/conftest.py's `databases`).
     monkeypatch.setenv("TRACETAX_STATE_DIR", str(tmp_path / "state"))
-    shutil.copy(migrated_database, tmp_path / "tracetax.db")
     return Settings(
-        database_url=f"sqlite:///{tmp_path / 'tracetax.db'}",
+        database_url=migrated_database_url,
         work_dir=tmp_path / "work",
         frontend_dist=tmp_path / "no-ui",
         tempo_url=closed_url(),

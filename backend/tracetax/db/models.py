@@ -12,14 +12,53 @@ from sqlalchemy.types import TypeDecorator
 
 
 class UtcDateTime(TypeDecorator[datetime]):
-    """A timestamp that reads back time-zone aware. SQLite stores none, and every instant here is
-    UTC, so loaded values say so once, here, instead of at every comparison or API field."""
+    """A timestamp that reads back in UTC, time-zone aware, whatever the database. Every instant
+    here is UTC, so loaded values say so once, here, instead of at every comparison or API field.
+
+    SQLite stores no time zone: it keeps a value's wall-clock digits and drops its offset, and
+    reads back naive values. PostgreSQL stores the instant (timestamptz) and reads it back in
+    the session's TimeZone, the server's own by default, which is often not UTC."""
 
     impl = DateTime(timezone=True)
     cache_ok = True
 
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        # The UTC digits, so that SQLite's offset-less copy still names the same instant.
+        return value.astimezone(UTC) if value is not None and value.tzinfo is not None else value
+
     def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
-        return value.replace(tzinfo=UTC) if value is not None and value.tzinfo is None else value
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def _without_nul(value: str | None) -> str | None:
+    return value.replace("\x00", "\ufffd") if value is not None else None
+
+
+class NulFreeString(TypeDecorator[str]):
+    """A string column that never sends U+0000. PostgreSQL's text types cannot hold it (the
+    driver refuses the whole statement) while SQLite stores it, and it does reach these
+    columns: from the API (a name, an id in a path) and from services' own output (log
+    tails, errors). It is stored, and compared, as U+FFFD, the character that stands for one
+    that cannot be represented, the same on every database; an id looked up with a NUL in it
+    matches nothing."""
+
+    impl = String
+    cache_ok = True
+
+    def process_bind_param(self, value: str | None, dialect: Dialect) -> str | None:
+        return _without_nul(value)
+
+
+class NulFreeText(TypeDecorator[str]):
+    """Text's counterpart of NulFreeString."""
+
+    impl = Text
+    cache_ok = True
+
+    def process_bind_param(self, value: str | None, dialect: Dialect) -> str | None:
+        return _without_nul(value)
 
 
 def utcnow() -> datetime:
@@ -33,23 +72,26 @@ class Base(DeclarativeBase):
 class Experiment(Base):
     __tablename__ = "experiments"
 
-    id: Mapped[str] = mapped_column(String(36), primary_key=True)
-    name: Mapped[str | None] = mapped_column(String(120))
+    id: Mapped[str] = mapped_column(NulFreeString(36), primary_key=True)
+    name: Mapped[str | None] = mapped_column(NulFreeString(120))
     # queued | running | completed | failed | cancelled | interrupted
-    status: Mapped[str] = mapped_column(String(16), index=True)
-    service: Mapped[str] = mapped_column(String(120), index=True)
+    status: Mapped[str] = mapped_column(NulFreeString(16), index=True)
+    service: Mapped[str] = mapped_column(NulFreeString(120), index=True)
     spec: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow, index=True)
     started_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
     finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
-    error: Mapped[str | None] = mapped_column(Text)
+    error: Mapped[str | None] = mapped_column(NulFreeText)
     # Host facts recorded when the run starts: cores, CPU placement, tool versions.
     environment: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
     rounds: Mapped[list[Round]] = relationship(
         back_populates="experiment", order_by="(Round.round_index, Round.order_index)", cascade="all, delete-orphan"
     )
-    results: Mapped[list[ConfigurationResult]] = relationship(back_populates="experiment", cascade="all, delete-orphan")
+    # In the order they were saved (the spec's), whatever order the database returns rows in.
+    results: Mapped[list[ConfigurationResult]] = relationship(
+        back_populates="experiment", order_by="ConfigurationResult.id", cascade="all, delete-orphan"
+    )
 
 
 class Round(Base):
@@ -60,18 +102,18 @@ class Round(Base):
     experiment_id: Mapped[str] = mapped_column(ForeignKey("experiments.id", ondelete="CASCADE"), index=True)
     round_index: Mapped[int] = mapped_column(Integer)
     order_index: Mapped[int] = mapped_column(Integer)
-    configuration: Mapped[str] = mapped_column(String(40))
-    run_id: Mapped[str] = mapped_column(String(36), unique=True)
+    configuration: Mapped[str] = mapped_column(NulFreeString(40))
+    run_id: Mapped[str] = mapped_column(NulFreeString(36), unique=True)
     # pending | running | completed | failed | cancelled | interrupted
-    status: Mapped[str] = mapped_column(String(16))
+    status: Mapped[str] = mapped_column(NulFreeString(16))
     started_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
     finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
-    error: Mapped[str | None] = mapped_column(Text)
-    service_log_tail: Mapped[str | None] = mapped_column(Text)
+    error: Mapped[str | None] = mapped_column(NulFreeText)
+    service_log_tail: Mapped[str | None] = mapped_column(NulFreeText)
     exit_code: Mapped[int | None] = mapped_column(Integer)
     placement: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     # Open-model phase: the whole latency distribution (HdrHistogram encoding, µs) and summary.
-    histogram: Mapped[str | None] = mapped_column(Text)
+    histogram: Mapped[str | None] = mapped_column(NulFreeText)
     open_phase: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     # Every request the service answered successfully in this round (warm-up, measured and
     # closed-loop phases): what the span ledger expects telemetry for.
@@ -85,7 +127,7 @@ class Round(Base):
     # Stack samples of the measured phase: {sampler, samples, seconds} or {sampler, error}, and
     # the folded stacks themselves (tracetax.profiling.folded), the flame graph's input.
     stack_profile: Mapped[dict[str, Any] | None] = mapped_column(JSON)
-    folded_stacks: Mapped[str | None] = mapped_column(Text)
+    folded_stacks: Mapped[str | None] = mapped_column(NulFreeText)
     # How the service ended after SIGTERM: exit code, whether it flushed, what that means.
     shutdown: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
@@ -98,7 +140,7 @@ class ConfigurationResult(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     experiment_id: Mapped[str] = mapped_column(ForeignKey("experiments.id", ondelete="CASCADE"), index=True)
-    configuration: Mapped[str] = mapped_column(String(40))
+    configuration: Mapped[str] = mapped_column(NulFreeString(40))
     aggregates: Mapped[dict[str, Any]] = mapped_column(JSON)
     computed_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 
@@ -123,7 +165,7 @@ class Check(Base):
 
     __tablename__ = "checks"
 
-    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    id: Mapped[str] = mapped_column(NulFreeString(36), primary_key=True)
     experiment_id: Mapped[str] = mapped_column(ForeignKey("experiments.id", ondelete="CASCADE"), index=True)
     budget: Mapped[dict[str, Any]] = mapped_column(JSON)
     strict: Mapped[bool] = mapped_column(default=False)
@@ -136,9 +178,9 @@ class Calibration(Base):
 
     __tablename__ = "calibrations"
 
-    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    id: Mapped[str] = mapped_column(NulFreeString(36), primary_key=True)
     experiment_id: Mapped[str] = mapped_column(ForeignKey("experiments.id", ondelete="CASCADE"), index=True)
-    service: Mapped[str] = mapped_column(String(120), index=True)
+    service: Mapped[str] = mapped_column(NulFreeString(120), index=True)
     # What a check must match to use this calibration: service, configuration, load.
     signature: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow, index=True)

@@ -48,8 +48,17 @@ def list_experiments(session: Session, service: str | None = None, limit: int = 
 
 
 def ledger_readings(session: Session, experiment_id: str) -> Sequence[LedgerReading]:
-    """The span ledger of each round of the experiment, as last read from the backends."""
-    return session.scalars(select(LedgerReading).where(LedgerReading.experiment_id == experiment_id)).all()
+    """The span ledger of each round of the experiment, as last read from the backends, in the
+    rounds' order. (Without an ORDER BY, rows come in whatever order the database finds them:
+    insertion order on SQLite here, but PostgreSQL reuses the space that replaced readings
+    leave behind.)"""
+    query = (
+        select(LedgerReading)
+        .join(Round, Round.run_id == LedgerReading.run_id)
+        .where(LedgerReading.experiment_id == experiment_id)
+        .order_by(Round.round_index, Round.order_index)
+    )
+    return session.scalars(query).all()
 
 
 def replace_ledger_readings(session: Session, experiment_id: str, readings: Sequence[LedgerReading]) -> None:

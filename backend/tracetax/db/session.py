@@ -30,12 +30,18 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
-def migrate(url: str) -> None:
-    """Apply every Alembic migration up to head (idempotent)."""
+def alembic_config(url: str) -> Config:
+    """The migrations' configuration for the database at `url` (no alembic.ini)."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    config.set_main_option("sqlalchemy.url", url)
-    command.upgrade(config, "head")
+    # ConfigParser interpolation: a % in the URL (an escaped password, a socket path) must be doubled.
+    config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return config
+
+
+def migrate(url: str) -> None:
+    """Apply every Alembic migration up to head (idempotent)."""
+    command.upgrade(alembic_config(url), "head")
 
 
 def session_factory(engine: Engine) -> sessionmaker[Session]:
