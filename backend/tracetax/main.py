@@ -7,12 +7,14 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
 from starlette.types import Scope
 
 from tracetax import __version__
+from tracetax.api.errors import validation_error
 from tracetax.api.main import api_router
 from tracetax.core.config import Settings, get_settings
 from tracetax.health import Backends
@@ -61,6 +63,7 @@ def create_app(settings: Settings | None = None, *, run_experiments: bool = True
         lifespan=lifespan,
     )
     app.state.settings = settings
+    app.add_exception_handler(RequestValidationError, validation_error)
     app.include_router(api_router)
     if (settings.frontend_dist / "index.html").exists():
         # Registered last so /api/* always wins over the UI's files.

@@ -223,3 +223,13 @@ def test_an_overlay_naming_an_unknown_component_is_422_naming_file_line_and_comp
     message = response.json()["detail"][0]["msg"]
     assert f"{overlay}:3: sampler9000/mine" in message and "unknown type" in message, message
     assert client.get(EXPERIMENTS).json() == []  # nothing queued, nothing started
+
+
+def test_a_number_json_cannot_carry_is_a_422_naming_the_field(client: TestClient) -> None:
+    # Python's JSON parser accepts NaN; the 422 echoing it back must still be JSON.
+    body = (
+        '{"service": {"kind": "demo", "language": "go"}, "configurations": [{"preset": "none"}], "load": {"rate": NaN}}'
+    )
+    response = client.post("/api/v1/experiments", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 422, response.text
+    assert any(item["loc"][-1] == "rate" and item["input"] == "nan" for item in response.json()["detail"])
