@@ -26,7 +26,7 @@ def httpbin_spec(port: int) -> dict[str, Any]:
             "kind": "command",
             "language": "python",
             "cwd": str(HTTPBIN),
-            "argv": ["venv/bin/gunicorn", "-b", f"127.0.0.1:{port}", "-w", "1", "httpbin:app"],
+            "argv": ["venv/bin/gunicorn", "--no-control-socket", "-b", f"127.0.0.1:{port}", "-w", "1", "httpbin:app"],
             "port": port,
             "health_path": "/get",
             "service_name": "httpbin-stack-test",
