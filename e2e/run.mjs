@@ -12,7 +12,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { launch } from "./lib/browser.mjs";
-import { run, test } from "./lib/harness.mjs";
+import { backendIsUp, run, sleep, test } from "./lib/harness.mjs";
 
 const BASE = (process.env.TRACETAX_URL ?? "http://127.0.0.1:8000").replace(/\/+$/, "");
 const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), "artifacts");
@@ -28,7 +28,6 @@ const RUNNING_PHASES = [
 const RESULTS_TIMEOUT_MS = Number(process.env.TRACETAX_E2E_RESULTS_TIMEOUT_MS ?? 6 * 60_000);
 
 const shot = (name) => path.join(ARTIFACTS, name);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let browser;
 let page;
@@ -66,24 +65,7 @@ async function gotoInApp(linkName) {
     .click();
 }
 
-test(
-  "the backend is up",
-  async () => {
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      try {
-        const response = await fetch(`${BASE}/api/health/live`);
-        if (response.ok) return;
-      } catch {
-        // not up yet
-      }
-      if (Date.now() > deadline)
-        throw new Error(`${BASE}/api/health/live did not answer within 60 s`);
-      await sleep(2000);
-    }
-  },
-  { timeoutMs: 70_000 },
-);
+test("the backend is up", () => backendIsUp(BASE), { timeoutMs: 70_000 });
 
 test(
   "the experiments list renders",

@@ -86,3 +86,20 @@ export async function run({ artifacts, page }) {
   console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
   return failed === 0 && skipped === 0;
 }
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Waits up to 60 s for the backend's liveness answer (a stack may still be starting).
+export async function backendIsUp(base) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      const response = await fetch(`${base}/api/health/live`);
+      if (response.ok) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`${base}/api/health/live did not answer within 60 s`);
+    await sleep(2000);
+  }
+}

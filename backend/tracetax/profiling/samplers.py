@@ -97,6 +97,13 @@ class _ProcessSampler(StackSampler):
         if self.process is not None and self.process.returncode is None:
             processes.kill(self.process)
 
+    def _printed(self, argv: list[str]) -> str:
+        """The output of the tool that turns a recording into text (jfr print, perf script)."""
+        printed = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=False)
+        if printed.returncode != 0:
+            raise SamplerError(f"{self.name}: {' '.join(argv[:2])} failed: {printed.stderr.strip()[-300:]}")
+        return printed.stdout
+
 
 class GoPprof(StackSampler):
     """net/http/pprof's CPU profile on the service's PPROF_PORT, folded by goroutine label."""
@@ -219,16 +226,11 @@ class JavaFlightRecorder(_ProcessSampler):
     def folded(self) -> Folded:
         if not getattr(self, "recording", None) or not self.recording.exists():
             raise SamplerError(f"{self.name}: no recording was written")
-        printed = subprocess.run(
-            ["jfr", "print", "--stack-depth", "128", "--events", "jdk.ExecutionSample", str(self.recording)],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
+        return fold_jfr_text(
+            self._printed(
+                ["jfr", "print", "--stack-depth", "128", "--events", "jdk.ExecutionSample", str(self.recording)]
+            )
         )
-        if printed.returncode != 0:
-            raise SamplerError(f"{self.name}: jfr print failed: {printed.stderr.strip()[-300:]}")
-        return fold_jfr_text(printed.stdout)
 
 
 _JFR_THREAD = re.compile(r'^\s*sampledThread = "(.*)" \(')
@@ -360,7 +362,8 @@ class Perf(_ProcessSampler):
         self.data = self.workdir / "perf.data"
         self.log = self.workdir / "perf.log"
         self.seconds = seconds
-        argv = [binary, "record", "-F", str(SAMPLE_HZ), "-g", "-p", str(pid), "-o", str(self.data)]
+        # cpu-clock, a software event: hardware cycles are "not supported" in many VMs (this one).
+        argv = [binary, "record", "-e", "cpu-clock", "-F", str(SAMPLE_HZ), "-g", "-p", str(pid), "-o", str(self.data)]
         self._spawn([*argv, "--", "sleep", str(seconds)], self.log)
 
     def end_window(self) -> None:
@@ -370,16 +373,7 @@ class Perf(_ProcessSampler):
     def folded(self) -> Folded:
         if not getattr(self, "data", None) or not self.data.exists():
             raise SamplerError(f"{self.name}: no perf.data was written (see {getattr(self, 'log', 'its log')})")
-        script = subprocess.run(
-            ["perf", "script", "-F", "comm,ip,sym", "-i", str(self.data)],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
-        if script.returncode != 0:
-            raise SamplerError(f"{self.name}: perf script failed: {script.stderr.strip()[-300:]}")
-        return fold_perf_script(script.stdout)
+        return fold_perf_script(self._printed(["perf", "script", "-F", "comm,ip,sym", "-i", str(self.data)]))
 
 
 def fold_perf_script(text: str) -> Folded:
