@@ -151,7 +151,7 @@ async def test_service_that_never_gets_healthy_fails_its_rounds_with_its_log(nat
     crash = "import sys; print('listening... no, config error: missing DB_URL', flush=True); sys.exit(3)"
     spec = go_spec(
         service={"kind": "command", "argv": [sys.executable, "-c", crash], "port": 18999, "health_path": "/healthz"},
-        configurations=[{"preset": "none"}, {"preset": "simple"}],
+        configurations=[{"preset": "none"}, {"preset": "batch-default"}],
         rounds=1,
     )
     async with httpx.AsyncClient(timeout=30) as http:

@@ -76,8 +76,8 @@ PRESETS: dict[str, Preset] = {
             name="zero-code",
             description="A service of your own under its language's zero-code instrumentation: Python "
             "opentelemetry-instrument, the Java agent, Node auto-instrumentations-node (their own SDK and "
-            "BatchSpanProcessor, configured by the OTEL_* variables), with the SDK's own processed-span counters "
-            "on, for the ledger (their cost is included in the figures).",
+            "BatchSpanProcessor, configured by the OTEL_* variables), with the SDK's own span counters on, "
+            "for the ledger (their cost is included in the figures).",
             processor="agent",
             languages=["python", "java", "node"],
         ),
