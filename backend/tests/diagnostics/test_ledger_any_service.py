@@ -139,3 +139,26 @@ def test_the_demo_contract_is_unchanged() -> None:
     demo = facts(demo=True, spans_per_request=5, logs_per_request=1)
     assert _declared_spans(demo).value == 5 * 4274 and _declared_spans(demo).source is None
     assert _expected_logs(demo).value == 4274
+
+
+def test_export_timing_is_none_without_exports_and_averaged_over_rounds() -> None:
+    from tracetax.diagnostics.ledger import ExportTiming, RoundLedger, export_timing
+    from tracetax.diagnostics.report import mean_export_s
+
+    empty = asyncio.run(export_timing(FakeReadback(FakeMetrics()), "r1"))  # type: ignore[arg-type]
+    assert empty is None
+    now = datetime.now(UTC)
+
+    def ledger(configuration: str, export: ExportTiming | None) -> RoundLedger:
+        return RoundLedger(
+            configuration=configuration, round_index=0, run_id="r", window=(now, now), signals=[], export=export
+        )
+
+    rounds = [
+        ledger("batch", ExportTiming(exports=10, seconds=0.5)),
+        ledger("batch", ExportTiming(exports=30, seconds=0.7)),
+        ledger("batch", None),
+        ledger("other", None),
+    ]
+    assert mean_export_s(rounds, "batch") == 1.2 / 40
+    assert mean_export_s(rounds, "other") is None

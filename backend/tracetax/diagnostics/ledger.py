@@ -49,6 +49,15 @@ class SignalLedger(BaseModel):
         return next((s.value for s in self.stages if s.stage == stage), None)
 
 
+class ExportTiming(BaseModel):
+    """The span exporter's successful exports in a round and the seconds they took, from the
+    SDK's own `otel.sdk.exporter.operation.duration` (Python, Java 1.58, Node and Go when their
+    self-observability is on)."""
+
+    exports: float
+    seconds: float
+
+
 class RoundLedger(BaseModel):
     configuration: str
     round_index: int
@@ -57,6 +66,8 @@ class RoundLedger(BaseModel):
     signals: list[SignalLedger]
     # Bytes per signal over the same window (None in readings collected before volume was).
     volume: RoundVolume | None = None
+    # None: the SDK reports no export durations (or readings collected before they were read).
+    export: ExportTiming | None = None
 
 
 class RoundFacts(BaseModel):
@@ -345,6 +356,22 @@ async def counter_ledger(readback: RunReadback, facts: RoundFacts) -> SignalLedg
     return SignalLedger(signal="request_counter", stages=stages, balanced=_balanced(stages, []))
 
 
+EXPORT_DURATION = (
+    'otel_sdk_exporter_operation_duration_seconds_{}{{otel_component_type=~".*span_exporter",error_type=""}}'
+)
+
+
+async def export_timing(readback: RunReadback, run_id: str) -> ExportTiming | None:
+    """The round's successful span exports and their total duration; None when the SDK reported
+    none (not zero: an SDK without the metric says nothing about its exports)."""
+    try:
+        exports = await readback.metric_sum(EXPORT_DURATION.format("count"), run_id)
+        seconds = await readback.metric_sum(EXPORT_DURATION.format("sum"), run_id)
+    except BackendError:
+        return None
+    return ExportTiming(exports=exports, seconds=seconds) if exports > 0 else None
+
+
 async def round_ledger(readback: RunReadback, facts: RoundFacts) -> RoundLedger:
     signals = [await span_ledger(readback, facts)]
     if facts.logs_per_request != 0:
@@ -360,4 +387,5 @@ async def round_ledger(readback: RunReadback, facts: RoundFacts) -> RoundLedger:
         volume=await round_volume(
             readback.metrics, facts.started_at, facts.finished_at, facts.requests_total, facts.run_id
         ),
+        export=await export_timing(readback, facts.run_id),
     )

@@ -4,7 +4,9 @@ Rules, each fed with what the experiment measured (never with assumptions passed
 - simple-on-request-path: SimpleSpanProcessor exports inside the request -> use Batch.
 - queue-too-small: the SDK dropped spans -> the queue that holds the measured span rate for
   one schedule delay plus one export, with 25% headroom, rounded up to a power of two (Java
-  rounds queue sizes up to a power of two anyway).
+  rounds queue sizes up to a power of two anyway). The export's duration is the mean of the
+  SDK's own `otel.sdk.exporter.operation.duration` over the configuration's rounds (read with
+  the ledger), when the SDK reports it; otherwise the rule says it was not measured.
 - batch-near-queue: max_export_batch_size close to or above max_queue_size -> a queue four
   times the batch (the SDK defaults' ratio, 2048/512). The field measured why: the export
   batch close to the queue size hurts throughput; the trade-off for higher throughput is a

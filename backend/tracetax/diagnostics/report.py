@@ -203,6 +203,7 @@ def _build(
             ),
             spans_per_request=spec.spans_per_request(),
             dropped_spans=dropped[c.name],
+            export_duration_s=mean_export_s(ledgers, c.name),
             p99_overhead=overheads.get(c.name, {}).get("p99"),
             cpu_overhead=overheads.get(c.name, {}).get("cpu_per_request_us"),
             max_throughput_rps=(aggregates.get(c.name) or {}).get("max_throughput_rps"),
@@ -237,6 +238,14 @@ def _located(summary: StackSummary, share: str) -> float | None:
 def _mean(values: list[Any]) -> float | None:
     present = [float(v) for v in values if v is not None]
     return sum(present) / len(present) if present else None
+
+
+def mean_export_s(ledgers: list[RoundLedger], configuration: str) -> float | None:
+    """Mean duration of one span export over the configuration's rounds, from the SDK's own
+    exporter metrics; None when no round reported any."""
+    timings = [ledger.export for ledger in ledgers if ledger.configuration == configuration and ledger.export]
+    exports = sum(timing.exports for timing in timings)
+    return sum(timing.seconds for timing in timings) / exports if exports else None
 
 
 def _dropped(ledgers: list[RoundLedger], configuration: str) -> float | None:

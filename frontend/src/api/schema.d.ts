@@ -1189,6 +1189,18 @@ export interface components {
             note: string;
         };
         /**
+         * ExportTiming
+         * @description The span exporter's successful exports in a round and the seconds they took, from the
+         *     SDK's own `otel.sdk.exporter.operation.duration` (Python, Java 1.58, Node and Go when their
+         *     self-observability is on).
+         */
+        ExportTiming: {
+            /** Exports */
+            exports: number;
+            /** Seconds */
+            seconds: number;
+        };
+        /**
          * Figure
          * @description A mean over rounds with its 95% t-interval (None where unknown or fewer than 2 rounds).
          */
@@ -1627,6 +1639,7 @@ export interface components {
             /** Signals */
             signals: components["schemas"]["SignalLedger"][];
             volume?: components["schemas"]["RoundVolume"] | null;
+            export?: components["schemas"]["ExportTiming"] | null;
         };
         /** RoundRaw */
         RoundRaw: {

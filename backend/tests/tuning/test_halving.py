@@ -1,0 +1,36 @@
+"""A wall-time budget spent by successive halving, and the least budget that fits one candidate."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from tracetax.tuning.halving import MIN_MEASURE_S, BudgetTooSmallError, Costs, minimum_wall_time_s, plan, total_s
+
+COSTS = Costs(per_round_overhead_s=6.0, rounds=3)
+
+
+def test_a_plan_fits_its_budget_and_halves() -> None:
+    rungs = plan(8, wall_time_s=1800, costs=COSTS, confirm_measure_s=20)
+    assert [r.candidates for r in rungs] == [8, 4, 2, 1]
+    assert all(
+        later.measure_s == pytest.approx(2 * earlier.measure_s, abs=0.2) for earlier, later in itertools.pairwise(rungs)
+    )
+    assert rungs[0].measure_s >= MIN_MEASURE_S
+    assert total_s(rungs, COSTS, 20) <= 1800 + 1
+
+
+def test_a_tight_budget_measures_fewer_candidates() -> None:
+    rungs = plan(8, wall_time_s=500, costs=COSTS, confirm_measure_s=10)
+    assert rungs[0].candidates < 8
+    assert total_s(rungs, COSTS, 10) <= 500 + 1
+
+
+def test_a_budget_too_small_for_one_candidate_names_the_minimum() -> None:
+    minimum = minimum_wall_time_s(COSTS, 20)
+    with pytest.raises(BudgetTooSmallError) as raised:
+        plan(8, wall_time_s=minimum - 1, costs=COSTS, confirm_measure_s=20)
+    assert raised.value.minimum_s == minimum
+    assert f"at least {int(minimum)} s" in str(raised.value) or f"at least {int(minimum) + 1} s" in str(raised.value)
+    assert plan(8, wall_time_s=minimum, costs=COSTS, confirm_measure_s=20)[0].candidates == 1

@@ -1,0 +1,97 @@
+"""Candidate BatchSpanProcessor settings for a traffic shape, sized from measurements.
+
+A queue must hold what arrives while the worker waits and exports: at the peak span rate (a
+burst, not the mean), for one schedule delay plus one export (its measured p99 duration), with
+headroom for the export that runs late. A batch is what arrives in one delay at the mean rate,
+kept well below the queue (a batch close to the queue size costs throughput: seed 000). The
+export timeout leaves room for a slow export without holding the worker for the SDK's 30 s.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+# The SDKs' defaults (the same in every SDK): what every tuning is confirmed against.
+DEFAULTS = {"queue": 2048, "batch": 512, "delay_ms": 5000, "timeout_ms": 30000}
+DELAYS_MS = (200, 1000, 5000)
+HEADROOM = 2.0
+MIN_QUEUE, MAX_QUEUE = 256, 1 << 20
+MIN_BATCH, MAX_BATCH = 64, 8192
+# A batch at most this share of the queue: seed 000 measured throughput falling as the batch
+# approached the queue size.
+BATCH_SHARE_OF_QUEUE = 0.25
+
+
+@dataclass(frozen=True)
+class Measured:
+    """What a short measurement of the service under the SDK defaults tells the sizing."""
+
+    mean_spans_per_s: float
+    peak_spans_per_s: float  # the burst's rate, or the mean for constant traffic
+    export_p99_ms: float  # from the SDK's exporter metrics or the stack samples
+
+    def __post_init__(self) -> None:
+        if self.mean_spans_per_s <= 0 or self.peak_spans_per_s < self.mean_spans_per_s:
+            raise ValueError("need 0 < mean_spans_per_s <= peak_spans_per_s")
+        if self.export_p99_ms < 0:
+            raise ValueError("export_p99_ms must not be negative")
+
+
+@dataclass(frozen=True)
+class Setting:
+    queue: int
+    batch: int
+    delay_ms: int
+    timeout_ms: int
+    # Head sampling ratio, only when no unsampled setting meets the budgets; None: no sampler.
+    sampler_ratio: float | None = None
+
+    @property
+    def name(self) -> str:
+        sampled = f"-s{self.sampler_ratio:g}" if self.sampler_ratio is not None else ""
+        return f"q{self.queue}-b{self.batch}-d{self.delay_ms}{sampled}"
+
+    def env(self) -> dict[str, str]:
+        variables = {
+            "OTEL_BSP_MAX_QUEUE_SIZE": str(self.queue),
+            "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": str(self.batch),
+            "OTEL_BSP_SCHEDULE_DELAY": str(self.delay_ms),
+            "OTEL_BSP_EXPORT_TIMEOUT": str(self.timeout_ms),
+        }
+        if self.sampler_ratio is not None:
+            variables["OTEL_TRACES_SAMPLER"] = "parentbased_traceidratio"
+            variables["OTEL_TRACES_SAMPLER_ARG"] = f"{self.sampler_ratio:g}"
+        return variables
+
+
+def _power_of_two_at_least(value: float) -> int:
+    return 1 << max(0, math.ceil(math.log2(max(value, 1.0))))
+
+
+def sized(measured: Measured, delay_ms: int) -> Setting:
+    """The setting for one schedule delay, sized from what was measured."""
+    window_s = (delay_ms + measured.export_p99_ms) / 1000
+    queue = _power_of_two_at_least(measured.peak_spans_per_s * window_s * HEADROOM)
+    queue = min(max(queue, MIN_QUEUE), MAX_QUEUE)
+    per_delay = measured.mean_spans_per_s * delay_ms / 1000
+    batch = int(min(max(per_delay, MIN_BATCH), MAX_BATCH, queue * BATCH_SHARE_OF_QUEUE))
+    timeout = int(min(max(10 * measured.export_p99_ms, 1000), DEFAULTS["timeout_ms"]))
+    return Setting(queue=queue, batch=max(batch, 1), delay_ms=delay_ms, timeout_ms=timeout)
+
+
+def candidates(measured: Measured, delays_ms: tuple[int, ...] = DELAYS_MS) -> list[Setting]:
+    """One sized setting per delay, plus each with the queue doubled (bursts longer than one
+    window); distinct, in order."""
+    found: dict[str, Setting] = {}
+    for delay in delays_ms:
+        base = sized(measured, delay)
+        deeper = Setting(min(base.queue * 2, MAX_QUEUE), base.batch, base.delay_ms, base.timeout_ms)
+        for setting in (base, deeper):
+            found.setdefault(setting.name, setting)
+    return list(found.values())
+
+
+def sampled(setting: Setting, ratios: tuple[float, ...] = (0.5, 0.25, 0.1)) -> list[Setting]:
+    """The same setting under head sampling: tried only when no unsampled one meets the budgets."""
+    return [Setting(setting.queue, setting.batch, setting.delay_ms, setting.timeout_ms, ratio) for ratio in ratios]

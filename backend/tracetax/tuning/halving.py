@@ -1,0 +1,79 @@
+"""How a wall-time budget is spent: successive halving. Every candidate is measured briefly,
+the better half again for twice as long, and so on until one is left; the baseline (no SDK)
+and the SDK defaults run in every rung, interleaved with the candidates, because each figure
+is a paired change against the baseline of the same round. Each rung is an ordinary
+experiment, so a cancelled tuning keeps every rung it finished.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+# Configurations measured in every rung beside the candidates: the baseline and the defaults.
+REFERENCES = 2
+# A measured phase shorter than this resolves nothing at the rates the harness measures.
+MIN_MEASURE_S = 3.0
+
+
+@dataclass(frozen=True)
+class Costs:
+    """Seconds one configuration's round takes beyond its measured phase (start, warm-up,
+    stop, settle), and the rounds per rung."""
+
+    per_round_overhead_s: float
+    rounds: int = 3
+
+    def rung_s(self, configurations: int, measure_s: float) -> float:
+        return configurations * self.rounds * (self.per_round_overhead_s + measure_s)
+
+
+@dataclass(frozen=True)
+class Rung:
+    candidates: int
+    measure_s: float
+
+
+class BudgetTooSmallError(ValueError):
+    """Not even one candidate fits; `minimum_s` is the least wall time that does."""
+
+    def __init__(self, minimum_s: float) -> None:
+        super().__init__(f"too small for even one candidate: at least {math.ceil(minimum_s)} s")
+        self.minimum_s = minimum_s
+
+
+def minimum_wall_time_s(costs: Costs, confirm_measure_s: float) -> float:
+    """One candidate in one rung at the shortest phase, then the confirmation."""
+    return costs.rung_s(1 + REFERENCES, MIN_MEASURE_S) + costs.rung_s(1 + REFERENCES, confirm_measure_s)
+
+
+def plan(candidates: int, wall_time_s: float, costs: Costs, confirm_measure_s: float) -> list[Rung]:
+    """The rungs that fit the budget: as many candidates as fit at the shortest phase, halved
+    each rung with the phase doubled, the first rung's phase as long as the budget allows."""
+    if candidates < 1:
+        raise ValueError("need at least one candidate")
+    available = wall_time_s - costs.rung_s(1 + REFERENCES, confirm_measure_s)
+    if available < costs.rung_s(1 + REFERENCES, MIN_MEASURE_S):
+        raise BudgetTooSmallError(minimum_wall_time_s(costs, confirm_measure_s))
+    for count in range(candidates, 0, -1):
+        counts = _halvings(count)
+        # Total time is linear in the first phase d: sum over rungs of rung_s(n_k, d * 2^k).
+        fixed = sum(costs.rung_s(n + REFERENCES, 0.0) for n in counts)
+        per_second = sum((n + REFERENCES) * costs.rounds * 2**k for k, n in enumerate(counts))
+        first = (available - fixed) / per_second
+        if first >= MIN_MEASURE_S:
+            return [Rung(n, round(first * 2**k, 1)) for k, n in enumerate(counts)]
+    return [Rung(1, MIN_MEASURE_S)]
+
+
+def _halvings(count: int) -> list[int]:
+    counts = [count]
+    while counts[-1] > 1:
+        counts.append(math.ceil(counts[-1] / 2))
+    return counts
+
+
+def total_s(rungs: list[Rung], costs: Costs, confirm_measure_s: float) -> float:
+    return sum(costs.rung_s(r.candidates + REFERENCES, r.measure_s) for r in rungs) + costs.rung_s(
+        1 + REFERENCES, confirm_measure_s
+    )
