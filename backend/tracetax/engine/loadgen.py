@@ -16,6 +16,9 @@ import json
 import math
 import sqlite3
 import subprocess
+import sys
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -93,7 +96,14 @@ class LoadDriver(Protocol):
 
     def version(self) -> str: ...
     def start_open(
-        self, requests: Requests, rate: float, duration_s: float, connections: int, workdir: Path, cpus: set[int] | None
+        self,
+        requests: Requests,
+        rate: float,
+        duration_s: float,
+        connections: int,
+        workdir: Path,
+        cpus: set[int] | None,
+        schedule: Sequence[tuple[float, float]] | None = None,
     ) -> RunningLoad: ...
     def open_result(self, running: RunningLoad) -> OpenPhaseResult: ...
     def start_closed(
@@ -105,11 +115,14 @@ class LoadDriver(Protocol):
 @dataclass
 class OhaRun:
     process: subprocess.Popen[bytes]
-    output: Path
-    database: Path | None
+    # One JSON summary and (open model) one request database per step of the phase.
+    outputs: list[Path]
+    databases: list[Path]
     log: Path
     duration_s: float
     connections: int
+    # Each database's start within the phase: oha times its requests from its own start.
+    offsets: list[float] = field(default_factory=lambda: [0.0])
 
     @property
     def pid(self) -> int:
@@ -125,7 +138,9 @@ class OhaRun:
         """Raise LoadError unless oha finished successfully."""
         code = self.process.poll()
         if code != 0:
-            raise LoadError(f"oha exited with code {code}: {self.log.read_text(errors='replace')[-2000:]}")
+            logs = [self.log, *(output.with_suffix(".log") for output in self.outputs)]
+            text = "".join(log.read_text(errors="replace") for log in dict.fromkeys(logs) if log.exists())
+            raise LoadError(f"oha exited with code {code}: {text[-2000:]}")
 
     def kill(self) -> None:
         processes.kill(self.process)
@@ -140,6 +155,11 @@ class OhaDriver:
     def version(self) -> str:
         return OHA_VERSION
 
+    def _oha(self, argv: list[str], output: Path) -> list[str]:
+        if not self.binary.exists():
+            raise LoadError(f"load generator oha is missing at {self.binary}; run `make tools` (or `make up`)")
+        return [str(self.binary), *argv, "--no-tui", "--output-format", "json", "-o", str(output)]
+
     def _start(
         self,
         argv: list[str],
@@ -148,28 +168,21 @@ class OhaDriver:
         cpus: set[int] | None,
         duration_s: float,
         connections: int,
-        database: Path | None,
+        databases: list[Path],
     ) -> OhaRun:
-        if not self.binary.exists():
-            raise LoadError(f"load generator oha is missing at {self.binary}; run `make tools` (or `make up`)")
         workdir.mkdir(parents=True, exist_ok=True)
         output = workdir / f"{stem}.json"
         log = workdir / f"{stem}.log"
+        command = self._oha(argv, output)
         with log.open("wb") as out:
-            process = processes.spawn(
-                [str(self.binary), *argv, "--no-tui", "--output-format", "json", "-o", str(output)],
-                stdout=out,
-                cpus=cpus,
-                track="load generator",
-            )
-        return OhaRun(process, output, database, log, duration_s, connections)
+            process = processes.spawn(command, stdout=out, cpus=cpus, track="load generator")
+        return OhaRun(process, [output], databases, log, duration_s, connections)
 
-    def start_open(
-        self, requests: Requests, rate: float, duration_s: float, connections: int, workdir: Path, cpus: set[int] | None
-    ) -> OhaRun:
-        database = workdir / "open.sqlite"
+    def _open_argv(
+        self, requests: Requests, rate: float, duration_s: float, connections: int, database: Path, workdir: Path
+    ) -> list[str]:
         database.unlink(missing_ok=True)
-        argv = [
+        return [
             "-z",
             f"{duration_s}s",
             "-q",
@@ -182,22 +195,61 @@ class OhaDriver:
             str(database),
             *_request_options(requests, workdir),
         ]
-        return self._start(argv, workdir, "open", cpus, duration_s, connections, database)
+
+    def start_open(
+        self,
+        requests: Requests,
+        rate: float,
+        duration_s: float,
+        connections: int,
+        workdir: Path,
+        cpus: set[int] | None,
+        schedule: Sequence[tuple[float, float]] | None = None,
+    ) -> OhaRun:
+        """The open-model phase: `rate` for `duration_s`, or the steps of `schedule` ((seconds,
+        rate) each, in order), each started on time by tracetax.engine.rate_steps."""
+        workdir.mkdir(parents=True, exist_ok=True)
+        if not schedule or len(schedule) == 1:
+            database = workdir / "open.sqlite"
+            argv = self._open_argv(requests, rate, duration_s, connections, database, workdir)
+            return self._start(argv, workdir, "open", cpus, duration_s, connections, [database])
+        plan: list[dict[str, object]] = []
+        outputs, databases, offset = [], [], 0.0
+        for index, (seconds, step_rate) in enumerate(schedule):
+            database, output = workdir / f"open-{index}.sqlite", workdir / f"open-{index}.json"
+            argv = self._open_argv(requests, step_rate, seconds, connections, database, workdir)
+            plan.append({"start_s": offset, "argv": self._oha(argv, output), "log": str(output.with_suffix(".log"))})
+            outputs.append(output)
+            databases.append(database)
+            offset += seconds
+        (workdir / "schedule.json").write_text(json.dumps(plan))
+        log = workdir / "schedule.log"
+        with log.open("wb") as out:
+            process = processes.spawn(
+                [sys.executable, "-m", "tracetax.engine.rate_steps", str(workdir / "schedule.json")],
+                stdout=out,
+                cpus=cpus,
+                track="load generator",
+            )
+        starts = [float(str(step["start_s"])) for step in plan]
+        return OhaRun(process, outputs, databases, log, offset, connections, starts)
 
     def open_result(self, running: RunningLoad) -> OpenPhaseResult:
         running = _oha_run(running)
-        summary = _read_json(running.output)
-        if running.database is None or not running.database.exists():
-            raise LoadError("oha wrote no request database")
-        with sqlite3.connect(running.database) as db:
-            rows = db.execute(
-                "SELECT COALESCE(start_latency_correction, start), end, status FROM oha ORDER BY end"
-            ).fetchall()
+        summaries = [_read_json(output) for output in running.outputs]
+        rows = []
+        for database, offset in zip(running.databases, running.offsets, strict=False):
+            if not database.exists():
+                raise LoadError(f"oha wrote no request database {database.name}")
+            with sqlite3.connect(database) as db:
+                query = "SELECT COALESCE(start_latency_correction, start) + ?, end + ?, status FROM oha"
+                rows += db.execute(query, (offset, offset)).fetchall()
+        rows.sort(key=lambda row: row[1])
         ok = [(start, end) for start, end, status in rows if 200 <= status < 400]
         latencies = [end - start for start, end in ok]
         histogram = hdr.from_latencies_s(latencies)
-        status_codes = {str(k): int(v) for k, v in (summary.get("statusCodeDistribution") or {}).items()}
-        error_kinds = {str(k): int(v) for k, v in (summary.get("errorDistribution") or {}).items()}
+        status_codes = _summed(summary.get("statusCodeDistribution") for summary in summaries)
+        error_kinds = _summed(summary.get("errorDistribution") for summary in summaries)
         errors = (len(rows) - len(ok)) + sum(error_kinds.values())
         return OpenPhaseResult(
             requests=len(ok),
@@ -215,11 +267,11 @@ class OhaDriver:
         self, requests: Requests, duration_s: float, connections: int, workdir: Path, cpus: set[int] | None
     ) -> OhaRun:
         argv = ["-z", f"{duration_s}s", "-c", str(connections), "-w", *_request_options(requests, workdir)]
-        return self._start(argv, workdir, "closed", cpus, duration_s, connections, None)
+        return self._start(argv, workdir, "closed", cpus, duration_s, connections, [])
 
     def closed_result(self, running: RunningLoad) -> ClosedPhaseResult:
         running = _oha_run(running)
-        summary = _read_json(running.output)
+        summary = _read_json(running.outputs[0])
         codes = summary.get("statusCodeDistribution") or {}
         ok = sum(int(v) for k, v in codes.items() if 200 <= int(k) < 400)
         errors = sum(int(v) for k, v in codes.items() if not 200 <= int(k) < 400)
@@ -235,6 +287,14 @@ class OhaDriver:
             p50_us=_us(percentiles.get("p50")),
             p99_us=_us(percentiles.get("p99")),
         )
+
+
+def _summed(distributions: Iterable[Any]) -> dict[str, int]:
+    """Status codes or error kinds of several oha runs, added up."""
+    total: Counter[str] = Counter()
+    for distribution in distributions:
+        total.update({str(key): int(value) for key, value in (distribution or {}).items()})
+    return dict(total)
 
 
 def _request_options(requests: Requests, workdir: Path) -> list[str]:

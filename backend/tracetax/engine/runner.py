@@ -344,7 +344,13 @@ def _measure_open(ctx: RoundContext, service: ServiceProcess, requests: Requests
     """The measured open-model phase, with resource samples (and nothing of ours on the service's cores)."""
     load = ctx.spec.load
     running = ctx.driver.start_open(
-        requests, load.rate, load.duration_s, load.connections, ctx.workdir, ctx.placement.loadgen_cpus
+        requests,
+        load.rate,
+        load.duration_s,
+        load.connections,
+        ctx.workdir,
+        ctx.placement.loadgen_cpus,
+        schedule=load.steps(),
     )
     resources = Sampler(service.pid, running.pid)
     resources.start()

@@ -191,6 +191,15 @@ class WeightedPath(BaseModel):
     weight: int = Field(default=1, ge=1, le=100)
 
 
+class Burst(BaseModel):
+    """A burst inside the measured phase: the rate multiplied for a few seconds, what makes a
+    bounded queue drop (seed 000). Latency stays coordinated-omission corrected throughout."""
+
+    start_s: float = Field(ge=0, le=3600, description="Seconds into the measured phase when the burst starts.")
+    duration_s: float = Field(gt=0, le=600)
+    multiplier: float = Field(gt=1, le=100, description="The burst's rate is `rate` times this.")
+
+
 class LoadSpec(BaseModel):
     rate: float = Field(gt=0, le=100_000, description="Open-model arrival rate, requests per second.")
     warmup_s: float = Field(default=5, ge=0, le=600)
@@ -207,6 +216,9 @@ class LoadSpec(BaseModel):
     method: str = Field(default="GET", description=f"HTTP method: {', '.join(HTTP_METHODS)}.")
     headers: dict[str, str] = Field(default_factory=dict, description="Request headers, sent with every request.")
     body: str | None = Field(default=None, max_length=1_000_000, description="Request body, sent with every request.")
+    burst: Burst | None = Field(
+        default=None, description="A burst in the measured phase (the warm-up and stacks phases stay at `rate`)."
+    )
     max_throughput_s: float = Field(
         default=10, ge=0, le=600, description="Closed-loop phase finding the maximum throughput; 0 skips it."
     )
@@ -241,6 +253,11 @@ class LoadSpec(BaseModel):
         demo_target = self.path != DEFAULT_PATH or self.query != DEFAULT_QUERY
         if self.paths is not None and demo_target:
             raise ValueError("give either `path` (with `query`) or `paths`, not both")
+        if self.burst is not None and self.burst.start_s + self.burst.duration_s > self.duration_s:
+            raise ValueError(
+                f"the burst ends at {self.burst.start_s + self.burst.duration_s:g} s, after the measured phase "
+                f"(duration_s {self.duration_s:g}): move burst.start_s or shorten burst.duration_s"
+            )
         if self.body is not None and self.method in ("GET", "HEAD"):
             raise ValueError(f"a {self.method} request carries no body: set `method` (e.g. POST) or drop `body`")
         return self
@@ -249,6 +266,15 @@ class LoadSpec(BaseModel):
         from urllib.parse import urlencode
 
         return f"{self.path}?{urlencode(self.query)}" if self.query else self.path
+
+    def steps(self) -> list[tuple[float, float]]:
+        """The measured phase as (seconds, rate) steps: one, or three around a burst."""
+        burst = self.burst
+        if burst is None:
+            return [(self.duration_s, self.rate)]
+        after = self.duration_s - burst.start_s - burst.duration_s
+        steps = [(burst.start_s, self.rate), (burst.duration_s, self.rate * burst.multiplier), (after, self.rate)]
+        return [(seconds, rate) for seconds, rate in steps if seconds > 0]
 
     def targets(self) -> list[tuple[str, int]]:
         """Every request target (path with its query) and its weight."""

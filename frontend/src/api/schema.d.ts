@@ -542,6 +542,25 @@ export interface components {
             reason: string;
         };
         /**
+         * Burst
+         * @description A burst inside the measured phase: the rate multiplied for a few seconds, what makes a
+         *     bounded queue drop (seed 000). Latency stays coordinated-omission corrected throughout.
+         */
+        Burst: {
+            /**
+             * Start S
+             * @description Seconds into the measured phase when the burst starts.
+             */
+            start_s: number;
+            /** Duration S */
+            duration_s: number;
+            /**
+             * Multiplier
+             * @description The burst's rate is `rate` times this.
+             */
+            multiplier: number;
+        };
+        /**
          * CalibrationCreated
          * @description A calibration queued: its id and its A/A experiment's place in the queue.
          */
@@ -1340,6 +1359,8 @@ export interface components {
              * @description Request body, sent with every request.
              */
             body?: string | null;
+            /** @description A burst in the measured phase (the warm-up and stacks phases stay at `rate`). */
+            burst?: components["schemas"]["Burst"] | null;
             /**
              * Max Throughput S
              * @description Closed-loop phase finding the maximum throughput; 0 skips it.
