@@ -14,6 +14,7 @@ from tracetax.cli_calibrate import register as register_calibrate_command
 from tracetax.cli_check import register as register_check_command
 from tracetax.cli_cost import register as register_cost_command
 from tracetax.cli_run import register as register_run_commands
+from tracetax.cli_tune import register as register_tune_command
 from tracetax.core.config import get_settings
 from tracetax.health import Backends, check_components
 from tracetax.services.catalog import CatalogError
@@ -28,6 +29,7 @@ register_run_commands(app)
 register_check_command(app)
 register_calibrate_command(app)
 register_cost_command(app)
+register_tune_command(app)
 
 StateOption = Annotated[
     Path | None,

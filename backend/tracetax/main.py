@@ -20,6 +20,7 @@ from tracetax.core.config import Settings, get_settings
 from tracetax.health import Backends
 from tracetax.runtime import EngineRuntime
 from tracetax.submission import refuse_queued_commands
+from tracetax.tunings import fail_interrupted as fail_interrupted_tunings
 
 
 class SPAStaticFiles(StaticFiles):
@@ -48,6 +49,7 @@ def create_app(settings: Settings | None = None, *, run_experiments: bool = True
         runtime.broker.bind(asyncio.get_running_loop())
         app.state.engine = runtime
         refuse_queued_commands(runtime)
+        fail_interrupted_tunings(runtime)
         await runtime.queue.start(worker=run_experiments)
         try:
             yield

@@ -12,25 +12,25 @@ COSTS = Costs(per_round_overhead_s=6.0, rounds=3)
 
 
 def test_a_plan_fits_its_budget_and_halves() -> None:
-    rungs = plan(8, wall_time_s=1800, costs=COSTS, confirm_measure_s=20)
+    rungs = plan(8, wall_time_s=1800, costs=COSTS, reserved_s=300)
     assert [r.candidates for r in rungs] == [8, 4, 2, 1]
     assert all(
         later.measure_s == pytest.approx(2 * earlier.measure_s, abs=0.2) for earlier, later in itertools.pairwise(rungs)
     )
     assert rungs[0].measure_s >= MIN_MEASURE_S
-    assert total_s(rungs, COSTS, 20) <= 1800 + 1
+    assert total_s(rungs, COSTS, 300) <= 1800 + 1
 
 
 def test_a_tight_budget_measures_fewer_candidates() -> None:
-    rungs = plan(8, wall_time_s=500, costs=COSTS, confirm_measure_s=10)
+    rungs = plan(8, wall_time_s=500, costs=COSTS, reserved_s=150)
     assert rungs[0].candidates < 8
-    assert total_s(rungs, COSTS, 10) <= 500 + 1
+    assert total_s(rungs, COSTS, 150) <= 500 + 1
 
 
 def test_a_budget_too_small_for_one_candidate_names_the_minimum() -> None:
-    minimum = minimum_wall_time_s(COSTS, 20)
+    minimum = minimum_wall_time_s(COSTS, 300)
     with pytest.raises(BudgetTooSmallError) as raised:
-        plan(8, wall_time_s=minimum - 1, costs=COSTS, confirm_measure_s=20)
+        plan(8, wall_time_s=minimum - 1, costs=COSTS, reserved_s=300)
     assert raised.value.minimum_s == minimum
     assert f"at least {int(minimum)} s" in str(raised.value) or f"at least {int(minimum) + 1} s" in str(raised.value)
-    assert plan(8, wall_time_s=minimum, costs=COSTS, confirm_measure_s=20)[0].candidates == 1
+    assert plan(8, wall_time_s=minimum, costs=COSTS, reserved_s=300)[0].candidates == 1

@@ -17,6 +17,7 @@ from tracetax.api.routes import (
     presets,
     services,
     traces,
+    tunings,
 )
 
 api_router = APIRouter()
@@ -30,6 +31,7 @@ for guarded in (
     checks.router,
     costs.router,
     calibrations.router,
+    tunings.router,
     logs.router,
     meta.router,
 ):

@@ -184,3 +184,21 @@ class Calibration(Base):
     # What a check must match to use this calibration: service, configuration, load.
     signature: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow, index=True)
+
+
+class Tuning(Base):
+    """A tuning run (`tracetax tune`, POST /api/v1/tunings): its spec, the experiments it ran
+    (each an ordinary experiment), what it says while it runs, and its report once finished."""
+
+    __tablename__ = "tunings"
+
+    id: Mapped[str] = mapped_column(NulFreeString(36), primary_key=True)
+    name: Mapped[str | None] = mapped_column(NulFreeString(120))
+    status: Mapped[str] = mapped_column(NulFreeString(16), index=True)
+    spec: Mapped[dict[str, Any]] = mapped_column(JSON)
+    experiment_ids: Mapped[list[str]] = mapped_column(JSON, default=list)
+    progress: Mapped[str | None] = mapped_column(NulFreeText)
+    report: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    error: Mapped[str | None] = mapped_column(NulFreeText)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow, index=True)
+    finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime)

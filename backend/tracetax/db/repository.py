@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session, selectinload
 
-from tracetax.db.models import Calibration, Check, ConfigurationResult, Experiment, LedgerReading, Round
+from tracetax.db.models import Calibration, Check, ConfigurationResult, Experiment, LedgerReading, Round, Tuning, utcnow
 
 OPEN_ROUND_STATES = ("pending", "running")
 FINAL_EXPERIMENT_STATES = ("completed", "failed", "cancelled", "interrupted")
@@ -187,3 +187,33 @@ def mark_interrupted(session: Session) -> list[str]:
                 round_.finished_at = now()
     session.commit()
     return [experiment.id for experiment in running]
+
+
+def create_tuning(session: Session, spec: dict[str, Any], name: str | None) -> Tuning:
+    tuning = Tuning(id=str(uuid.uuid4()), name=name, status="queued", spec=spec, experiment_ids=[])
+    session.add(tuning)
+    session.commit()
+    return tuning
+
+
+def get_tuning(session: Session, tuning_id: str) -> Tuning | None:
+    return session.get(Tuning, tuning_id)
+
+
+def list_tunings(session: Session, limit: int = 50) -> Sequence[Tuning]:
+    """The most recent tuning runs first."""
+    return session.scalars(select(Tuning).order_by(Tuning.created_at.desc()).limit(limit)).all()
+
+
+def update_tuning(session: Session, tuning: Tuning, **changes: Any) -> None:
+    """Status, progress, experiments, report or error; a final status stamps finished_at."""
+    for name, value in changes.items():
+        setattr(tuning, name, value)
+    if changes.get("status") in FINAL_EXPERIMENT_STATES:
+        tuning.finished_at = utcnow()
+    session.commit()
+
+
+def interrupted_tunings(session: Session) -> Sequence[Tuning]:
+    """Runs a stopped backend left queued or running (their thread is gone)."""
+    return session.scalars(select(Tuning).where(Tuning.status.in_(("queued", "running")))).all()

@@ -23,9 +23,11 @@ class Costs:
 
     per_round_overhead_s: float
     rounds: int = 3
+    # Once per experiment: the wait for the stores before the ledger is read, and the reading.
+    per_experiment_s: float = 0.0
 
     def rung_s(self, configurations: int, measure_s: float) -> float:
-        return configurations * self.rounds * (self.per_round_overhead_s + measure_s)
+        return self.per_experiment_s + configurations * self.rounds * (self.per_round_overhead_s + measure_s)
 
 
 @dataclass(frozen=True)
@@ -42,19 +44,21 @@ class BudgetTooSmallError(ValueError):
         self.minimum_s = minimum_s
 
 
-def minimum_wall_time_s(costs: Costs, confirm_measure_s: float) -> float:
-    """One candidate in one rung at the shortest phase, then the confirmation."""
-    return costs.rung_s(1 + REFERENCES, MIN_MEASURE_S) + costs.rung_s(1 + REFERENCES, confirm_measure_s)
+def minimum_wall_time_s(costs: Costs, reserved_s: float) -> float:
+    """One candidate in one rung at the shortest phase, plus what is reserved (the probe and
+    the confirmation)."""
+    return costs.rung_s(1 + REFERENCES, MIN_MEASURE_S) + reserved_s
 
 
-def plan(candidates: int, wall_time_s: float, costs: Costs, confirm_measure_s: float) -> list[Rung]:
-    """The rungs that fit the budget: as many candidates as fit at the shortest phase, halved
-    each rung with the phase doubled, the first rung's phase as long as the budget allows."""
+def plan(candidates: int, wall_time_s: float, costs: Costs, reserved_s: float) -> list[Rung]:
+    """The rungs that fit the budget once `reserved_s` is set aside: as many candidates as fit
+    at the shortest phase, halved each rung with the phase doubled, the first rung's phase as
+    long as the budget allows."""
     if candidates < 1:
         raise ValueError("need at least one candidate")
-    available = wall_time_s - costs.rung_s(1 + REFERENCES, confirm_measure_s)
+    available = wall_time_s - reserved_s
     if available < costs.rung_s(1 + REFERENCES, MIN_MEASURE_S):
-        raise BudgetTooSmallError(minimum_wall_time_s(costs, confirm_measure_s))
+        raise BudgetTooSmallError(minimum_wall_time_s(costs, reserved_s))
     for count in range(candidates, 0, -1):
         counts = _halvings(count)
         # Total time is linear in the first phase d: sum over rungs of rung_s(n_k, d * 2^k).
@@ -73,7 +77,5 @@ def _halvings(count: int) -> list[int]:
     return counts
 
 
-def total_s(rungs: list[Rung], costs: Costs, confirm_measure_s: float) -> float:
-    return sum(costs.rung_s(r.candidates + REFERENCES, r.measure_s) for r in rungs) + costs.rung_s(
-        1 + REFERENCES, confirm_measure_s
-    )
+def total_s(rungs: list[Rung], costs: Costs, reserved_s: float) -> float:
+    return sum(costs.rung_s(r.candidates + REFERENCES, r.measure_s) for r in rungs) + reserved_s

@@ -12,8 +12,9 @@ class Outcome:
     name: str
     p99_overhead_pct: float
     cpu_overhead_pct: float
-    # Of the spans the service produced, the share that reached the store (1.0: none lost).
-    kept: float
+    # Of the spans the service produced, the share that reached the store (1.0: none lost);
+    # None when what it produced is unknown (it then ranks below every known share).
+    kept: float | None
     lost_spans: float
     rss_mib: float | None = None
     sampled: bool = False
@@ -26,16 +27,21 @@ class Budgets:
     max_lost_spans: float = 0.0
 
 
+def kept_or_least(outcome: Outcome) -> float:
+    return outcome.kept if outcome.kept is not None else -1.0
+
+
 def dominates(a: Outcome, b: Outcome) -> bool:
     """a is no worse than b on overhead and spans kept, and better on one."""
-    no_worse = a.p99_overhead_pct <= b.p99_overhead_pct and a.kept >= b.kept
-    return no_worse and (a.p99_overhead_pct < b.p99_overhead_pct or a.kept > b.kept)
+    a_kept, b_kept = kept_or_least(a), kept_or_least(b)
+    no_worse = a.p99_overhead_pct <= b.p99_overhead_pct and a_kept >= b_kept
+    return no_worse and (a.p99_overhead_pct < b.p99_overhead_pct or a_kept > b_kept)
 
 
 def pareto_front(outcomes: list[Outcome]) -> list[Outcome]:
     """The settings no other beats on both overhead and spans kept, by overhead."""
     front = [o for o in outcomes if not any(dominates(other, o) for other in outcomes)]
-    return sorted(front, key=lambda o: (o.p99_overhead_pct, -o.kept))
+    return sorted(front, key=lambda o: (o.p99_overhead_pct, -kept_or_least(o)))
 
 
 def misses(outcome: Outcome, budgets: Budgets) -> dict[str, float]:
@@ -62,7 +68,7 @@ def choose(outcomes: list[Outcome], budgets: Budgets) -> Choice:
     for pool in ([o for o in outcomes if not o.sampled], [o for o in outcomes if o.sampled]):
         meeting = [o for o in pool if not misses(o, budgets)]
         if meeting:
-            best = min(meeting, key=lambda o: (o.p99_overhead_pct, o.cpu_overhead_pct, -o.kept))
+            best = min(meeting, key=lambda o: (o.p99_overhead_pct, o.cpu_overhead_pct, -kept_or_least(o)))
             return Choice(best, {}, None)
     if not outcomes:
         return Choice(None, {"measurements": "no setting was measured"}, None)

@@ -29,6 +29,9 @@ export const queryKeys = {
   calibrations: ["calibrations"] as const,
   calibrationList: ["calibrations", "list"] as const,
   calibration: (id: string) => ["calibrations", "detail", id] as const,
+  tunings: ["tunings"] as const,
+  tuningList: ["tunings", "list"] as const,
+  tuning: (id: string) => ["tunings", "detail", id] as const,
   meta: ["meta"] as const,
   services: ["services"] as const,
   presets: ["presets"] as const,
@@ -40,7 +43,7 @@ const CATALOG_STALE_MS = 5 * 60 * 1000;
 
 type Polled<T> = { state: { data?: T } };
 
-/** A `refetchInterval`: every `ms` while the loaded experiment, check or calibration is queued or running. */
+/** A `refetchInterval`: every `ms` while the loaded experiment, check, calibration or tuning is queued or running. */
 export function pollUntilFinal(ms: number) {
   return (query: Polled<{ status: string }>) =>
     query.state.data && !isFinal(query.state.data.status) ? ms : false;

@@ -402,6 +402,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tunings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Tunings */
+        get: operations["list_tunings_api_v1_tunings_get"];
+        put?: never;
+        /**
+         * Create Tuning
+         * @description Start a tuning run: a probe, rungs of successive halving within `wall_time_s`, then a
+         *     confirmation (no SDK vs SDK defaults vs the winner). Each is an ordinary experiment on the
+         *     queue. A `wall_time_s` too small for even one candidate is 422 naming it and the minimum.
+         */
+        post: operations["create_tuning_api_v1_tunings_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tunings/{tuning_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Tuning
+         * @description The run's status, progress and experiments; its report (the trade-off, the Pareto front,
+         *     the recommendation with its pasteable blocks and the confirmation's verdict) once finished.
+         */
+        get: operations["get_tuning_api_v1_tunings__tuning_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tunings/{tuning_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel Tuning
+         * @description Stop the run after cancelling its running experiment; the experiments it finished stay.
+         */
+        post: operations["cancel_tuning_api_v1_tunings__tuning_id__cancel_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/experiments/{experiment_id}/logs": {
         parameters: {
             query?: never;
@@ -1969,6 +2033,197 @@ export interface components {
             /** Source */
             source?: string | null;
         };
+        /** TuningBudgets */
+        TuningBudgets: {
+            /**
+             * P99 Overhead Pct
+             * @description p99 growth against no SDK at all, %.
+             */
+            p99_overhead_pct: number;
+            /**
+             * Cpu Overhead Pct
+             * @description CPU per request growth against no SDK, %.
+             */
+            cpu_overhead_pct: number;
+            /**
+             * Max Lost Spans
+             * @description Spans lost in the SDK over a rung's rounds.
+             * @default 0
+             */
+            max_lost_spans: number;
+        };
+        /** TuningChoice */
+        TuningChoice: {
+            recommended: components["schemas"]["TuningOutcome"] | null;
+            /** Out Of Reach */
+            out_of_reach: {
+                [key: string]: string;
+            };
+            closest: components["schemas"]["TuningOutcome"] | null;
+        };
+        /** TuningCreated */
+        TuningCreated: {
+            /** Id */
+            id: string;
+            /** Status */
+            status: string;
+        };
+        /** TuningDetail */
+        TuningDetail: {
+            /** Id */
+            id: string;
+            /** Name */
+            name: string | null;
+            /** Status */
+            status: string;
+            /** Progress */
+            progress: string | null;
+            /** Error */
+            error: string | null;
+            /** Experiment Ids */
+            experiment_ids: string[];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Finished At */
+            finished_at: string | null;
+            /** Spec */
+            spec: {
+                [key: string]: unknown;
+            };
+            report: components["schemas"]["TuningReportModel"] | null;
+        };
+        /** TuningMeasured */
+        TuningMeasured: {
+            /** Mean Spans Per S */
+            mean_spans_per_s: number;
+            /** Peak Spans Per S */
+            peak_spans_per_s: number;
+            /** Export P99 Ms */
+            export_p99_ms: number | null;
+        };
+        /**
+         * TuningOutcome
+         * @description One measured setting: changes against no SDK (None: not measured).
+         */
+        TuningOutcome: {
+            /** Name */
+            name: string;
+            /** P99 Overhead Pct */
+            p99_overhead_pct: number | null;
+            /** Cpu Overhead Pct */
+            cpu_overhead_pct: number | null;
+            /** Kept */
+            kept: number | null;
+            /** Lost Spans */
+            lost_spans: number | null;
+            /** Rss Mib */
+            rss_mib?: number | null;
+            /**
+             * Sampled
+             * @default false
+             */
+            sampled: boolean;
+        };
+        /** TuningReportModel */
+        TuningReportModel: {
+            measured: components["schemas"]["TuningMeasured"];
+            /**
+             * Export Measured
+             * @default false
+             */
+            export_measured: boolean;
+            /** Rungs */
+            rungs: components["schemas"]["TuningRung"][];
+            choice: components["schemas"]["TuningChoice"] | null;
+            /** Front */
+            front: components["schemas"]["TuningOutcome"][];
+            /** Recommended Env */
+            recommended_env: {
+                [key: string]: string;
+            } | null;
+            /** Paste */
+            paste: {
+                [key: string]: string;
+            } | null;
+            /** Confirmation Id */
+            confirmation_id: string | null;
+            /** Verdict */
+            verdict: string | null;
+        };
+        /** TuningRung */
+        TuningRung: {
+            /** Experiment Id */
+            experiment_id: string;
+            /** Measure S */
+            measure_s: number;
+            /** Outcomes */
+            outcomes: components["schemas"]["TuningOutcome"][];
+        };
+        /** TuningSpec */
+        TuningSpec: {
+            /** Name */
+            name?: string | null;
+            /** Service */
+            service: components["schemas"]["DemoServiceRef"] | components["schemas"]["CommandServiceRef"];
+            /**
+             * Processor
+             * @description The instrumented launch to tune: the service's own SDK (`batch`) or its zero-code agent.
+             * @default batch
+             * @enum {string}
+             */
+            processor: "batch" | "agent";
+            load: components["schemas"]["LoadSpec"];
+            /**
+             * Current Env
+             * @description The OTEL_* variables the service runs with today, if not the SDK defaults: measured in the confirmation beside the defaults and the recommendation.
+             */
+            current_env?: {
+                [key: string]: string;
+            };
+            budgets: components["schemas"]["TuningBudgets"];
+            /**
+             * Rounds
+             * @description Interleaved rounds of each rung.
+             * @default 3
+             */
+            rounds: number;
+            /**
+             * Confirm Rounds
+             * @description Rounds of the confirmation experiment.
+             * @default 5
+             */
+            confirm_rounds: number;
+            /**
+             * Wall Time S
+             * @description The whole run's budget: probe, rungs, confirmation.
+             */
+            wall_time_s: number;
+        };
+        /** TuningSummary */
+        TuningSummary: {
+            /** Id */
+            id: string;
+            /** Name */
+            name: string | null;
+            /** Status */
+            status: string;
+            /** Progress */
+            progress: string | null;
+            /** Error */
+            error: string | null;
+            /** Experiment Ids */
+            experiment_ids: string[];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Finished At */
+            finished_at: string | null;
+        };
         /** ValidationError */
         ValidationError: {
             /** Location */
@@ -3177,6 +3432,213 @@ export interface operations {
             };
             /** @description no such calibration */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_tunings_api_v1_tunings_get: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TuningSummary"][];
+                };
+            };
+            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    create_tuning_api_v1_tunings_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TuningSpec"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TuningCreated"];
+                };
+            };
+            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description a command service this backend may not start (TRACETAX_COMMAND_SERVICES, TRACETAX_COMMAND_ALLOWLIST) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description unknown service */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_tuning_api_v1_tunings__tuning_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tuning_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TuningDetail"];
+                };
+            };
+            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    cancel_tuning_api_v1_tunings__tuning_id__cancel_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tuning_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TuningSummary"];
+                };
+            };
+            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description already finished */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

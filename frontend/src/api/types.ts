@@ -78,6 +78,18 @@ export type CalibrationRequest = Schemas["CalibrationRequest"];
 export type CalibrationCreated = Schemas["CalibrationCreated"];
 export type CalibrationStatus = Schemas["CalibrationStatus"];
 
+// Tuning runs: OTEL_BSP_* searched within a wall-time budget, the winner confirmed against the
+// SDK defaults (api/routes/tunings.py, tuning/search.py; docs/tuning.md).
+export type TuningSpec = Schemas["TuningSpec"];
+export type TuningCreated = Schemas["TuningCreated"];
+export type TuningSummary = Schemas["TuningSummary"];
+export type TuningDetail = Schemas["TuningDetail"];
+export type TuningReport = Schemas["TuningReportModel"];
+export type TuningRung = Schemas["TuningRung"];
+/** One measured setting: changes against no SDK; null where not measured. */
+export type TuningOutcome = Schemas["TuningOutcome"];
+export type TuningChoice = Schemas["TuningChoice"];
+
 // Collector pipelines (tracetax.lab.spec, engine/aggregate.py `aggregate_variant`,
 // diagnostics/pipeline.py and pipeline_recommend.py, lab/ledger.py): an experiment whose spec
 // has `subject: "collector"`.

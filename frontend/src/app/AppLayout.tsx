@@ -38,6 +38,7 @@ export function AppLayout() {
           <NavLink to="/pipelines/new">New pipeline experiment</NavLink>
           <NavLink to="/checks">CI checks</NavLink>
           <NavLink to="/calibrations">Calibrate</NavLink>
+          <NavLink to="/tunings">Tuning</NavLink>
           <NavLink to="/stack">Stack</NavLink>
         </nav>
       </header>

@@ -10,6 +10,9 @@ import { ExperimentsPage } from "../features/experiments/ExperimentsPage";
 import { StackPage } from "../features/health/StackPage";
 import { NewExperimentPage } from "../features/new-experiment/NewExperimentPage";
 import { NewPipelinePage } from "../features/new-pipeline/NewPipelinePage";
+import { NewTuningPage } from "../features/tunings/NewTuningPage";
+import { TuningPage } from "../features/tunings/TuningPage";
+import { TuningsPage } from "../features/tunings/TuningsPage";
 import { AppLayout } from "./AppLayout";
 import { NotFoundPage } from "./NotFoundPage";
 import { RouteError } from "./RouteError";
@@ -31,6 +34,9 @@ export const routes: RouteObject[] = [
       { path: "calibrations", element: <CalibrationsPage /> },
       { path: "calibrations/new", element: <NewCalibrationPage /> },
       { path: "calibrations/:id", element: <CalibrationPage /> },
+      { path: "tunings", element: <TuningsPage /> },
+      { path: "tunings/new", element: <NewTuningPage /> },
+      { path: "tunings/:id", element: <TuningPage /> },
       { path: "stack", element: <StackPage /> },
       { path: "*", element: <NotFoundPage /> },
     ],

@@ -1,7 +1,15 @@
-// ECharts, with only what the UI draws (bars, their axes, legend, tooltip and the generated
-// aria description), rendered as SVG: a tree-shaken build instead of the whole library.
+// ECharts, with only what the UI draws (bars; the tuning's trade-off as points and a line; their
+// axes, legend, tooltip and the generated aria description), rendered as SVG: a tree-shaken build
+// instead of the whole library.
 
-import { BarChart, type BarSeriesOption } from "echarts/charts";
+import {
+  BarChart,
+  type BarSeriesOption,
+  LineChart,
+  type LineSeriesOption,
+  ScatterChart,
+  type ScatterSeriesOption,
+} from "echarts/charts";
 import {
   AriaComponent,
   type AriaComponentOption,
@@ -17,6 +25,8 @@ import { SVGRenderer } from "echarts/renderers";
 
 echarts.use([
   BarChart,
+  LineChart,
+  ScatterChart,
   GridComponent,
   LegendComponent,
   TooltipComponent,
@@ -26,6 +36,8 @@ echarts.use([
 
 export type EChartOption = echarts.ComposeOption<
   | BarSeriesOption
+  | LineSeriesOption
+  | ScatterSeriesOption
   | GridComponentOption
   | LegendComponentOption
   | TooltipComponentOption

@@ -1,0 +1,69 @@
+"""A tuning run on the Go demo service, on the real stack: a small search finishes within its
+wall-time budget with every candidate stored as an experiment; the service's current setting, a
+deliberately tiny queue, drops spans under a burst, the recommended setting drops none under
+the same burst in the confirmation; its pasteable blocks parse back to its variables."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.diagnostics.test_diagnostics_stack import base
+from tracetax.stack.native import NativeStack
+from tracetax.tuning.paste import parse_env_block, parse_java_block, parse_kubernetes_block
+
+pytestmark = pytest.mark.stack
+WALL_TIME_S = 330
+
+
+def tuning_spec() -> dict[str, Any]:
+    return {
+        "name": "tiny queue under a burst",
+        "service": {"kind": "demo", "language": "go"},
+        "load": {
+            "rate": 400,
+            "warmup_s": 1,
+            "duration_s": 6,
+            "connections": 16,
+            "burst": {"start_s": 2, "duration_s": 2, "multiplier": 5},
+        },
+        "current_env": {"OTEL_BSP_MAX_QUEUE_SIZE": "128", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "128"},
+        "budgets": {"p99_overhead_pct": 10_000, "cpu_overhead_pct": 10_000, "max_lost_spans": 0},
+        "rounds": 2,
+        "confirm_rounds": 2,
+        "wall_time_s": WALL_TIME_S,
+    }
+
+
+async def test_a_small_search_within_its_budget_recommends_a_setting_that_drops_nothing(
+    native_stack: NativeStack,
+) -> None:
+    async with httpx.AsyncClient(base_url=base(native_stack), timeout=60) as http:
+        started = time.monotonic()
+        created = await http.post("/api/v1/tunings", json=tuning_spec())
+        assert created.status_code == 202, created.text
+        tuning_id = created.json()["id"]
+        while (detail := (await http.get(f"/api/v1/tunings/{tuning_id}")).json())["status"] in ("queued", "running"):
+            assert time.monotonic() - started < 2 * WALL_TIME_S, detail
+            await asyncio.sleep(2)
+        elapsed = time.monotonic() - started
+        assert detail["status"] == "completed", detail
+        report = detail["report"]
+        # Every measurement is an ordinary experiment: the probe, the rungs, the confirmation.
+        assert len(detail["experiment_ids"]) == 1 + len(report["rungs"]) + 1
+        for experiment_id in detail["experiment_ids"]:
+            assert (await http.get(f"/api/v1/experiments/{experiment_id}")).json()["status"] == "completed"
+        confirmation = (await http.get(f"/api/v1/experiments/{report['confirmation_id']}/diagnostics")).json()
+    # Measured wall time against the budget: within it, give or take the estimate's slack.
+    assert elapsed <= WALL_TIME_S * 1.25, elapsed
+    assert confirmation["dropped_spans"]["current"] > 0, confirmation["dropped_spans"]
+    assert confirmation["dropped_spans"]["recommended"] == 0, confirmation["dropped_spans"]
+    env = report["recommended_env"]
+    assert parse_env_block(report["paste"]["env"]) == env
+    assert parse_java_block(report["paste"]["java"]) == env
+    assert parse_kubernetes_block(report["paste"]["kubernetes"]) == env
+    assert "better than the current setting" in report["verdict"], report["verdict"]

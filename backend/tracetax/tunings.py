@@ -1,0 +1,170 @@
+"""Tuning runs behind the API: each runs the tuner (tracetax/tuning/search.py) in a thread of its
+own, queueing every rung as an ordinary experiment on the engine's queue and reading its
+diagnostics when it ends; the run's row records its experiments and progress as it goes, so a
+cancelled or interrupted run keeps every experiment it finished.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import asdict
+from typing import Any
+
+from tracetax.db import repository as repo
+from tracetax.diagnostics import report
+from tracetax.engine.spec import ExperimentSpec, SpecError, parse_spec
+from tracetax.runtime import EngineRuntime
+from tracetax.submission import queue_experiment, validate
+from tracetax.tuning.halving import BudgetTooSmallError
+from tracetax.tuning.search import TuningReport, tune
+from tracetax.tuning.spec import TuningSpec
+
+log = logging.getLogger(__name__)
+POLL_S = 1.0
+
+
+class TuningCancelledError(RuntimeError):
+    pass
+
+
+class EngineLab:
+    """Runs the tuner's experiments on the engine's queue, one after another."""
+
+    def __init__(self, runtime: EngineRuntime, tuning_id: str, cancel: threading.Event) -> None:
+        self.runtime, self.tuning_id, self.cancel = runtime, tuning_id, cancel
+
+    def run(self, body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        if self.cancel.is_set():
+            raise TuningCancelledError()
+        spec = parse_spec(body)
+        queued = queue_experiment(self.runtime, spec)
+        experiment_id = queued.experiment.id
+        self._record(experiment_id)
+        while (status := self._status(experiment_id)) not in repo.FINAL_EXPERIMENT_STATES:
+            if self.cancel.is_set():
+                self.runtime.queue.cancel(experiment_id)
+                raise TuningCancelledError()
+            time.sleep(POLL_S)
+        if status != "completed":
+            raise RuntimeError(f"experiment {experiment_id} {status}")
+        with self.runtime.sessions() as session:
+            stored = repo.get_experiment(session, experiment_id)
+            assert stored is not None and isinstance(spec, ExperimentSpec)  # noqa: S101 - queued just above
+            built = report.build(session, stored, self.runtime.engine.manifest_for(spec), 10.0)
+        return experiment_id, built.model_dump(mode="json")
+
+    def _status(self, experiment_id: str) -> str:
+        with self.runtime.sessions() as session:
+            experiment = repo.get_experiment(session, experiment_id)
+            return experiment.status if experiment else "failed"
+
+    def _record(self, experiment_id: str) -> None:
+        with self.runtime.sessions() as session:
+            tuning = repo.get_tuning(session, self.tuning_id)
+            if tuning is not None:
+                repo.update_tuning(session, tuning, experiment_ids=[*tuning.experiment_ids, experiment_id])
+
+
+_running: dict[str, threading.Event] = {}
+
+
+def probe_spec(spec: TuningSpec) -> ExperimentSpec:
+    """The run's first experiment: what every rung's is checked like (service, launch, load)."""
+    return ExperimentSpec.model_validate(
+        {
+            "service": spec.service.model_dump(mode="json"),
+            "configurations": [
+                {"name": "no-sdk", "processor": "none", "baseline": True},
+                {"name": "sdk-defaults", "processor": spec.processor},
+            ],
+            "load": spec.load.model_dump(mode="json"),
+        }
+    )
+
+
+def check_spec(runtime: EngineRuntime, spec: TuningSpec) -> None:
+    """Raises what the rungs' experiments would raise, before anything runs: an unknown service,
+    a launch that cannot run here (named as the tuning's `processor`)."""
+    try:
+        validate(probe_spec(spec), runtime.engine.services)
+    except SpecError as error:
+        located = [
+            {"loc": ("processor",) if e["loc"][0] == "configurations" else tuple(e["loc"]), "msg": e["msg"]}
+            for e in error.errors
+        ]
+        raise SpecError(located) from None
+
+
+def start(runtime: EngineRuntime, spec: TuningSpec) -> str:
+    """Store the run and start its thread; returns its id."""
+    check_spec(runtime, spec)
+    with runtime.sessions() as session:
+        tuning = repo.create_tuning(session, spec.model_dump(mode="json"), spec.name)
+    cancel = threading.Event()
+    _running[tuning.id] = cancel
+    threading.Thread(
+        target=_run, args=(runtime, tuning.id, spec, cancel), name=f"tuning-{tuning.id[:8]}", daemon=True
+    ).start()
+    return tuning.id
+
+
+def cancel(tuning_id: str) -> bool:
+    event = _running.get(tuning_id)
+    if event is None:
+        return False
+    event.set()
+    return True
+
+
+def _run(runtime: EngineRuntime, tuning_id: str, spec: TuningSpec, cancel_event: threading.Event) -> None:
+    def update(**changes: Any) -> None:
+        with runtime.sessions() as session:
+            tuning = repo.get_tuning(session, tuning_id)
+            if tuning is not None:
+                repo.update_tuning(session, tuning, **changes)
+
+    update(status="running")
+    try:
+        result = tune(spec, EngineLab(runtime, tuning_id, cancel_event), say=lambda line: update(progress=line))
+        update(status="completed", report=report_json(result), progress="finished")
+    except TuningCancelledError:
+        update(status="cancelled", error="cancelled by request: the experiments it finished are kept")
+    except BudgetTooSmallError as error:
+        update(status="failed", error=f"wall_time_s: {error}")
+    except Exception as error:  # the run ends, its experiments stand; the reason is recorded
+        log.exception("tuning %s failed", tuning_id)
+        update(status="failed", error=str(error))
+    finally:
+        _running.pop(tuning_id, None)
+
+
+def report_json(result: TuningReport) -> dict[str, Any]:
+    """The report as stored and served: plain JSON (an unknown drop count stays unknown: None)."""
+    data = asdict(result)
+    if not result.export_measured:
+        data["measured"]["export_p99_ms"] = None
+    for rung in data["rungs"]:
+        for outcome in rung["outcomes"]:
+            _unknown_as_none(outcome)
+    for outcome in data["front"]:
+        _unknown_as_none(outcome)
+    choice = data.get("choice") or {}
+    for key in ("recommended", "closest"):
+        if choice.get(key):
+            _unknown_as_none(choice[key])
+    return data
+
+
+def _unknown_as_none(outcome: dict[str, Any]) -> None:
+    for key, value in outcome.items():
+        if isinstance(value, float) and value in (float("inf"), float("-inf")):
+            outcome[key] = None
+
+
+def fail_interrupted(runtime: EngineRuntime) -> None:
+    """At start-up: runs a stopped backend left behind are over (their experiments stand)."""
+    with runtime.sessions() as session:
+        for tuning in repo.interrupted_tunings(session):
+            repo.update_tuning(session, tuning, status="failed", error="the backend stopped during the run")
