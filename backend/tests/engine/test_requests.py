@@ -34,3 +34,10 @@ def test_the_spec_becomes_requests_against_the_service() -> None:
     )
     demo = LoadSpec.model_validate({"rate": 1})
     assert requests_of(demo, "http://s").urls == (("http://s/work?iters=1000&spans=5", 1),)
+
+
+def test_durations_reach_oha_in_whole_milliseconds() -> None:
+    from tracetax.engine.loadgen import oha_duration
+
+    assert oha_duration(7.300000000000001) == "7300ms"
+    assert oha_duration(1) == "1000ms"

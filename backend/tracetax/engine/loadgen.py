@@ -184,7 +184,7 @@ class OhaDriver:
         database.unlink(missing_ok=True)
         return [
             "-z",
-            f"{duration_s}s",
+            oha_duration(duration_s),
             "-q",
             f"{rate}",
             "--latency-correction",
@@ -266,7 +266,7 @@ class OhaDriver:
     def start_closed(
         self, requests: Requests, duration_s: float, connections: int, workdir: Path, cpus: set[int] | None
     ) -> OhaRun:
-        argv = ["-z", f"{duration_s}s", "-c", str(connections), "-w", *_request_options(requests, workdir)]
+        argv = ["-z", oha_duration(duration_s), "-c", str(connections), "-w", *_request_options(requests, workdir)]
         return self._start(argv, workdir, "closed", cpus, duration_s, connections, [])
 
     def closed_result(self, running: RunningLoad) -> ClosedPhaseResult:
@@ -287,6 +287,11 @@ class OhaDriver:
             p50_us=_us(percentiles.get("p50")),
             p99_us=_us(percentiles.get("p99")),
         )
+
+
+def oha_duration(seconds: float) -> str:
+    """A duration oha accepts: whole milliseconds (it refused "7.300000000000001s")."""
+    return f"{round(seconds * 1000)}ms"
 
 
 def _summed(distributions: Iterable[Any]) -> dict[str, int]:

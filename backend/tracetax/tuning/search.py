@@ -136,6 +136,13 @@ def _ranked(outcomes: list[Outcome], budgets: Budgets) -> list[Outcome]:
     return sorted(outcomes, key=lambda o: (len(misses(o, budgets)), o.p99_overhead_pct, -kept_or_least(o)))
 
 
+def _choose(final: list[Outcome], everything: list[Outcome], budgets: Budgets) -> Choice:
+    """The pick among the final rung; when none of it meets the budgets, the reasons (and the
+    closest) over every setting measured."""
+    chosen = choose(final, budgets)
+    return chosen if chosen.recommended is not None else choose(everything, budgets)
+
+
 def tune(spec: TuningSpec, lab: Lab, say: Callable[[str], None] = lambda _: None) -> TuningReport:
     budgets = Budgets(spec.budgets.p99_overhead_pct, spec.budgets.cpu_overhead_pct, spec.budgets.max_lost_spans)
     say("probe: no SDK against the SDK defaults, one round")
@@ -169,7 +176,9 @@ def tune(spec: TuningSpec, lab: Lab, say: Callable[[str], None] = lambda _: None
         report.rungs.append(Rung(experiment_id, rung.measure_s, outcomes))
         keep = math.ceil(len(alive) / 2) if index + 1 < len(rungs) else len(alive)
         alive = [o.name for o in _ranked(outcomes, budgets)[:keep]]
-    choice = choose(list(latest.values()), budgets)
+    # The winner is chosen among the longest-measured (the last rung's survivors): a setting
+    # eliminated after a short rung is not compared with one measured twice as long.
+    choice = _choose(report.rungs[-1].outcomes, list(latest.values()), budgets)
     if choice.recommended is None and latest:
         best = settings[_ranked(list(latest.values()), budgets)[0].name]
         variants = {s.name: s for s in sampled(best)}
@@ -181,7 +190,7 @@ def tune(spec: TuningSpec, lab: Lab, say: Callable[[str], None] = lambda _: None
         outcomes = [outcome_of(diagnostics, name, sampled_=True) for name in variants]
         latest.update({o.name: o for o in outcomes})
         report.rungs.append(Rung(experiment_id, rungs[-1].measure_s, outcomes))
-        choice = choose(list(latest.values()), budgets)
+        choice = _choose(outcomes, list(latest.values()), budgets)
     report.choice, report.front = choice, pareto_front(list(latest.values()))
     if choice.recommended is None:
         return report

@@ -11,8 +11,9 @@ from pydantic import BaseModel, Field, ValidationInfo, field_validator
 from tracetax.engine.spec import LoadSpec, ServiceRef
 from tracetax.tuning.halving import REFERENCES, Costs, minimum_wall_time_s
 
-# Seconds a round spends beyond its phases: start, health, stop, settle (engine/runner.py).
-ROUND_OVERHEAD_S = 8.0
+# Seconds a round spends beyond its phases: start, health, stop, settle; the engine's own estimate
+# (ExperimentSpec.estimated_seconds). A service slow to start (a JVM) takes longer than planned.
+ROUND_OVERHEAD_S = 5.0
 # Seconds an experiment spends after its last round: the ledger's wait for the stores
 # (TRACETAX_LEDGER_SETTLE_S, 10 s by default) and the reading.
 EXPERIMENT_OVERHEAD_S = 20.0
