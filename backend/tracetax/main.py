@@ -21,6 +21,7 @@ from tracetax.health import Backends
 from tracetax.runtime import EngineRuntime
 from tracetax.submission import refuse_queued_commands
 from tracetax.tunings import fail_interrupted as fail_interrupted_tunings
+from tracetax.tunings import stop_all as stop_tunings
 
 
 class SPAStaticFiles(StaticFiles):
@@ -54,6 +55,7 @@ def create_app(settings: Settings | None = None, *, run_experiments: bool = True
         try:
             yield
         finally:
+            await asyncio.to_thread(stop_tunings)
             await runtime.queue.stop()
             runtime.dispose()
             await app.state.backends.aclose()

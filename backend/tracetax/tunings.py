@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from tracetax.db import repository as repo
@@ -67,7 +67,17 @@ class EngineLab:
                 repo.update_tuning(session, tuning, experiment_ids=[*tuning.experiment_ids, experiment_id])
 
 
-_running: dict[str, threading.Event] = {}
+@dataclass
+class _Handle:
+    cancel: threading.Event
+    thread: threading.Thread | None = None
+    # Set by stop_all: the backend is stopping, not a user cancelling.
+    stopping: bool = False
+
+
+# Runs in progress in this process.
+_running: dict[str, _Handle] = {}
+STOPPING = "the backend stopped during the run: the experiments it finished are kept"
 
 
 def probe_spec(spec: TuningSpec) -> ExperimentSpec:
@@ -102,23 +112,35 @@ def start(runtime: EngineRuntime, spec: TuningSpec) -> str:
     check_spec(runtime, spec)
     with runtime.sessions() as session:
         tuning = repo.create_tuning(session, spec.model_dump(mode="json"), spec.name)
-    cancel = threading.Event()
-    _running[tuning.id] = cancel
-    threading.Thread(
-        target=_run, args=(runtime, tuning.id, spec, cancel), name=f"tuning-{tuning.id[:8]}", daemon=True
-    ).start()
+    handle = _Handle(threading.Event())
+    handle.thread = threading.Thread(
+        target=_run, args=(runtime, tuning.id, spec, handle), name=f"tuning-{tuning.id[:8]}", daemon=True
+    )
+    _running[tuning.id] = handle
+    handle.thread.start()
     return tuning.id
 
 
 def cancel(tuning_id: str) -> bool:
-    event = _running.get(tuning_id)
-    if event is None:
+    handle = _running.get(tuning_id)
+    if handle is None:
         return False
-    event.set()
+    handle.cancel.set()
     return True
 
 
-def _run(runtime: EngineRuntime, tuning_id: str, spec: TuningSpec, cancel_event: threading.Event) -> None:
+def stop_all(timeout_s: float = 10.0) -> None:
+    """At shutdown, before the database goes: every run stops and records why."""
+    handles = list(_running.values())
+    for handle in handles:
+        handle.stopping = True
+        handle.cancel.set()
+    for handle in handles:
+        if handle.thread is not None:
+            handle.thread.join(timeout_s)
+
+
+def _run(runtime: EngineRuntime, tuning_id: str, spec: TuningSpec, handle: _Handle) -> None:
     def update(**changes: Any) -> None:
         with runtime.sessions() as session:
             tuning = repo.get_tuning(session, tuning_id)
@@ -127,10 +149,13 @@ def _run(runtime: EngineRuntime, tuning_id: str, spec: TuningSpec, cancel_event:
 
     update(status="running")
     try:
-        result = tune(spec, EngineLab(runtime, tuning_id, cancel_event), say=lambda line: update(progress=line))
+        result = tune(spec, EngineLab(runtime, tuning_id, handle.cancel), say=lambda line: update(progress=line))
         update(status="completed", report=report_json(result), progress="finished")
     except TuningCancelledError:
-        update(status="cancelled", error="cancelled by request: the experiments it finished are kept")
+        if handle.stopping:
+            update(status="failed", error=STOPPING)
+        else:
+            update(status="cancelled", error="cancelled by request: the experiments it finished are kept")
     except BudgetTooSmallError as error:
         update(status="failed", error=f"wall_time_s: {error}")
     except Exception as error:  # the run ends, its experiments stand; the reason is recorded
@@ -167,4 +192,4 @@ def fail_interrupted(runtime: EngineRuntime) -> None:
     """At start-up: runs a stopped backend left behind are over (their experiments stand)."""
     with runtime.sessions() as session:
         for tuning in repo.interrupted_tunings(session):
-            repo.update_tuning(session, tuning, status="failed", error="the backend stopped during the run")
+            repo.update_tuning(session, tuning, status="failed", error=STOPPING)

@@ -3512,6 +3512,15 @@ export interface operations {
                     "application/json": components["schemas"]["TuningCreated"];
                 };
             };
+            /** @description the body is not UTF-8 JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
             /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
             401: {
                 headers: {

@@ -22,7 +22,7 @@ router = APIRouter(prefix="/api/v1/tunings", tags=["tunings"])
     "",
     status_code=status.HTTP_202_ACCEPTED,
     response_model=TuningCreated,
-    responses={**error_responses({404: "unknown service"}), **FORBIDDEN},
+    responses={**error_responses({400: "the body is not UTF-8 JSON", 404: "unknown service"}), **FORBIDDEN},
 )
 def create_tuning(spec: TuningSpec, engine: EngineDep, settings: SettingsDep) -> TuningCreated:
     """Start a tuning run: a probe, rungs of successive halving within `wall_time_s`, then a
