@@ -253,9 +253,10 @@ function TuningForm({ services }: { services: ServiceInfo[] }) {
       <section className="panel" aria-labelledby="tuning-budgets-title">
         <h2 id="tuning-budgets-title">Budgets</h2>
         <p className="muted small">
-          The recommendation is the setting without sampling that meets every budget at the least
-          p99 overhead; a sampled one only when none does. When nothing meets them, the run says
-          which budget is out of reach and what came closest.
+          The recommendation is, among the settings that reach the last rung, the one without
+          sampling that meets every budget at the least p99 overhead; a sampled one only when none
+          does. When nothing meets them, the run says which budget is out of reach and what came
+          closest.
         </p>
         {partErrors("budgets")}
         <div className="field-grid">{numbers(BUDGETS)}</div>

@@ -241,8 +241,9 @@ function Recommendation({
       <h2 id="recommendation-title">Recommendation</h2>
       <p data-testid="recommended">
         Set <strong className="mono">{recommended.name}</strong>
-        {recommended.sampled && <span className="tag">sampled</span>}: it meets every budget at the
-        least p99 overhead measured ({figures(recommended)}).
+        {recommended.sampled && <span className="tag">sampled</span>}: it meets every budget, and of
+        the settings that reached the last rung (measured the longest) it has the least p99 overhead
+        ({figures(recommended)}).
         {recommended.sampled &&
           " No unsampled setting met the budgets: this one keeps only a share of the traces (head sampling)."}
       </p>
