@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { api, errorMessage, unwrap } from "../../api/client";
 import { queryKeys } from "../../api/queries";
 import { type ExperimentDetail, isPipelineExperiment, type ProgressEvent } from "../../api/types";
+import { CancelButton } from "../../components/CancelButton";
 import {
   formatDuration,
   formatMicros,
@@ -82,14 +83,7 @@ export function LiveRun({ experiment }: { experiment: ExperimentDetail }) {
         </p>
       )}
       <div className="live-actions">
-        <button
-          type="button"
-          className="button-danger"
-          onClick={() => cancel.mutate()}
-          disabled={cancel.isPending || cancel.isSuccess}
-        >
-          {cancel.isPending ? "Cancelling…" : cancel.isSuccess ? "Cancelled" : "Cancel experiment"}
-        </button>
+        <CancelButton mutation={cancel} label="Cancel experiment" doneLabel="Cancelled" />
         <span className="muted small">
           {pipeline
             ? "Stops the Collectors and telemetrygen at once."

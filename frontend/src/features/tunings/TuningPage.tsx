@@ -2,6 +2,7 @@ import { useMemo } from "react";
 import { Link, useParams } from "react-router";
 import { errorMessage } from "../../api/client";
 import { isFinal, type TuningDetail, type TuningOutcome, type TuningReport } from "../../api/types";
+import { CancelButton } from "../../components/CancelButton";
 import { DetailGate, DetailHead, Fact } from "../../components/DetailPage";
 import { StatusBadge } from "../../components/StatusBadge";
 import { formatDateTime, formatDuration, formatNumber, formatSpanRate } from "../../lib/format";
@@ -108,14 +109,7 @@ function Progress({ data }: { data: TuningDetail }) {
         <span className="spinner" aria-hidden="true" /> {line}
       </p>
       <div className="live-actions">
-        <button
-          type="button"
-          className="button-danger"
-          onClick={() => cancel.mutate()}
-          disabled={cancel.isPending || cancel.isSuccess}
-        >
-          {cancel.isPending ? "Cancelling…" : cancel.isSuccess ? "Cancelling" : "Cancel tuning"}
-        </button>
+        <CancelButton mutation={cancel} label="Cancel tuning" doneLabel="Cancelling" />
         <span className="muted small">
           Cancels the running experiment and stops the run; the experiments it finished stay.
         </span>
