@@ -52,7 +52,17 @@ class FakeLab:
             dropped[name] = lost
             stages = [{"stage": "expected", "value": 1000.0}, {"stage": "stored", "value": 1000.0 - lost}]
             export = {"exports": 10, "seconds": 0.5} if name == SDK_DEFAULTS else None
-            ledger.append({"configuration": name, "signals": [{"signal": "spans", "stages": stages}], "export": export})
+            spans = {"signal": "spans", "stages": stages, "balanced": lost == 0}
+            ledger.append(
+                {
+                    "configuration": name,
+                    "round_index": 0,
+                    "run_id": f"{name}-0",
+                    "window": ["2026-11-25T16:00:00Z", "2026-11-25T16:00:10Z"],
+                    "signals": [spans],
+                    "export": export,
+                }
+            )
         return f"exp-{len(self.specs)}", {"overhead": overhead, "dropped_spans": dropped, "ledger": ledger}
 
 

@@ -191,12 +191,12 @@ def _declared_spans(facts: RoundFacts) -> Stage:
 
 async def _present(readback: RunReadback, selector: str, run_id: str) -> bool:
     """Whether the run has any series of the selector's metric (a missing series is not a zero)."""
-    name = selector.split("{", 1)[0]
+    name = selector.split("{", 1)[0].strip()
     series = await readback.metrics.query(f"count({with_run_id(name, run_id)})")
     return bool(sum(sample.value for sample in series))
 
 
-async def processed_counter(readback: RunReadback, item: str, run_id: str) -> tuple[Stage, Stage | None] | None:
+async def sdk_counts(readback: RunReadback, item: str, run_id: str) -> tuple[Stage, Stage | None] | None:
     """(expected, sdk_dropped) from the SDK's own counters for the run; sdk_dropped None when the
     SDK has no drop counter (then it is inferred as for the demos); None when the SDK exported
     none of them."""
@@ -224,7 +224,7 @@ async def span_ledger(readback: RunReadback, facts: RoundFacts) -> SignalLedger:
     start, end = facts.started_at, facts.finished_at
     # A user's service that exports traces: its SDK's own count first, then what was declared.
     exports = facts.spans_per_request is None or facts.spans_per_request > 0
-    counted = await processed_counter(readback, "spans", facts.run_id) if not facts.demo and exports else None
+    counted = await sdk_counts(readback, "spans", facts.run_id) if not facts.demo and exports else None
     stages = [counted[0] if counted else _declared_spans(facts)]
     collector = await collector_stages(readback.metrics, "spans", start, end)
     stages += [
@@ -280,11 +280,8 @@ async def sdk_dropped(readback: RunReadback, facts: RoundFacts, expected: Stage,
 async def _sdk_counter(readback: RunReadback, selector: str, run_id: str) -> Stage | None:
     """The SDK's dropped-span counter, or None when the SDK reports no such metric for the run
     (a missing series is not a zero: the processed-spans metric must exist)."""
-    name = selector.split("{", 1)[0].strip()
     try:
-        series = await readback.metrics.query(f"count({with_run_id(name, run_id)})")
-        present = sum(sample.value for sample in series)
-        if not present:
+        if not await _present(readback, selector, run_id):
             return None
         return Stage(
             stage="sdk_dropped", value=float(await readback.metric_sum(selector, run_id)), source="SDK counter"
@@ -319,7 +316,7 @@ def _lost_in_store(stages: list[Stage], store: str, counter: str) -> str | None:
 
 async def log_ledger(readback: RunReadback, facts: RoundFacts) -> SignalLedger:
     start, end = facts.started_at, facts.finished_at
-    counted = await processed_counter(readback, "log_records", facts.run_id) if not facts.demo else None
+    counted = await sdk_counts(readback, "log_records", facts.run_id) if not facts.demo else None
     collector = await collector_stages(readback.metrics, "log_records", start, end)
     stages = [
         counted[0] if counted else _expected_logs(facts),
@@ -370,6 +367,14 @@ async def export_timing(readback: RunReadback, run_id: str) -> ExportTiming | No
     except BackendError:
         return None
     return ExportTiming(exports=exports, seconds=seconds) if exports > 0 else None
+
+
+def mean_export_s(ledgers: list[RoundLedger], configuration: str) -> float | None:
+    """Mean duration of one span export over the configuration's rounds, from the SDK's own
+    exporter metrics; None when no round reported any."""
+    timings = [ledger.export for ledger in ledgers if ledger.configuration == configuration and ledger.export]
+    exports = sum(timing.exports for timing in timings)
+    return sum(timing.seconds for timing in timings) / exports if exports else None
 
 
 async def round_ledger(readback: RunReadback, facts: RoundFacts) -> RoundLedger:

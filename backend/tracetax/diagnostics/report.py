@@ -14,7 +14,7 @@ from tracetax.clients.base import BackendError
 from tracetax.db import repository as repo
 from tracetax.db.models import Experiment, LedgerReading, Round
 from tracetax.db.repository import FINAL_EXPERIMENT_STATES
-from tracetax.diagnostics.ledger import RoundFacts, RoundLedger, round_ledger
+from tracetax.diagnostics.ledger import RoundFacts, RoundLedger, mean_export_s, round_ledger
 from tracetax.diagnostics.overhead import Change, NoiseFloor, RoundSample, compare, noise_floor
 from tracetax.diagnostics.recommend import ConfigurationFacts, Recommendation, recommend
 from tracetax.diagnostics.rounds import flagged_rounds, settle
@@ -238,14 +238,6 @@ def _located(summary: StackSummary, share: str) -> float | None:
 def _mean(values: list[Any]) -> float | None:
     present = [float(v) for v in values if v is not None]
     return sum(present) / len(present) if present else None
-
-
-def mean_export_s(ledgers: list[RoundLedger], configuration: str) -> float | None:
-    """Mean duration of one span export over the configuration's rounds, from the SDK's own
-    exporter metrics; None when no round reported any."""
-    timings = [ledger.export for ledger in ledgers if ledger.configuration == configuration and ledger.export]
-    exports = sum(timing.exports for timing in timings)
-    return sum(timing.seconds for timing in timings) / exports if exports else None
 
 
 def _dropped(ledgers: list[RoundLedger], configuration: str) -> float | None:

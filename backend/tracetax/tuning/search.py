@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from tracetax.diagnostics.ledger import RoundLedger, mean_export_s
 from tracetax.engine.spec import DemoServiceRef, LoadSpec
 from tracetax.tuning.candidates import Measured, Setting, candidates, sampled
 from tracetax.tuning.halving import plan
@@ -91,16 +92,20 @@ def _spans_per_request(spec: TuningSpec) -> float:
     return float(found) if found else 1.0
 
 
-def measured_from(spec: TuningSpec, diagnostics: dict[str, Any], rate: float) -> Measured:
-    """Rates from the probe's achieved rate, the export time from the SDK's own exporter
-    metrics (the mean stands for the p99 when nothing finer was measured)."""
+def measured_from(spec: TuningSpec, diagnostics: dict[str, Any], rate: float) -> tuple[Measured, bool]:
+    """Rates from the open model's arrival rate, the export time from the SDK's own exporter
+    metrics (the mean stands for the p99 when nothing finer was measured); and whether the SDK
+    reported any export time (none: the sizing assumed none)."""
     mean = rate * _spans_per_request(spec)
     peak = mean * (spec.load.burst.multiplier if spec.load.burst else 1.0)
-    exports = [entry.get("export") for entry in diagnostics.get("ledger", []) if entry["configuration"] == SDK_DEFAULTS]
-    timed = [e for e in exports if e]
-    count = sum(e["exports"] for e in timed)
-    export_ms = 1000 * sum(e["seconds"] for e in timed) / count if count else 0.0
-    return Measured(mean_spans_per_s=max(mean, 1e-6), peak_spans_per_s=max(peak, mean, 1e-6), export_p99_ms=export_ms)
+    ledgers = [RoundLedger.model_validate(entry) for entry in diagnostics.get("ledger", [])]
+    export_s = mean_export_s(ledgers, SDK_DEFAULTS)
+    measured = Measured(
+        mean_spans_per_s=max(mean, 1e-6),
+        peak_spans_per_s=max(peak, mean, 1e-6),
+        export_p99_ms=1000 * export_s if export_s is not None else 0.0,
+    )
+    return measured, export_s is not None
 
 
 def outcome_of(diagnostics: dict[str, Any], name: str, sampled_: bool = False) -> Outcome:
@@ -148,9 +153,8 @@ def tune(spec: TuningSpec, lab: Lab, say: Callable[[str], None] = lambda _: None
     say("probe: no SDK against the SDK defaults, one round")
     _, probe = lab.run(_experiment(spec, "probe", [(SDK_DEFAULTS, None)], PROBE_MEASURE_S, 1))
     # The open model sends at `rate` whatever the service does: the spans it must take.
-    measured = measured_from(spec, probe, spec.load.rate)
-    exports = [e for e in (entry.get("export") for entry in probe.get("ledger", [])) if e]
-    report = TuningReport(measured=measured, export_measured=bool(exports))
+    measured, export_measured = measured_from(spec, probe, spec.load.rate)
+    report = TuningReport(measured=measured, export_measured=export_measured)
     settings = {setting.name: setting for setting in candidates(report.measured)}
     rungs = plan(
         len(settings),
