@@ -17,6 +17,7 @@ from tracetax.diagnostics import calibration
 from tracetax.diagnostics.checks import Budget, unresolvable
 from tracetax.diagnostics.overhead import NoiseFloor
 from tracetax.diagnostics.report import samples_by_configuration
+from tracetax.engine.experiment import measurement_placement
 from tracetax.engine.spec import (
     AnySpec,
     DemoServiceRef,
@@ -24,6 +25,7 @@ from tracetax.engine.spec import (
     SpecError,
     parse_spec,
     validate_against_catalog,
+    validate_cores,
 )
 from tracetax.engine.subjects import subject_label
 from tracetax.lab import pipelines, telemetrygen
@@ -63,6 +65,13 @@ def validate(spec: AnySpec, services: dict[str, ServiceManifest]) -> ServiceMani
         if manifest is None:
             raise UnknownServiceError(spec.service.language, sorted(services))
     validate_against_catalog(spec, manifest)
+    if any(configuration.concurrency.cores for configuration in spec.configurations):
+        try:
+            service_cpus = measurement_placement().service_cpus
+        except ValueError:
+            pass  # a bad placement variable: the engine names it when the experiment starts
+        else:
+            validate_cores(spec, service_cpus)
     return manifest
 
 

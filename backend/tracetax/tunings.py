@@ -18,7 +18,7 @@ from tracetax.engine.spec import ExperimentSpec, SpecError, parse_spec
 from tracetax.runtime import EngineRuntime
 from tracetax.submission import queue_experiment, validate
 from tracetax.tuning.halving import BudgetTooSmallError
-from tracetax.tuning.search import TuningReport, tune
+from tracetax.tuning.search import TuningReport, configuration, tune
 from tracetax.tuning.spec import TuningSpec
 
 log = logging.getLogger(__name__)
@@ -86,8 +86,8 @@ def probe_spec(spec: TuningSpec) -> ExperimentSpec:
         {
             "service": spec.service.model_dump(mode="json"),
             "configurations": [
-                {"name": "no-sdk", "processor": "none", "baseline": True},
-                {"name": "sdk-defaults", "processor": spec.processor},
+                configuration(spec, "no-sdk", processor="none"),
+                configuration(spec, "sdk-defaults"),
             ],
             "load": spec.load.model_dump(mode="json"),
         }
@@ -100,11 +100,16 @@ def check_spec(runtime: EngineRuntime, spec: TuningSpec) -> None:
     try:
         validate(probe_spec(spec), runtime.engine.services)
     except SpecError as error:
-        located = [
-            {"loc": ("processor",) if e["loc"][0] == "configurations" else tuple(e["loc"]), "msg": e["msg"]}
-            for e in error.errors
-        ]
-        raise SpecError(located) from None
+        # The probe's two configurations share the tuning's fields: each error is said once.
+        located = dict.fromkeys((_tuning_field(tuple(e["loc"])), e["msg"]) for e in error.errors)
+        raise SpecError([{"loc": loc, "msg": msg} for loc, msg in located]) from None
+
+
+def _tuning_field(loc: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A probe configuration's field as the tuning spec's: its concurrency, else the launch."""
+    if loc[:1] != ("configurations",):
+        return loc
+    return loc[2:] if loc[2:3] == ("concurrency",) else ("processor",)
 
 
 def start(runtime: EngineRuntime, spec: TuningSpec) -> str:

@@ -34,3 +34,10 @@ def test_an_unknown_tuning_is_404_and_the_list_starts_empty(client: TestClient) 
     assert client.get("/api/v1/tunings/nope").status_code == 404
     assert client.post("/api/v1/tunings/nope/cancel").status_code == 404
     assert client.get("/api/v1/tunings").json() == []
+
+
+def test_a_concurrency_knob_the_service_lacks_is_named_as_the_tunings_field(client: TestClient) -> None:
+    response = client.post("/api/v1/tunings", json=body(concurrency={"threads": 8}))
+    assert response.status_code == 422, response.text
+    [item] = response.json()["detail"]
+    assert item["loc"] == ["body", "concurrency", "threads"] and "gomaxprocs" in item["msg"]

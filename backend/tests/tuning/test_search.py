@@ -96,3 +96,14 @@ def test_a_wall_time_too_small_for_one_candidate_names_the_field_and_the_minimum
         TuningSpec.model_validate(raw)
     [error] = raised.value.errors()
     assert error["loc"] == ("wall_time_s",) and "at least" in error["msg"]
+
+
+def test_the_services_concurrency_is_in_every_configuration_measured() -> None:
+    threaded = TuningSpec.model_validate(
+        spec().model_dump(mode="json")
+        | {"service": {"kind": "demo", "language": "java"}, "concurrency": {"threads": 64}}
+    )
+    lab = FakeLab()
+    tune(threaded, lab)
+    measured = [c for experiment in lab.specs for c in experiment["configurations"]]
+    assert measured and all(c["concurrency"] == {"threads": 64} for c in measured)

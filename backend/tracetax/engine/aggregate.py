@@ -8,7 +8,7 @@ request, RSS and context switches are reported per round and as their median acr
 from __future__ import annotations
 
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,7 +37,29 @@ def _median(values: Sequence[float | None]) -> float | None:
     return statistics.median(present) if present else None
 
 
-def aggregate_configuration(name: str, rounds: Sequence[RoundData]) -> dict[str, Any]:
+def thread_groups(rounds: Sequence[RoundData], spans_per_request: float | None) -> dict[str, dict[str, Any]]:
+    """Each thread group's median CPU and context switches per request over the rounds, and per
+    span when the spans a request makes are known (the export worker's cost per span, seed 000)."""
+    names = {name for r in rounds for name in ((r.resources or {}).get("thread_groups") or {})}
+    groups = {}
+    for name in names:
+        present = [g for r in rounds if (g := ((r.resources or {}).get("thread_groups") or {}).get(name))]
+        cpu, ctx = _median([g["cpu_per_request_us"] for g in present]), _median([g["ctx_per_request"] for g in present])
+        per_span = spans_per_request if spans_per_request else None
+        groups[name] = {
+            "threads": max(g["threads"] for g in present),
+            "rounds": len(present),
+            "cpu_per_request_us": cpu,
+            "ctx_per_request": ctx,
+            "cpu_per_span_us": round(cpu / per_span, 4) if cpu is not None and per_span else None,
+            "ctx_per_span": round(ctx / per_span, 5) if ctx is not None and per_span else None,
+        }
+    return dict(sorted(groups.items(), key=lambda item: -(item[1]["cpu_per_request_us"] or 0)))
+
+
+def aggregate_configuration(
+    name: str, rounds: Sequence[RoundData], spans_per_request: float | None = None
+) -> dict[str, Any]:
     completed = [r for r in rounds if r.status == "completed" and r.histogram]
     merged = hdr.merge(r.histogram for r in completed if r.histogram)
     summary = hdr.summarize(merged)
@@ -79,13 +101,23 @@ def aggregate_configuration(name: str, rounds: Sequence[RoundData]) -> dict[str,
         "cpu_utilization": _median([item["cpu_utilization"] for item in per_round]),
         "rss_max_bytes": _median([item["rss_max_bytes"] for item in per_round]),
         "ctx_per_request": _median([item["ctx_per_request"] for item in per_round]),
+        "thread_groups": thread_groups(completed, spans_per_request),
         "per_round": per_round,
     }
 
 
-def aggregate(configurations: Sequence[str], rounds: Sequence[RoundData]) -> dict[str, dict[str, Any]]:
+def aggregate(
+    configurations: Sequence[str],
+    rounds: Sequence[RoundData],
+    spans_per_request: Mapping[str, float | None] | None = None,
+) -> dict[str, dict[str, Any]]:
+    """Every configuration's figures; `spans_per_request` (by configuration, where its requests
+    make spans and how many is known) turns per-request thread figures into per-span ones."""
     return {
-        name: aggregate_configuration(name, [r for r in rounds if r.configuration == name]) for name in configurations
+        name: aggregate_configuration(
+            name, [r for r in rounds if r.configuration == name], (spans_per_request or {}).get(name)
+        )
+        for name in configurations
     }
 
 

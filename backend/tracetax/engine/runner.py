@@ -25,9 +25,9 @@ from tracetax.engine.sampler import Sampler, resource_summary
 from tracetax.engine.spec import CommandServiceRef, ConfigurationSpec, ExperimentSpec, LoadSpec
 from tracetax.ports import free_port, holder_of, port_in_use
 from tracetax.profiling import folded
-from tracetax.profiling.samplers import SAMPLERS, AnyServiceSampler, SamplerError, StackSampler
+from tracetax.profiling.samplers import SAMPLERS, AnyServiceSampler, PySpy, SamplerError, StackSampler
 from tracetax.services import zero_code
-from tracetax.services.catalog import ServiceManifest
+from tracetax.services.catalog import ConcurrencyKnob, ServiceManifest
 from tracetax.services.process import ServiceError, ServiceProcess
 
 SERVICE_START_TIMEOUT_S = 60.0
@@ -88,7 +88,33 @@ def service_environment(ctx: RoundContext, port: int) -> dict[str, str]:
         "TRACETAX_PROCESSOR": configuration.processor,
         "PORT": str(port),
         **({"TRACETAX_INJECT_BUSY_US": str(configuration.inject_busy_us)} if configuration.inject_busy_us else {}),
+        **concurrency_environment(configuration, ctx.manifest),
     }
+
+
+def concurrency_environment(configuration: ConfigurationSpec, manifest: ServiceManifest | None) -> dict[str, str]:
+    """The configuration's concurrency knobs as the variables the service reads: a demo's from
+    its manifest, GOMAXPROCS for a Go command (the only knob a command service is given)."""
+    variables: dict[ConcurrencyKnob, str] = {"gomaxprocs": "GOMAXPROCS"}
+    if manifest is not None:
+        variables = manifest.concurrency
+    return {variables[knob]: str(value) for knob, value in configuration.concurrency.knobs().items()}
+
+
+def concurrency_record(ctx: RoundContext) -> dict[str, Any]:
+    """What the round ran with, beside its figures: the knobs set and the cores it had."""
+    configuration = ctx.configuration
+    record: dict[str, Any] = {str(knob): value for knob, value in configuration.concurrency.knobs().items()}
+    cores = service_cores(configuration, ctx.placement)
+    if configuration.concurrency.cores is not None and cores is not None:
+        record["service_cpus"] = sorted(cores)
+    return record
+
+
+def service_cores(configuration: ConfigurationSpec, placement: Placement) -> set[int] | None:
+    """The service's cores: the first `concurrency.cores` of the placement's (all of them when unset)."""
+    cores, cpus = configuration.concurrency.cores, placement.service_cpus
+    return cpus if cores is None or cpus is None else set(sorted(cpus)[:cores])
 
 
 def _resource_attributes(env: dict[str, str], run_id: str, configuration: str) -> str:
@@ -113,6 +139,8 @@ def _stack_sampler(ctx: RoundContext) -> StackSampler | None:
     if ctx.manifest is None or profiling is None or profiling.sampler is None:
         return None
     sampler = SAMPLERS[profiling.sampler](ctx.manifest.directory, ctx.workdir)
+    if isinstance(sampler, PySpy) and (ctx.configuration.concurrency.workers or 1) > 1:
+        sampler.subprocesses = True  # the requests are served by the worker processes
     sampler.cpus = ctx.placement.stack_cpus  # py-spy, jcmd: on the stack's cores
     return sampler
 
@@ -163,7 +191,7 @@ def _service_process(ctx: RoundContext, sampler: StackSampler | None) -> tuple[S
         log_path=log_path,
         health_path=health,
         name=f"{ctx.configuration.name} service",
-        cpus=ctx.placement.service_cpus,
+        cpus=service_cores(ctx.configuration, ctx.placement),
     )
     return process, launch
 
@@ -282,6 +310,8 @@ def run_round(ctx: RoundContext) -> RoundOutcome:
         outcome.status = "completed"
         if launch is not None and outcome.resources is not None:  # kept with the round's figures
             outcome.resources["launch"] = launch
+        if outcome.resources is not None and (concurrency := concurrency_record(ctx)):
+            outcome.resources["concurrency"] = concurrency
         time.sleep(SETTLE_S)
     except RoundCancelledError:
         outcome.status = "cancelled"

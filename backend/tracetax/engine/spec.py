@@ -26,7 +26,7 @@ from pydantic import (
 from tracetax.engine.presets import PRESETS
 from tracetax.lab.spec import PipelineSpec, require_one_baseline_and_unique_names
 from tracetax.services import zero_code
-from tracetax.services.catalog import ServiceManifest
+from tracetax.services.catalog import ConcurrencyKnob, ServiceManifest
 
 PROCESSORS = ("none", "simple", "batch", "agent", "ebpf")
 NAME_PATTERN = r"^[a-z0-9][a-z0-9._%-]{0,39}$"
@@ -111,6 +111,43 @@ class CommandServiceRef(BaseModel):
 ServiceRef = Annotated[DemoServiceRef | CommandServiceRef, Field(discriminator="kind")]
 
 
+CONCURRENCY_KNOBS: tuple[ConcurrencyKnob, ...] = ("threads", "workers", "gomaxprocs")
+
+
+class Concurrency(BaseModel):
+    """How many requests the service serves at once, and on how many cores: a study's dimension
+    (seed 000: the batch processor's CPU and context switches per span rise with the producer
+    threads). Each is set through the service's own knob, never a free-form environment; unset
+    keeps the service's default. Which knobs a service has is checked against its manifest."""
+
+    threads: int | None = Field(
+        default=None, ge=1, le=1024, description="Request worker threads (the Java demo's HTTP executor)."
+    )
+    workers: int | None = Field(
+        default=None,
+        ge=1,
+        le=64,
+        description="Worker processes sharing the port (the Python demo's uvicorn workers, the Node demo's cluster).",
+    )
+    gomaxprocs: int | None = Field(
+        default=None,
+        ge=1,
+        le=256,
+        description="Go's GOMAXPROCS: threads running Go code at once (demo or Go command).",
+    )
+    cores: int | None = Field(
+        default=None,
+        ge=1,
+        le=1024,
+        description="Cores the service is pinned to: the first N of the measurement's service cores "
+        "(TRACETAX_SERVICE_CPUS or the layout rule). Unset: all of them.",
+    )
+
+    def knobs(self) -> dict[ConcurrencyKnob, int]:
+        """The knobs set, by name (cores excluded: the engine applies it, not the service)."""
+        return {knob: value for knob in CONCURRENCY_KNOBS if (value := getattr(self, knob)) is not None}
+
+
 class ConfigurationSpec(BaseModel):
     """One OpenTelemetry configuration; `preset` fills processor/env/baseline defaults."""
 
@@ -125,6 +162,10 @@ class ConfigurationSpec(BaseModel):
         le=1_000_000,
         description="A known cost for checking the harness: the demo service busy-waits this many microseconds "
         "in every request (TRACETAX_INJECT_BUSY_US). 0: none.",
+    )
+    concurrency: Concurrency = Field(
+        default_factory=Concurrency,
+        description="Request concurrency and cores for this configuration (unset: the service's defaults).",
     )
 
     @model_validator(mode="before")
@@ -413,6 +454,7 @@ def validate_against_catalog(spec: ExperimentSpec, manifest: ServiceManifest | N
                         f"{', '.join(v for v in values if v)} (empty: the default)",
                     }
                 )
+        errors += _concurrency_errors(index, configuration, set(manifest.concurrency), f"the {manifest.language} demo")
         preset = PRESETS.get(configuration.preset or "")
         if preset and preset.languages and manifest.language not in preset.languages:
             errors.append(
@@ -444,6 +486,10 @@ def validate_command(spec: ExperimentSpec) -> None:
                     "would ignore it (set it to 0)",
                 }
             )
+        # A user's own service sets its threads and workers itself (in its argv or config); the
+        # one standard knob is Go's runtime variable.
+        knobs = {"gomaxprocs"} if service.language == "go" else set()
+        errors += _concurrency_errors(index, configuration, knobs, f"a {service.language} command service")
         preset = PRESETS.get(configuration.preset or "")
         if preset and preset.languages and service.language not in preset.languages:
             errors.append(
@@ -453,6 +499,44 @@ def validate_command(spec: ExperimentSpec) -> None:
                     f"(service.language is {service.language})",
                 }
             )
+    if errors:
+        raise SpecError(errors)
+
+
+def _concurrency_errors(
+    index: int, configuration: ConfigurationSpec, accepted: set[str], who: str
+) -> list[dict[str, Any]]:
+    errors = []
+    for knob in configuration.concurrency.knobs():
+        if knob not in accepted:
+            has = f"it accepts {', '.join(sorted(accepted))}" if accepted else "it has no concurrency knob but `cores`"
+            hint = " (a command service's threads and workers are set in its own argv)" if "command" in who else ""
+            errors.append(
+                {
+                    "loc": ("configurations", index, "concurrency", knob),
+                    "msg": f"{who} has no `{knob}`: {has}{hint}",
+                }
+            )
+    return errors
+
+
+def validate_cores(spec: ExperimentSpec, service_cpus: set[int] | None) -> None:
+    """`concurrency.cores` must fit the measurement's service cores (None: nothing is pinned,
+    as on a one-core machine, so no core count can be given)."""
+    errors = []
+    for index, configuration in enumerate(spec.configurations):
+        cores = configuration.concurrency.cores
+        if cores is None or (service_cpus is not None and cores <= len(service_cpus)):
+            continue
+        available = (
+            f"the service has {len(service_cpus)} core(s) here ({','.join(map(str, sorted(service_cpus)))}); "
+            "give it more with TRACETAX_SERVICE_CPUS"
+            if service_cpus is not None
+            else "this machine does not pin the service (one core), so no core count can be given"
+        )
+        errors.append(
+            {"loc": ("configurations", index, "concurrency", "cores"), "msg": f"{cores} cores asked: {available}"}
+        )
     if errors:
         raise SpecError(errors)
 

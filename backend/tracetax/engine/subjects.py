@@ -81,7 +81,9 @@ class ServiceSubject:
         )
 
     def aggregate(self, rounds: Sequence[RoundData]) -> dict[str, dict[str, Any]]:
-        return aggregate([c.name for c in self.spec.configurations], rounds)
+        spans = self.spec.spans_per_request()
+        per_configuration = {c.name: spans if c.exports("traces") else None for c in self.spec.configurations}
+        return aggregate([c.name for c in self.spec.configurations], rounds, per_configuration)
 
 
 @dataclass

@@ -57,6 +57,9 @@ class Profiling(BaseModel):
     sampler: Literal["go-pprof", "py-spy", "jfr", "v8-cpu-prof"] | None = None
 
 
+ConcurrencyKnob = Literal["threads", "workers", "gomaxprocs"]
+
+
 class ServiceManifest(BaseModel):
     language: str
     framework: str
@@ -71,6 +74,10 @@ class ServiceManifest(BaseModel):
     # The variable that makes every /work request busy-wait that many microseconds (an integer
     # 0..1000000; a known cost, for checking what the harness measures), when the service has one.
     inject_busy_wait: str | None = None
+    # The request-concurrency knobs the service honours (a spec's `concurrency` fields) and the
+    # variable each is passed in: `threads` (request worker threads), `workers` (worker
+    # processes sharing the port), `gomaxprocs` (Go's GOMAXPROCS).
+    concurrency: dict[ConcurrencyKnob, str] = Field(default_factory=dict)
     # Filled in by the loader: the service's folder (argv paths are relative to it).
     directory: Path = Path()
 

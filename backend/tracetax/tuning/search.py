@@ -49,11 +49,21 @@ class TuningReport:
     verdict: str | None = None
 
 
-def _configuration(spec: TuningSpec, setting: Setting | dict[str, str] | None, name: str) -> dict[str, Any]:
-    if setting is None:  # the SDK's own defaults: no OTEL_BSP_* set
-        return {"name": name, "processor": spec.processor}
-    env = setting if isinstance(setting, dict) else setting.env()
-    return {"name": name, "processor": spec.processor, "env": env}
+def configuration(
+    spec: TuningSpec, name: str, setting: Setting | dict[str, str] | None = None, processor: str | None = None
+) -> dict[str, Any]:
+    """One configuration of a tuning's experiment, with the spec's concurrency: the tuned launch
+    (no setting: the SDK's own defaults, no OTEL_BSP_* set), or `processor` none for the baseline."""
+    body: dict[str, Any] = {
+        "name": name,
+        "processor": processor or spec.processor,
+        "concurrency": spec.concurrency.model_dump(mode="json", exclude_none=True),
+    }
+    if processor == "none":
+        body["baseline"] = True
+    if setting is not None:
+        body["env"] = setting if isinstance(setting, dict) else setting.env()
+    return body
 
 
 def _load(load: LoadSpec, measure_s: float) -> dict[str, Any]:
@@ -73,8 +83,8 @@ def _experiment(
     measure_s: float,
     rounds: int,
 ) -> dict[str, Any]:
-    configurations = [{"name": BASELINE, "processor": "none", "baseline": True}]
-    configurations += [_configuration(spec, setting, label) for label, setting in settings]
+    configurations = [configuration(spec, BASELINE, processor="none")]
+    configurations += [configuration(spec, label, setting) for label, setting in settings]
     return {
         "name": f"{spec.name or 'tuning'}: {name}",
         "service": spec.service.model_dump(mode="json"),

@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
-from tracetax.engine.spec import LoadSpec, ServiceRef
+from tracetax.engine.spec import Concurrency, LoadSpec, ServiceRef
 from tracetax.tuning.halving import REFERENCES, Costs, minimum_wall_time_s
 
 # Seconds a round spends beyond its phases: start, health, stop, settle; the engine's own estimate
@@ -39,6 +39,11 @@ class TuningSpec(BaseModel):
         default_factory=dict,
         description="The OTEL_* variables the service runs with today, if not the SDK defaults: measured in the "
         "confirmation beside the defaults and the recommendation.",
+    )
+    concurrency: Concurrency = Field(
+        default_factory=Concurrency,
+        description="The service's request concurrency and cores in every measurement (many request threads "
+        "make a batch processor's queue contend): the same knobs as an experiment configuration's.",
     )
     budgets: TuningBudgets
     rounds: int = Field(default=3, ge=2, le=20, description="Interleaved rounds of each rung.")
