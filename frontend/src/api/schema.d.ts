@@ -899,6 +899,35 @@ export interface components {
              */
             detail: string;
         };
+        /**
+         * Concurrency
+         * @description How many requests the service serves at once, and on how many cores: a study's dimension
+         *     (seed 000: the batch processor's CPU and context switches per span rise with the producer
+         *     threads). Each is set through the service's own knob, never a free-form environment; unset
+         *     keeps the service's default. Which knobs a service has is checked against its manifest.
+         */
+        Concurrency: {
+            /**
+             * Threads
+             * @description Request worker threads (the Java demo's HTTP executor).
+             */
+            threads?: number | null;
+            /**
+             * Workers
+             * @description Worker processes sharing the port (the Python demo's uvicorn workers, the Node demo's cluster).
+             */
+            workers?: number | null;
+            /**
+             * Gomaxprocs
+             * @description Go's GOMAXPROCS: threads running Go code at once (demo or Go command).
+             */
+            gomaxprocs?: number | null;
+            /**
+             * Cores
+             * @description Cores the service is pinned to: the first N of the measurement's service cores (TRACETAX_SERVICE_CPUS or the layout rule). Unset: all of them.
+             */
+            cores?: number | null;
+        };
         /** ConfigurationCost */
         ConfigurationCost: {
             /** Configuration */
@@ -946,6 +975,8 @@ export interface components {
              * @default 0
              */
             inject_busy_us: number;
+            /** @description Request concurrency and cores for this configuration (unset: the service's defaults). */
+            concurrency?: components["schemas"]["Concurrency"];
         };
         /**
          * CostInputs
@@ -1882,6 +1913,11 @@ export interface components {
             dropped_spans_metric: string | null;
             /** Profiling Command */
             profiling_command: string | null;
+            /**
+             * Concurrency
+             * @description The concurrency knobs the service has (threads, workers, gomaxprocs); every service has `cores`.
+             */
+            concurrency?: string[];
         };
         /** Share */
         Share: {
@@ -2183,6 +2219,8 @@ export interface components {
             current_env?: {
                 [key: string]: string;
             };
+            /** @description The service's request concurrency and cores in every measurement (many request threads make a batch processor's queue contend): the same knobs as an experiment configuration's. */
+            concurrency?: components["schemas"]["Concurrency"];
             budgets: components["schemas"]["TuningBudgets"];
             /**
              * Rounds

@@ -23,6 +23,7 @@ def list_services(engine: EngineDep) -> list[ServiceInfo]:
             ],
             queue_full=manifest.queue_full,
             dropped_spans_metric=manifest.dropped_spans_metric,
+            concurrency=sorted(manifest.concurrency),
             profiling_command=manifest.profiling.command if manifest.profiling else None,
         )
         for manifest in engine.engine.services.values()

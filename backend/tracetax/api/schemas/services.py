@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 
 class ModeInfo(BaseModel):
@@ -19,3 +19,7 @@ class ServiceInfo(BaseModel):
     queue_full: str | None
     dropped_spans_metric: str | None
     profiling_command: str | None
+    concurrency: list[str] = Field(
+        default_factory=list,
+        description="The concurrency knobs the service has (threads, workers, gomaxprocs); every service has `cores`.",
+    )
