@@ -75,6 +75,32 @@ def results_table(configurations: list[dict[str, Any]], baseline: str) -> Table:
     return table
 
 
+def thread_groups_table(configurations: list[dict[str, Any]], spec: ExperimentSpec, top: int = 4) -> Table:
+    """Each configuration's busiest thread groups: CPU and context switches per request and per
+    span (seed 000: the batch worker's rise with the request threads feeding it)."""
+    table = Table(title="Threads (median over rounds; a group is a name with its trailing number as *)")
+    for column in ("configuration", "concurrency", "thread group", "threads"):
+        table.add_column(column)
+    for column in ("CPU/request", "CPU/span", "switches/request", "switches/span"):
+        table.add_column(column, justify="right")
+    for result in configurations:
+        name = result["configuration"]
+        knobs = spec.configuration(name).concurrency.model_dump(exclude_none=True)
+        concurrency = ", ".join(f"{knob} {value}" for knob, value in knobs.items()) or "defaults"
+        for group, figures in list((result.get("thread_groups") or {}).items())[:top]:
+            table.add_row(
+                name,
+                concurrency,
+                group,
+                str(figures["threads"]),
+                _fmt_us(figures["cpu_per_request_us"]),
+                _fmt_us(figures["cpu_per_span_us"]) if figures["cpu_per_span_us"] is not None else "unknown",
+                _fmt(figures["ctx_per_request"], "", 3),
+                _fmt(figures["ctx_per_span"], "", 4) if figures["ctx_per_span"] is not None else "unknown",
+            )
+    return table
+
+
 def service_changes(samples: dict[str, list[RoundSample]], baseline: str) -> dict[str, dict[str, Change]]:
     return {name: compare(samples.get(baseline, []), rounds) for name, rounds in samples.items() if name != baseline}
 
@@ -215,6 +241,7 @@ def run(spec_path: Path) -> int:
     else:
         console.print(results_table([by_name[name] for name in names], spec.baseline.name))
         console.print(changes_table(changes, spec.baseline.name))
+        console.print(thread_groups_table([by_name[name] for name in names], spec))
     if isinstance(spec, ExperimentSpec) and spec.sample_stacks:
         console.print(where_export_table(rounds, names, by_name))
     for round_ in failed_rounds:
