@@ -48,6 +48,8 @@ _INTEGERS = (
 _SIGNALS = ("TRACES", "METRICS", "LOGS")
 # TRACETAX_INJECT_BUSY_US: a known cost for checking the harness, at most 1 s per request.
 MAX_INJECT_BUSY_US = 1_000_000
+# TRACETAX_WORKERS: worker processes serving the port (1: uvicorn in this process, as always).
+MAX_WORKERS = 64
 
 
 class ConfigError(Exception):
@@ -66,6 +68,8 @@ class Config:
     # The signals set up ("TRACES", "METRICS", "LOGS"): OTEL_<signal>_EXPORTER is not `none` and
     # OTEL_SDK_DISABLED is not `true`. An off signal keeps the API's no-op provider.
     signals: frozenset[str] = frozenset(_SIGNALS)
+    # Worker processes serving the port (TRACETAX_WORKERS); 1: one uvicorn server in this process.
+    workers: int = 1
 
 
 def _get(env: dict[str, str], name: str) -> str | None:
@@ -99,6 +103,11 @@ def load(env: dict[str, str] | None = None) -> Config:
     if not re.fullmatch(r"[0-9]{1,7}", busy_raw) or int(busy_raw) > MAX_INJECT_BUSY_US:
         accepted = "an integer 0..1000000 (microseconds of busy-wait per /work request; unset: 0)"
         raise ConfigError("TRACETAX_INJECT_BUSY_US", busy_raw, accepted)
+
+    workers_raw = _get(env, "TRACETAX_WORKERS") or "1"
+    if not re.fullmatch(r"[0-9]{1,2}", workers_raw) or not 1 <= int(workers_raw) <= MAX_WORKERS:
+        accepted = f"an integer 1..{MAX_WORKERS} (worker processes serving the port; unset: 1)"
+        raise ConfigError("TRACETAX_WORKERS", workers_raw, accepted)
 
     values: dict[str, int | None] = {}
     for name, minimum, _default in _INTEGERS:
@@ -147,7 +156,13 @@ def load(env: dict[str, str] | None = None) -> Config:
             if item.strip() and (not sep or not key.strip()):
                 raise ConfigError("OTEL_RESOURCE_ATTRIBUTES", attrs, "comma-separated key=value pairs")
 
-    return Config(processor=processor, port=int(port_raw), inject_busy_us=int(busy_raw), signals=_signals(env))
+    return Config(
+        processor=processor,
+        port=int(port_raw),
+        inject_busy_us=int(busy_raw),
+        signals=_signals(env),
+        workers=int(workers_raw),
+    )
 
 
 def _signals(env: dict[str, str]) -> frozenset[str]:

@@ -73,21 +73,27 @@ def _metric_exporter() -> Any:
     return OTLPMetricExporter()
 
 
-def _resource() -> Resource:
+def _resource(worker: int | None = None) -> Resource:
     # Resource.create reads OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME; only when neither names
     # the service does the project default apply.
     resource = Resource.create({})
     if str(resource.attributes.get("service.name", "")).startswith("unknown_service"):
         resource = resource.merge(Resource({"service.name": DEFAULT_SERVICE_NAME}))
+    if worker is not None:
+        # One of TRACETAX_WORKERS processes: each exports its own cumulative counters, so each
+        # needs a resource of its own or the backends would mix their series into one.
+        instance = f"{resource.attributes['service.name']}-worker-{worker}-{os.getpid()}"
+        resource = resource.merge(Resource({"service.instance.id": instance}))
     return resource
 
 
-def setup_otel_sdk(processor: str, signals: frozenset[str]) -> ShutdownFunc:
+def setup_otel_sdk(processor: str, signals: frozenset[str], worker: int | None = None) -> ShutdownFunc:
     """Build and install the providers of the `signals` that are on for `simple` or `batch`;
-    return the shutdown function. An off signal keeps the API's no-op provider."""
+    return the shutdown function. An off signal keeps the API's no-op provider. `worker`: the
+    index of this worker process (TRACETAX_WORKERS > 1), which adds a `service.instance.id`."""
     if processor not in ("simple", "batch"):
         raise ValueError(f"setup_otel_sdk: unsupported processor {processor!r}")
-    resource = _resource()
+    resource = _resource(worker)
     simple = processor == "simple"
 
     # Metrics first, so the traces and logs pipelines can report their own metrics through it.
