@@ -25,7 +25,7 @@ TRACETAX := cd backend && $(UV) run --frozen tracetax
 SERVICE_DIRS := $(sort $(dir $(wildcard instrumented-services/*/service.json)))
 
 .PHONY: help up down clean status health toolchain backend-deps frontend-deps frontend stack-build \
-        postgres services tools zero-code examples test test-unit test-backend test-frontend test-e2e lint bench-services bench-engine bench-stacks bench-truth bench-collector check-packaging
+        postgres services tools zero-code examples test test-unit test-backend test-frontend test-e2e lint bench-services bench-engine bench-stacks bench-truth bench-collector bench-studies check-packaging
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -139,6 +139,10 @@ bench-engine: backend-deps services tools ## Benchmark: the harness's footprint,
 
 bench-truth: backend-deps services tools ## Benchmark: A/A on Go and Python (nothing significant, the noise floor) and a known injected cost measured as itself
 	cd backend && $(UV) run --frozen python -m tracetax.bench.truth $(BENCH_ARGS)
+
+bench-studies: backend-deps services tools ## Benchmark: the two ready studies in docs/examples (seed 000's producer threads on Java, seed 002's eBPF vs SDK on Go; about 20 min, needs `make up`)
+	cd backend && $(UV) run --frozen tracetax run ../docs/examples/java-producer-threads.yaml
+	cd backend && $(UV) run --frozen tracetax run ../docs/examples/go-ebpf-vs-sdk.yaml
 
 bench-collector: backend-deps ## Benchmark: groupbytrace vs tail_sampling (memory, loss, best rate) and the loadbalancing exporter's CPU per span (needs `make up`)
 	cd backend && $(UV) run --frozen python -m tracetax.bench.collector $(BENCH_ARGS)

@@ -81,7 +81,9 @@ def needs_tools() -> None:
 async def test_two_configurations_two_rounds_on_go(native_stack: NativeStack) -> None:
     base = api(native_stack)
     async with httpx.AsyncClient(timeout=30) as http:
-        created = await http.post(f"{base}/experiments", json=go_spec())
+        # GOMAXPROCS through `concurrency` (a validated field, not an environment variable).
+        configurations = [{"preset": "none"}, {"preset": "batch-default", "concurrency": {"gomaxprocs": 3}}]
+        created = await http.post(f"{base}/experiments", json=go_spec(configurations=configurations))
         assert created.status_code == 202, created.text
         experiment_id = created.json()["id"]
         assert created.json()["queue_position"] in (0, 1)
@@ -113,12 +115,19 @@ async def test_two_configurations_two_rounds_on_go(native_stack: NativeStack) ->
         assert round_["resources"]["loadgen_cpu_s"] > 0, "the harness's own footprint must be on record"
         assert len(round_["samples"]) >= DURATION_S * 3  # every 250 ms
         assert round_["max_throughput_rps"] > 0
+        tuned = round_["configuration"] == "batch-default"
+        assert round_["resources"].get("concurrency") == ({"gomaxprocs": 3} if tuned else None), round_["resources"]
+        assert sum(g["cpu_s"] for g in round_["resources"]["thread_groups"].values()) > 0
     for aggregate in results["configurations"]:
         latency = aggregate["latency_us"]
         values = [latency[k] for k in ("p50", "p90", "p99", "p99.9", "p99.99", "max")]
         assert values == sorted(values), values
         assert aggregate["cpu_per_request_us"] > 0
         assert aggregate["rounds_completed"] == 2
+        # Go's threads all carry the program's name: one group, and per span where spans are made.
+        [(group, figures)] = aggregate["thread_groups"].items()
+        assert group.startswith("demo-go") and figures["cpu_per_request_us"] > 0, aggregate["thread_groups"]
+        assert (figures["cpu_per_span_us"] is not None) == (aggregate["configuration"] == "batch-default")
     # Orders were shuffled per round and every round ran both configurations.
     assert {tuple(r["configuration"] for r in rounds if r["round_index"] == i) for i in (0, 1)} <= {
         ("none", "batch-default"),
