@@ -25,6 +25,8 @@ const SIGNALS = ['TRACES', 'METRICS', 'LOGS'];
 const EXPORTERS = ['otlp', 'none'];
 // TRACETAX_INJECT_BUSY_US: a known cost for checking the harness, at most 1 s per request.
 const MAX_INJECT_BUSY_US = 1_000_000;
+// TRACETAX_WORKERS: node:cluster worker processes serving the port (1: one process, no cluster).
+const MAX_WORKERS = 64;
 
 // [variable, minimum, default]: milliseconds or item counts (defaults from the OTel spec).
 const INTEGERS = [
@@ -81,6 +83,15 @@ function load(env = process.env) {
       'TRACETAX_INJECT_BUSY_US',
       busyRaw,
       'an integer 0..1000000 (microseconds of busy-wait per /work request; unset: 0)',
+    );
+  }
+
+  const workersRaw = get(env, 'TRACETAX_WORKERS') ?? '1';
+  if (!/^[0-9]{1,2}$/.test(workersRaw) || Number(workersRaw) < 1 || Number(workersRaw) > MAX_WORKERS) {
+    throw new ConfigError(
+      'TRACETAX_WORKERS',
+      workersRaw,
+      'an integer 1..64 (worker processes serving the port through node:cluster; unset: 1, no cluster)',
     );
   }
 
@@ -173,6 +184,7 @@ function load(env = process.env) {
     signals: signalsOn(env),
     port: Number(portRaw),
     injectBusyUs: Number(busyRaw),
+    workers: Number(workersRaw),
     cpuProfileDir,
     protocols,
     bsp: {

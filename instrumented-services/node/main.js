@@ -8,6 +8,10 @@
 //    most GRACEFUL_MS, then remaining connections are closed), shut the OTel providers down (flush;
 //    at most OTEL_SHUTDOWN_MS), exit 0. A watchdog exits at HARD_EXIT_MS whatever happens.
 // With TRACETAX_CPU_PROFILE_DIR set, SIGUSR2 toggles V8's CPU profiler (cpu-profiler.js).
+//
+// TRACETAX_WORKERS=N > 1: this file runs as the node:cluster primary (cluster-primary.js: forks N
+// workers, loads no OTel module, serves nothing) and again in each worker, which does 2. and 3.
+// with an SDK of its own. N=1 (the default): node:cluster is never loaded, one process as above.
 
 const config = require('./config');
 
@@ -18,62 +22,102 @@ const HARD_EXIT_MS = 9500;
 const cfg = config.loadOrExit();
 const name = config.DEFAULT_SERVICE_NAME;
 
-let telemetry;
-let shutdownOtel = null;
-if (cfg.processor === 'none') {
-  telemetry = new (require('./handler').NoTelemetry)();
+const cluster = cfg.workers > 1 ? require('node:cluster') : null;
+if (cluster !== null && cluster.isPrimary) {
+  require('./cluster-primary').runPrimary(cfg, name, HARD_EXIT_MS);
 } else {
-  const otel = require('./otel'); // the only place OpenTelemetry gets loaded
-  shutdownOtel = otel.setupOtelSdk(cfg);
-  telemetry = new otel.OTelTelemetry();
+  serve(cluster === null ? null : cluster.worker);
 }
 
-if (cfg.cpuProfileDir !== undefined) require('./cpu-profiler').installCpuProfiler(cfg.cpuProfileDir, name);
+// One process serving the port: the whole service, or (`worker` set) one cluster worker.
+function serve(worker) {
+  const label = worker === null ? name : `${name} worker ${worker.id}`;
 
-const http = require('http'); // after the OTel setup: instrumentation-http patches it on load
-const { makeHandler } = require('./handler');
+  let telemetry;
+  let shutdownOtel = null;
+  if (cfg.processor === 'none') {
+    telemetry = new (require('./handler').NoTelemetry)();
+  } else {
+    const otel = require('./otel'); // the only place OpenTelemetry gets loaded
+    shutdownOtel = otel.setupOtelSdk(cfg, worker === null ? undefined : { index: worker.id });
+    telemetry = new otel.OTelTelemetry();
+  }
 
-const server = http.createServer(makeHandler(telemetry, cfg.processor, cfg.injectBusyUs));
-server.on('error', err => {
-  process.stderr.write(`${name}: ${err.message}\n`);
-  process.exit(1);
-});
-server.listen(cfg.port, '0.0.0.0', () => {
-  process.stdout.write(
-    `${name}: listening on 0.0.0.0:${cfg.port} processor=${cfg.processor} inject_busy_us=${cfg.injectBusyUs}\n`,
-  );
-});
+  if (cfg.cpuProfileDir !== undefined) require('./cpu-profiler').installCpuProfiler(cfg.cpuProfileDir, label);
 
-let stopping = false;
-async function stop(signal) {
-  if (stopping) return;
-  stopping = true;
-  setTimeout(() => {
-    process.stderr.write(`${name}: shutdown took longer than ${HARD_EXIT_MS} ms, exiting\n`);
-    process.exit(0);
-  }, HARD_EXIT_MS).unref();
+  const http = require('http'); // after the OTel setup: instrumentation-http patches it on load
+  const { makeHandler } = require('./handler');
 
-  // close() stops accepting and closes idle keep-alive connections; it calls back once the
-  // in-flight requests are done. Whatever is still open after GRACEFUL_MS is closed by force.
-  await new Promise(resolve => {
-    const force = setTimeout(() => server.closeAllConnections(), GRACEFUL_MS);
-    server.close(() => {
-      clearTimeout(force);
-      resolve();
-    });
-    server.closeIdleConnections();
+  const handle = makeHandler(telemetry, cfg.processor, cfg.injectBusyUs);
+  const server = http.createServer(worker === null ? handle : healthyOnceAllListen(handle));
+  server.on('error', err => {
+    process.stderr.write(`${label}: ${err.message}\n`);
+    process.exit(1);
+  });
+  server.listen(cfg.port, '0.0.0.0', () => {
+    // A worker's listening is reported by the primary, once every worker listens.
+    if (worker !== null) return;
+    process.stdout.write(
+      `${name}: listening on 0.0.0.0:${cfg.port} processor=${cfg.processor} inject_busy_us=${cfg.injectBusyUs}\n`,
+    );
   });
 
-  if (shutdownOtel !== null) {
-    try {
-      await shutdownOtel(OTEL_SHUTDOWN_MS);
-    } catch (err) {
-      for (const e of err.errors ?? [err]) process.stderr.write(`${name}: ${e && e.message ? e.message : e}\n`);
+  let stopping = false;
+  async function stop(signal) {
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => {
+      process.stderr.write(`${label}: shutdown took longer than ${HARD_EXIT_MS} ms, exiting\n`);
+      process.exit(0);
+    }, HARD_EXIT_MS).unref();
+
+    // close() stops accepting and closes idle keep-alive connections; it calls back once the
+    // in-flight requests are done. Whatever is still open after GRACEFUL_MS is closed by force.
+    await new Promise(resolve => {
+      const force = setTimeout(() => server.closeAllConnections(), GRACEFUL_MS);
+      server.close(() => {
+        clearTimeout(force);
+        resolve();
+      });
+      server.closeIdleConnections();
+    });
+
+    if (shutdownOtel !== null) {
+      try {
+        await shutdownOtel(OTEL_SHUTDOWN_MS);
+      } catch (err) {
+        for (const e of err.errors ?? [err]) process.stderr.write(`${label}: ${e && e.message ? e.message : e}\n`);
+      }
     }
+    process.stdout.write(`${label}: stopped (${signal})\n`);
+    process.exit(0);
   }
-  process.stdout.write(`${name}: stopped (${signal})\n`);
-  process.exit(0);
+
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  if (worker !== null) {
+    // The primary is gone (killed): node:cluster exits the worker right after this event.
+    worker.on('disconnect', () => {
+      if (!stopping) process.stderr.write(`${label}: the cluster primary is gone, exiting\n`);
+    });
+  }
 }
 
-process.on('SIGTERM', () => stop('SIGTERM'));
-process.on('SIGINT', () => stop('SIGINT'));
+// A cluster worker's /healthz answers 503 until the primary says every worker listens, so that
+// "healthy" (what the engine waits for) means the whole cluster serves, each worker with its
+// SIGUSR2 profiler installed. Everything else is served from the start.
+function healthyOnceAllListen(handle) {
+  let serving = false;
+  process.on('message', message => {
+    if (message && message.tracetax === 'serving') serving = true;
+  });
+  return function handleWorker(req, res) {
+    if (!serving && (req.url === '/healthz' || req.url.startsWith('/healthz?'))) {
+      const body = JSON.stringify({ status: 'starting', workers: cfg.workers });
+      res.writeHead(503, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+      res.end(body);
+      return;
+    }
+    handle(req, res);
+  };
+}

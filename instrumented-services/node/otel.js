@@ -41,11 +41,18 @@ function metricExporter(protocol) {
   return new (require(pkg).OTLPMetricExporter)();
 }
 
-function resource() {
+function resource(worker) {
   // OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME (envDetector) win over the project default.
-  return defaultResource()
+  const res = defaultResource()
     .merge(resourceFromAttributes({ 'service.name': DEFAULT_SERVICE_NAME }))
     .merge(detectResources({ detectors: [envDetector] }));
+  if (worker === undefined) return res;
+  // A cluster worker (TRACETAX_WORKERS > 1): every worker exports its own cumulative counters, so
+  // each gets its own service.instance.id, added to the environment's attributes (tracetax.run.id,
+  // tracetax.config stay) and winning over any given there; with one resource for all of them the
+  // Collector and the metrics store would mix the workers' series.
+  const id = `${res.attributes['service.name']}-worker-${worker.index}-${process.pid}`;
+  return res.merge(resourceFromAttributes({ 'service.instance.id': id }));
 }
 
 function withTimeout(promise, ms, what) {
@@ -57,8 +64,9 @@ function withTimeout(promise, ms, what) {
 }
 
 // Build and install the providers for `simple` or `batch`; return the shutdown function.
-function setupOtelSdk(cfg) {
-  const res = resource();
+// `worker` ({ index }) only in a cluster worker: its resource gets a service.instance.id of its own.
+function setupOtelSdk(cfg, worker) {
+  const res = resource(worker);
 
   const simple = cfg.processor === 'simple';
   if (!simple && cfg.processor !== 'batch') throw new Error(`setupOtelSdk: unsupported processor ${cfg.processor}`);

@@ -259,18 +259,31 @@ class NodeCpuProfile(StackSampler):
     starts it through node:inspector on a SIGUSR2 and, on the next SIGUSR2, stops it and writes
     the profile into that directory (one sample every 2 ms instead of V8's 1 ms). So it runs only
     between start() and end_window() and costs nothing in any other phase (unlike node --cpu-prof,
-    on for the whole life of the process)."""
+    on for the whole life of the process).
+
+    Several processes (the Node demo's cluster, TRACETAX_WORKERS > 1): the top process passes each
+    SIGUSR2 to its workers, every worker writes a profile of its own and `folded()` is their sum.
+    How many profiles end_window() waits for: `expected` when the caller knows it (the demo's
+    workers); otherwise at least one, then, if the process had child processes running the same
+    executable when it was prepared (a cluster's workers), up to `settle_s` more for one per such
+    child. A process without such children is waited for as it always was (one profile, no
+    settle). `expected`, `profiles` (what was found) and the errors say how many processes were
+    expected and found."""
 
     name = "v8-cpu-prof"
     toggle = signal.SIGUSR2  # SIGUSR1 is Node's own (it opens the inspector port)
     write_timeout_s = 30.0
+    settle_s = 2.0
 
-    def __init__(self, service_dir: Path, workdir: Path) -> None:
+    def __init__(self, service_dir: Path, workdir: Path, expected: int | None = None) -> None:
         super().__init__(service_dir, workdir)
         self.profile_dir = (workdir / "cpuprofile").absolute()
         self.pid: int | None = None
-        self.profile: Path | None = None
+        self.expected = expected
+        self.profiles: list[Path] = []
+        self.profile: Path | None = None  # the last of `profiles`
         self._before: set[Path] = set()
+        self._children = 0
 
     def environment(self) -> dict[str, str]:
         self.profile_dir.mkdir(parents=True, exist_ok=True)
@@ -289,10 +302,36 @@ class NodeCpuProfile(StackSampler):
                 f"{self.name}: cannot {what} the profiler: the service (pid {self.pid}) is gone"
             ) from None
 
+    @staticmethod
+    def _runtime_children(pid: int) -> int:
+        """Child processes of `pid` running its executable (node:cluster workers)."""
+        try:
+            process = psutil.Process(pid)
+            exe, children = process.exe(), process.children()
+        except psutil.Error:
+            return 0
+        count = 0
+        for child in children:
+            try:
+                count += child.exe() == exe
+            except psutil.Error:  # gone, or not ours to read
+                continue
+        return count
+
+    def prepare(self, pid: int) -> None:
+        if self.expected is None:
+            self._children = self._runtime_children(pid)
+
     def start(self, pid: int, seconds: int) -> None:
         self._before = self._profiles()
         self.pid = pid
         self._signal("start")
+
+    def _wait_for(self, count: int, timeout_s: float) -> list[Path]:
+        deadline = time.monotonic() + timeout_s
+        while len(new := sorted(self._profiles() - self._before)) < count and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return new
 
     def end_window(self) -> None:
         if self.pid is None:
@@ -300,20 +339,29 @@ class NodeCpuProfile(StackSampler):
         self._signal("stop")
         # The service writes the profile under a temporary name and renames it: a .cpuprofile
         # that exists is complete. Waiting here keeps the write out of the next phase.
-        deadline = time.monotonic() + self.write_timeout_s
-        while (new := sorted(self._profiles() - self._before)) == [] and time.monotonic() < deadline:
-            time.sleep(0.05)
+        new = self._wait_for(self.expected or 1, self.write_timeout_s)
         if not new:
             raise SamplerError(
                 f"{self.name}: the service wrote no .cpuprofile into {self.profile_dir} within "
                 f"{self.write_timeout_s:.0f}s of the second SIGUSR2 (see its log)"
             )
+        if self.expected is not None and len(new) < self.expected:
+            raise SamplerError(
+                f"{self.name}: {len(new)} of the {self.expected} processes expected wrote a .cpuprofile into "
+                f"{self.profile_dir} within {self.write_timeout_s:.0f}s of the second SIGUSR2 (see its log)"
+            )
+        if self.expected is None and len(new) < self._children:
+            new = self._wait_for(self._children, self.settle_s)
+        self.profiles = new
         self.profile = new[-1]
 
     def folded(self) -> Folded:
-        if self.profile is None:
+        if not self.profiles:
             raise SamplerError(f"{self.name}: no .cpuprofile was written (the profiler was not started and stopped)")
-        return fold_cpuprofile(json.loads(self.profile.read_text()))
+        stacks: Folded = Counter()
+        for profile in self.profiles:  # one per process: their sum
+            stacks.update(fold_cpuprofile(json.loads(profile.read_text())))
+        return stacks
 
 
 def fold_cpuprofile(profile: dict[str, Any], window: tuple[float, float] | None = None) -> Folded:
