@@ -19,6 +19,8 @@ export type Preset = Schemas["Preset"];
 export type HealthReport = Schemas["HealthReport"];
 export type ComponentHealth = Schemas["ComponentHealth"];
 export type Processor = ConfigurationSpec["processor"];
+/** Request concurrency and cores: a configuration's, or a whole tuning run's (engine/spec.py). */
+export type Concurrency = Schemas["Concurrency"];
 
 // Diagnostics of a finished experiment (tracetax.diagnostics.report).
 export type Diagnostics = Schemas["Diagnostics"];
@@ -346,7 +348,24 @@ export interface ConfigurationAggregates {
   cpu_utilization: number | null;
   rss_max_bytes: number | null;
   ctx_per_request: number | null;
+  /** Per thread group (a thread name, trailing digits as `*`); absent in results stored before
+   * thread groups were measured. */
+  thread_groups?: Record<string, ThreadGroupFigures>;
   per_round: PerRoundAggregate[];
+}
+
+/**
+ * One thread group of a configuration (aggregate.py `thread_groups`): the most threads it had in
+ * a round, the rounds it ran in, and medians over them; per span only where the spans a request
+ * makes are known (null otherwise: unknown, never 0).
+ */
+export interface ThreadGroupFigures {
+  threads: number;
+  rounds: number;
+  cpu_per_request_us: number | null;
+  ctx_per_request: number | null;
+  cpu_per_span_us: number | null;
+  ctx_per_span: number | null;
 }
 
 /** One 250 ms resource sample of a round (tracetax.engine.sampler); CPU is cumulative. */

@@ -41,6 +41,7 @@ export const services: ServiceInfo[] = [
     queue_full: "drops the newest span",
     dropped_spans_metric: null,
     profiling_command: null,
+    concurrency: ["gomaxprocs"],
   },
   {
     language: "java",
@@ -54,6 +55,7 @@ export const services: ServiceInfo[] = [
     queue_full: null,
     dropped_spans_metric: null,
     profiling_command: null,
+    concurrency: ["threads"],
   },
 ];
 

@@ -2,6 +2,8 @@ import { useState } from "react";
 import type { Preset, Processor, ServiceInfo } from "../../api/types";
 import { type FormErrors, fieldId, messagesFor } from "../../api/validation";
 import { Field } from "../../components/Field";
+import { ConcurrencyFields } from "./ConcurrencyFields";
+import { commandKnobs, demoKnobs } from "./concurrencyForm";
 import { EnvEditor } from "./EnvEditor";
 import {
   type CommandLanguage,
@@ -77,6 +79,7 @@ export function ConfigurationsEditor({
   const processorText = (processor: string) =>
     command ? `${processor} — ${launchShort(processor)}` : processor;
   const applicable = offeredPresets(presets, language, command !== undefined);
+  const knobs = command ? commandKnobs(command) : demoKnobs(service);
   const [choice, setChoice] = useState<string>(applicable[0]?.name ?? CUSTOM);
   // A choice that no longer applies (the service changed) falls back to the first preset.
   const toAdd =
@@ -220,6 +223,15 @@ export function ConfigurationsEditor({
                 rows={configuration.env}
                 errors={messagesFor(errors, `${path}.env`, true)}
                 onChange={(env) => replace(index, { env })}
+              />
+              <ConcurrencyFields
+                field={`${path}.concurrency`}
+                knobs={knobs}
+                draft={configuration.concurrency}
+                onChange={(patch) =>
+                  replace(index, { concurrency: { ...configuration.concurrency, ...patch } })
+                }
+                errors={errors}
               />
             </li>
           );

@@ -110,6 +110,57 @@ describe("NewExperimentPage", () => {
     ]);
   });
 
+  it("offers each configuration the service's concurrency knobs, previews and sends them", async () => {
+    const user = userEvent.setup();
+    const { calls } = renderForm(() =>
+      invalid({
+        type: "less_than_equal",
+        loc: ["body", "configurations", 1, "concurrency", "threads"],
+        msg: "Input should be less than or equal to 1024",
+      }),
+    );
+    const cards = await screen.findAllByRole("listitem", { name: /^Configuration/ });
+    const knobs = (card: HTMLElement) =>
+      within(within(card).getByRole("group", { name: "Concurrency" }))
+        .getAllByRole("spinbutton")
+        .map((input) => input.id);
+    // Go: GOMAXPROCS and cores; Java: request threads and cores.
+    expect(knobs(cards[1])).toEqual([
+      "field-configurations-1-concurrency-gomaxprocs",
+      "field-configurations-1-concurrency-cores",
+    ]);
+    await user.click(screen.getByRole("radio", { name: /java/ }));
+    const second = screen.getAllByRole("listitem", { name: /^Configuration/ })[1];
+    expect(knobs(second)).toEqual([
+      "field-configurations-1-concurrency-threads",
+      "field-configurations-1-concurrency-cores",
+    ]);
+    const threads = within(second).getByLabelText("Threads");
+    await user.type(threads, "2048");
+    const preview = JSON.parse(screen.getByTestId("spec-json").textContent ?? "{}");
+    expect(preview.configurations.map((c: { concurrency?: unknown }) => c.concurrency)).toEqual([
+      undefined,
+      { threads: 2048 },
+    ]);
+
+    await user.click(screen.getByRole("button", { name: "Start experiment" }));
+    const summary = await screen.findByRole("alert");
+    expect(
+      within(summary)
+        .getByRole("link", { name: "configurations.1.concurrency.threads" })
+        .getAttribute("href"),
+    ).toBe("#field-configurations-1-concurrency-threads");
+    expect(threads.getAttribute("aria-invalid")).toBe("true");
+    expect(document.getElementById(`${threads.id}-error`)?.textContent).toBe(
+      "Input should be less than or equal to 1024",
+    );
+    const body = calls.find((c) => c.method === "POST")?.body as {
+      configurations: { concurrency?: unknown }[];
+    };
+    expect(body.configurations[0]).not.toHaveProperty("concurrency");
+    expect(body.configurations[1].concurrency).toEqual({ threads: 2048 });
+  });
+
   it("shows an error when the catalog cannot be loaded", async () => {
     stubApi({
       "GET /api/v1/services": () => json(500, { detail: "database is locked" }),

@@ -87,7 +87,7 @@ export function ExperimentForm({ services, presets }: FormProps) {
 
   const service = services.find((s) => s.language === form.language);
   const estimate = estimateForm(form);
-  const spec = toSpec(form, presets);
+  const spec = toSpec(form, presets, services);
   const setLoad = (key: keyof LoadDraft, value: string) =>
     setForm((f) => ({ ...f, load: { ...f.load, [key]: value } }));
   const setCommand = (patch: Partial<CommandDraft>) =>

@@ -6,8 +6,9 @@ interface Props {
   value: string;
   errors: string[];
   onChange: (language: string) => void;
-  /** Offers "Your service" (a command of the user's) beside the demo services. */
-  own?: { selected: boolean; onSelect: () => void };
+  /** Offers "Your service" (a command of the user's) beside the demo services; `launches` says
+   * what the form does with it, when not every launch of an experiment. */
+  own?: { selected: boolean; onSelect: () => void; launches?: string };
 }
 
 /**
@@ -86,7 +87,9 @@ export function ServicePicker({ services, value, errors, onChange, own }: Props)
               A command of yours, started as it is or under its language's zero-code
               instrumentation: no change to its code.
             </span>
-            <span className="small">Launches: none, zero-code agent, eBPF (Go), its own SDK</span>
+            <span className="small">
+              {own.launches ?? "Launches: none, zero-code agent, eBPF (Go), its own SDK"}
+            </span>
           </label>
         )}
       </div>

@@ -4,9 +4,12 @@
 // each is shown beside the input that edits it, or beside the nearest part of the form that does
 // ("configurations.1.env.OTEL_X" beside the variables of configuration 2). One that no part of the
 // form edits (an injected cost, a configuration that is gone) is left to the error summary alone.
+// The new-tuning form places its own with placeErrorsWith and the targets of the parts it shares
+// with this one (your service, its requests, the concurrency).
 
 import type { FieldIssue, FormErrors } from "../../api/validation";
-import type { FormState } from "./form";
+import { concurrencyIssueTarget } from "./concurrencyForm";
+import type { CommandDraft, FormState, RequestDraft } from "./form";
 
 const LOAD_NUMBERS = ["rate", "warmup_s", "duration_s", "connections", "max_throughput_s"];
 const COMMAND_FIELDS = [
@@ -27,11 +30,43 @@ function rowIndex(part: string | undefined, rows: number): number | null {
 }
 
 /**
+ * Where YourServiceFields shows a message about `service.<rest>` of a command service: beside
+ * the input, the argv row, the argv list, or the "Your service" choice itself.
+ */
+export function commandServiceTarget(
+  command: CommandDraft,
+  rest: readonly string[],
+): string | null {
+  const [second, third] = rest;
+  if (second === undefined || second === "kind") return "service";
+  if (second === "argv") {
+    const index = rowIndex(third, command.argv.length);
+    return index === null ? "service.argv" : `service.argv.${index}`;
+  }
+  return COMMAND_FIELDS.includes(second) ? `service.${second}` : null;
+}
+
+/**
+ * Where RequestFields shows a message about `load.<rest>` of a command service's requests (the
+ * method, a path row or its weight, the headers, the body); null for what it does not edit.
+ */
+export function requestLoadTarget(request: RequestDraft, rest: readonly string[]): string | null {
+  const [second, third, fourth] = rest;
+  if (second === "method" || second === "body" || second === "headers") return `load.${second}`;
+  if (second === "paths") {
+    const index = rowIndex(third, request.paths.length);
+    if (index === null) return "load.paths";
+    return `load.paths.${index}.${fourth === "weight" ? "weight" : "path"}`;
+  }
+  return null;
+}
+
+/**
  * The field path whose input (or part of the form) shows the messages about `field`, or null when
  * the form has nothing that edits it.
  */
 export function placeIssue(form: FormState, field: string): string | null {
-  const [head, second, third] = field.split(".");
+  const [head, second, third, fourth] = field.split(".");
   const command = form.kind === "command";
   switch (head) {
     case "name":
@@ -42,12 +77,7 @@ export function placeIssue(form: FormState, field: string): string | null {
     case "service":
       if (!command)
         return second === undefined || second === "language" ? "service.language" : null;
-      if (second === undefined || second === "kind") return "service";
-      if (second === "argv") {
-        const index = rowIndex(third, form.command.argv.length);
-        return index === null ? "service.argv" : `service.argv.${index}`;
-      }
-      return COMMAND_FIELDS.includes(second) ? `service.${second}` : null;
+      return commandServiceTarget(form.command, field.split(".").slice(1));
     case "configurations": {
       if (second === undefined) return "configurations";
       const index = rowIndex(second, form.configurations.length);
@@ -55,6 +85,7 @@ export function placeIssue(form: FormState, field: string): string | null {
       const path = `configurations.${index}`;
       if (third === undefined || third === "preset" || third === "baseline") return path;
       if (third === "name" || third === "processor" || third === "env") return `${path}.${third}`;
+      if (third === "concurrency") return concurrencyIssueTarget(`${path}.concurrency`, fourth);
       return null;
     }
     case "load":
@@ -66,14 +97,7 @@ export function placeIssue(form: FormState, field: string): string | null {
           return third === "iters" || third === "spans" ? `load.query.${third}` : "load.query";
         return null;
       }
-      if (second === "method" || second === "body" || second === "headers") return `load.${second}`;
-      if (second === "paths") {
-        const index = rowIndex(third, form.request.paths.length);
-        if (index === null) return "load.paths";
-        const [, , , fourth] = field.split(".");
-        return `load.paths.${index}.${fourth === "weight" ? "weight" : "path"}`;
-      }
-      return null;
+      return requestLoadTarget(form.request, field.split(".").slice(1));
     default:
       return null;
   }
@@ -94,10 +118,18 @@ export function placeErrors(
   form: FormState,
   errors: FormErrors,
 ): { beside: FormErrors; unplaced: FieldIssue[] } {
+  return placeErrorsWith(errors, (field) => placeIssue(form, field));
+}
+
+/** `placeErrors` for any form: `target` says where a field's messages go (null: nowhere). */
+export function placeErrorsWith(
+  errors: FormErrors,
+  target: (field: string) => string | null,
+): { beside: FormErrors; unplaced: FieldIssue[] } {
   const beside: FormErrors = { fields: {}, issues: [], form: errors.form };
   const unplaced: FieldIssue[] = [];
   for (const issue of errors.issues) {
-    const placed = placeIssue(form, issue.field);
+    const placed = target(issue.field);
     if (placed === null) {
       unplaced.push(issue);
       continue;

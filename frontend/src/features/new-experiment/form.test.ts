@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { presets, services } from "../../test/fixtures";
-import { configurationFromPreset, initialForm, presetsFor, toSpec, uniqueName } from "./form";
+import { placeIssue } from "./errors";
+import {
+  configurationFromPreset,
+  initialForm,
+  presetsFor,
+  toSpec,
+  uniqueName,
+  withService,
+} from "./form";
 
 describe("the new-experiment form", () => {
   it("starts on Go with none as the baseline and batch-default", () => {
@@ -21,7 +29,7 @@ describe("the new-experiment form", () => {
     };
     form.rounds = "1";
     form.name = "  short run ";
-    expect(toSpec(form, presets)).toEqual({
+    expect(toSpec(form, presets, services)).toEqual({
       subject: "service",
       name: "short run",
       service: { kind: "demo", language: "go" },
@@ -53,12 +61,12 @@ describe("the new-experiment form", () => {
   it("leaves blank load fields to the API and sends the rest as typed", () => {
     const form = initialForm(services, presets);
     form.load = { ...form.load, rate: "", warmup_s: "", spans: "" };
-    const spec = toSpec(form, presets);
+    const spec = toSpec(form, presets, services);
     expect(spec.load).not.toHaveProperty("rate");
     expect(spec.load).not.toHaveProperty("warmup_s");
     expect(spec.load.query).toEqual({ iters: 1000 });
     form.load.rate = "0";
-    expect(toSpec(form, presets).load.rate).toBe(0);
+    expect(toSpec(form, presets, services).load.rate).toBe(0);
   });
 
   it("keeps a preset only while all of its variables are there", () => {
@@ -71,7 +79,7 @@ describe("the new-experiment form", () => {
     form.baseline = tuned.uid;
     // A changed value keeps the preset (the given env wins in the API's merge).
     tuned.env[0].value = "16384";
-    expect(toSpec(form, presets).configurations[0]).toMatchObject({
+    expect(toSpec(form, presets, services).configurations[0]).toMatchObject({
       preset: "batch-tuned",
       env: { OTEL_BSP_MAX_QUEUE_SIZE: "16384", OTEL_BSP_SCHEDULE_DELAY: "1000" },
     });
@@ -79,7 +87,7 @@ describe("the new-experiment form", () => {
     tuned.env = tuned.env.slice(1);
     tuned.env.push({ uid: "x", key: " OTEL_TRACES_SAMPLER ", value: "always_on" });
     tuned.env.push({ uid: "y", key: "", value: "" });
-    const configuration = toSpec(form, presets).configurations[0];
+    const configuration = toSpec(form, presets, services).configurations[0];
     expect(configuration).not.toHaveProperty("preset");
     expect(configuration.env).toEqual({
       OTEL_BSP_SCHEDULE_DELAY: "1000",
@@ -92,5 +100,41 @@ describe("the new-experiment form", () => {
     expect(uniqueName("simple", [])).toBe("simple");
     expect(presetsFor(presets, "go").map((p) => p.name)).not.toContain("java-agent");
     expect(presetsFor(presets, "java").map((p) => p.name)).toContain("java-agent");
+  });
+
+  it("sends a configuration's concurrency: the knobs its service has, blank ones not at all", () => {
+    const form = initialForm(services, presets);
+    const [none, batch] = form.configurations;
+    expect(none.concurrency).toEqual({ threads: "", workers: "", gomaxprocs: "", cores: "" });
+    batch.concurrency = { threads: "64", workers: "", gomaxprocs: "2", cores: "1" };
+    const configurations = () => toSpec(form, presets, services).configurations;
+    // Go: GOMAXPROCS and cores; threads (typed for the Java demo) are not Go's, so not sent.
+    expect(configurations()[0]).not.toHaveProperty("concurrency");
+    expect(configurations()[1].concurrency).toEqual({ gomaxprocs: 2, cores: 1 });
+    form.language = "java";
+    expect(configurations()[1].concurrency).toEqual({ threads: 64, cores: 1 });
+    // Your service: GOMAXPROCS in Go, cores in any language.
+    const command = { ...form, kind: "command" as const, configurationsEdited: true };
+    command.command = { ...command.command, argv: [{ uid: "a", value: "./svc" }], port: "8080" };
+    expect(toSpec(command, presets, services).configurations[1].concurrency).toEqual({ cores: 1 });
+    const go = withService(command, presets, { commandLanguage: "go" });
+    expect(toSpec(go, presets, services).configurations[1].concurrency).toEqual({
+      gomaxprocs: 2,
+      cores: 1,
+    });
+    batch.concurrency = { threads: "64", workers: "", gomaxprocs: "", cores: "" };
+    expect(toSpec(go, presets, services).configurations[1]).not.toHaveProperty("concurrency");
+  });
+
+  it("places the API's concurrency messages beside the knob of the configuration", () => {
+    const form = initialForm(services, presets);
+    expect(placeIssue(form, "configurations.1.concurrency.gomaxprocs")).toBe(
+      "configurations.1.concurrency.gomaxprocs",
+    );
+    expect(placeIssue(form, "configurations.1.concurrency")).toBe("configurations.1.concurrency");
+    expect(placeIssue(form, "configurations.0.concurrency.bogus")).toBe(
+      "configurations.0.concurrency",
+    );
+    expect(placeIssue(form, "configurations.5.concurrency.cores")).toBeNull();
   });
 });

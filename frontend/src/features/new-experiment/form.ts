@@ -5,6 +5,14 @@
 // launched as it is or under its language's zero-code instrumentation.
 
 import type { ExperimentSpec, Preset, Processor, ServiceInfo } from "../../api/types";
+import type { ConcurrencyKnob } from "../../lib/concurrency";
+import {
+  type ConcurrencyDraft,
+  commandKnobs,
+  demoKnobs,
+  emptyConcurrency,
+  toConcurrency,
+} from "./concurrencyForm";
 
 export interface EnvRow {
   uid: string;
@@ -19,6 +27,8 @@ export interface ConfigurationDraft {
   preset: string | null;
   processor: Processor;
   env: EnvRow[];
+  /** Request concurrency and cores; blank knobs are the service's defaults. */
+  concurrency: ConcurrencyDraft;
 }
 
 export interface LoadDraft {
@@ -156,6 +166,7 @@ export function configurationFromPreset(
       ? (preset.processor as Processor)
       : "batch",
     env: envRows(preset.env),
+    concurrency: emptyConcurrency(),
   };
 }
 
@@ -166,6 +177,7 @@ export function customConfiguration(taken: readonly string[]): ConfigurationDraf
     preset: null,
     processor: "batch",
     env: [],
+    concurrency: emptyConcurrency(),
   };
 }
 
@@ -269,6 +281,17 @@ export function initialForm(
 /** The language the configurations are for: the demo's, or the one declared for the command. */
 export function targetLanguage(form: Pick<FormState, "kind" | "language" | "command">): string {
   return form.kind === "command" ? form.command.language : form.language;
+}
+
+/** The concurrency knobs the configurations offer: the demo's own (GET /services), or a
+ * command's (GOMAXPROCS in Go), and cores. */
+export function concurrencyKnobs(
+  form: Pick<FormState, "kind" | "language" | "command">,
+  services: readonly ServiceInfo[],
+): ConcurrencyKnob[] {
+  return form.kind === "command"
+    ? commandKnobs(form.command.language)
+    : demoKnobs(services.find((s) => s.language === form.language));
 }
 
 /**
@@ -406,9 +429,16 @@ function put<T extends object, K extends keyof T>(
  * The spec to POST. A configuration names its preset only while every variable the preset sets
  * is still there (the API merges a preset's env under the given one, so a removed variable
  * would come back) and its processor is still the preset's (the API checks a preset's languages:
- * zero-code turned into batch is no longer zero-code).
+ * zero-code turned into batch is no longer zero-code). Its concurrency is sent only when a knob
+ * the service has is set.
  */
-export function toSpec(form: FormState, presets: readonly Preset[]): ExperimentSpec {
+export function toSpec(
+  form: FormState,
+  presets: readonly Preset[],
+  /** The demo services: which concurrency knobs each has (only those are sent). */
+  services: readonly ServiceInfo[],
+): ExperimentSpec {
+  const knobs = concurrencyKnobs(form, services);
   const load = {} as ExperimentSpec["load"];
   put(load, "rate", parseNumber(form.load.rate));
   put(load, "warmup_s", parseNumber(form.load.warmup_s));
@@ -442,6 +472,7 @@ export function toSpec(form: FormState, presets: readonly Preset[]): ExperimentS
         preset !== undefined &&
         preset.processor === draft.processor &&
         Object.keys(preset.env ?? {}).every((key) => key in env);
+      const concurrency = toConcurrency(draft.concurrency, knobs);
       // inject_busy_us (a harness check) is left to the API's default, 0.
       return {
         name: draft.name.trim(),
@@ -449,6 +480,7 @@ export function toSpec(form: FormState, presets: readonly Preset[]): ExperimentS
         env,
         baseline: draft.uid === form.baseline,
         ...(keepsPreset ? { preset: preset.name } : {}),
+        ...(concurrency ? { concurrency } : {}),
       } as ExperimentSpec["configurations"][number];
     }),
     load,

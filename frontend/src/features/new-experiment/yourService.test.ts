@@ -80,7 +80,7 @@ describe("your service: the form state", () => {
     };
     form.command.spans_per_request = "2";
     form.command.pprof_port = "6060";
-    expect(toSpec(form, presets)).toEqual({
+    expect(toSpec(form, presets, services)).toEqual({
       subject: "service",
       service: {
         kind: "command",
@@ -118,28 +118,28 @@ describe("your service: the form state", () => {
     const form = commandForm();
     form.command.argv = argRows(["sh", "", "echo a  b", ""]);
     form.command.port = "abc";
-    const service = toSpec(form, presets).service;
+    const service = toSpec(form, presets, services).service;
     expect(service).toMatchObject({ argv: ["sh", "", "echo a  b"], port: "abc" });
   });
 
   it("leaves the body out for GET and HEAD, and never sends the demos' path and query", () => {
     const form = commandForm();
     form.request.body = "ignored";
-    const load = toSpec(form, presets).load;
+    const load = toSpec(form, presets, services).load;
     expect(load).toMatchObject({ method: "GET", paths: [{ path: "/", weight: 1 }], headers: {} });
     expect(load).not.toHaveProperty("body");
     expect(load).not.toHaveProperty("path");
     expect(load).not.toHaveProperty("query");
     form.request.method = "HEAD";
-    expect(toSpec(form, presets).load).not.toHaveProperty("body");
+    expect(toSpec(form, presets, services).load).not.toHaveProperty("body");
     form.request.method = "DELETE";
-    expect(toSpec(form, presets).load.body).toBe("ignored");
+    expect(toSpec(form, presets, services).load.body).toBe("ignored");
   });
 
   it("drops a preset whose launch was changed (zero-code made batch is not zero-code)", () => {
     const form = commandForm();
     form.configurations[1] = { ...form.configurations[1], processor: "batch" };
-    expect(toSpec(form, presets).configurations[1]).toEqual({
+    expect(toSpec(form, presets, services).configurations[1]).toEqual({
       name: "zero-code",
       processor: "batch",
       env: {},

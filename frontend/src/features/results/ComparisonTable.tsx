@@ -14,6 +14,8 @@ interface Props {
   diagnostics?: Diagnostics;
   /** Per configuration, what limited its max throughput when not the service (rounds.ts). */
   limits?: Record<string, string | null>;
+  /** Per configuration, the concurrency it ran with ("threads 64"); empty when none set any. */
+  concurrency?: Record<string, string>;
 }
 
 /**
@@ -21,7 +23,15 @@ interface Props {
  * relative, 95% intervals, direction after Holm) comes from the diagnostics; the last column
  * is the noise floor: the smallest change these rounds can tell from noise.
  */
-export function ComparisonTable({ configurations, baseline, order, diagnostics, limits }: Props) {
+export function ComparisonTable({
+  configurations,
+  baseline,
+  order,
+  diagnostics,
+  limits,
+  concurrency = {},
+}: Props) {
+  const showConcurrency = Object.keys(concurrency).length > 0;
   const rows = comparisonRows(configurations, baseline, diagnostics, undefined, limits);
   return (
     <div className="table-scroll">
@@ -64,6 +74,11 @@ export function ComparisonTable({ configurations, baseline, order, diagnostics, 
                     <span className="error">, {formatNumber(c.errors, 0)} errors</span>
                   )}
                 </div>
+                {showConcurrency && (
+                  <div className="muted small column-meta" data-testid="concurrency">
+                    {concurrency[c.configuration] || "default concurrency"}
+                  </div>
+                )}
               </th>
             ))}
             {diagnostics && (

@@ -2,6 +2,7 @@ import { lazy, type ReactNode, Suspense } from "react";
 import { useResults } from "../../api/queries";
 import type { Diagnostics, ExperimentDetail } from "../../api/types";
 import { Empty, ErrorState, Loading } from "../../components/States";
+import { concurrencyByConfiguration } from "../../lib/concurrency";
 import { parseApiDate } from "../../lib/format";
 import { runRange } from "../../lib/grafana";
 import { ComparisonTable } from "./ComparisonTable";
@@ -13,6 +14,7 @@ import { RoundsTable } from "./RoundsTable";
 import { throughputLimits } from "./rounds";
 import { SpanLedger } from "./SpanLedger";
 import { Telemetry } from "./Telemetry";
+import { ThreadGroups } from "./ThreadGroups";
 import { useDiagnostics } from "./useDiagnostics";
 import { WhereExportRuns } from "./WhereExportRuns";
 
@@ -26,6 +28,7 @@ const SECTIONS = [
   ["recommendation-title", "Recommendation"],
   ["cost-title", "Cost"],
   ["percentiles-title", "Latency"],
+  ["threads-title", "Threads"],
   ["where-export-title", "Where export runs"],
   ["ledger-title", "Span ledger"],
   ["trace-title", "Sample trace"],
@@ -36,7 +39,7 @@ const SECTIONS = [
 /**
  * The results of a finished experiment: the side-by-side table with the diagnostics'
  * overhead intervals, the recommendation, what each configuration costs at the reader's
- * traffic, latency and CPU charts, where export runs, the span ledger, a sample trace and the
+ * traffic, latency and CPU charts, each thread group's CPU and context switches, where export runs, the span ledger, a sample trace and the
  * logs, and every round.
  */
 export function Results({ experiment }: { experiment: ExperimentDetail }) {
@@ -56,6 +59,7 @@ export function Results({ experiment }: { experiment: ExperimentDetail }) {
   }
   const { configurations, rounds, baseline } = results.data;
   const measured = configurations.filter((c) => c.rounds_completed > 0);
+  const concurrency = concurrencyByConfiguration(experiment.spec);
   const range = runRange(parseApiDate(experiment.started_at), parseApiDate(experiment.finished_at));
 
   /** A panel's content that needs the diagnostics; their error is shown once, in the table's panel. */
@@ -104,6 +108,7 @@ export function Results({ experiment }: { experiment: ExperimentDetail }) {
             order={order}
             diagnostics={diagnostics.data}
             limits={throughputLimits(rounds)}
+            concurrency={concurrency}
           />
         )}
       </section>
@@ -136,6 +141,10 @@ export function Results({ experiment }: { experiment: ExperimentDetail }) {
           </section>
         </div>
       )}
+      <section className="panel" aria-labelledby="threads-title">
+        <h2 id="threads-title">Threads</h2>
+        <ThreadGroups configurations={measured} order={order} concurrency={concurrency} />
+      </section>
       <section className="panel" aria-labelledby="where-export-title">
         <h2 id="where-export-title">Where export runs</h2>
         {withDiagnostics((d) => (

@@ -16,6 +16,7 @@ describe("comparisonRows", () => {
       "p90",
       "p99",
       "p99.9",
+      "p99.99",
       "max",
       "Max throughput",
       "CPU per request",

@@ -18,7 +18,7 @@ export interface MetricDef<A = ConfigurationAggregates> {
   overheadKey: string | null;
 }
 
-const latency = (key: "p50" | "p90" | "p99" | "p99.9"): MetricDef => ({
+const latency = (key: "p50" | "p90" | "p99" | "p99.9" | "p99.99"): MetricDef => ({
   key,
   label: key,
   description: `${key.slice(1)}th percentile latency, from the merged histogram of every round (coordinated omission corrected)`,
@@ -32,6 +32,7 @@ export const METRICS: MetricDef[] = [
   latency("p90"),
   latency("p99"),
   latency("p99.9"),
+  latency("p99.99"),
   {
     key: "max",
     label: "max",

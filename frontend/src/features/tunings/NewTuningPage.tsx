@@ -5,22 +5,28 @@ import { CatalogGate } from "../../components/CatalogGate";
 import { Field, NumberField } from "../../components/Field";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { useQueueForm } from "../checks/useQueueForm";
+import { ConcurrencyFields } from "../new-experiment/ConcurrencyFields";
 import { ErrorSummary } from "../new-experiment/ErrorSummary";
+import { placeErrorsWith } from "../new-experiment/errors";
 import { FormFooter } from "../new-experiment/FormFooter";
+import type { CommandLanguage } from "../new-experiment/form";
+import { RequestFields } from "../new-experiment/RequestFields";
 import { ServicePicker } from "../new-experiment/ServicePicker";
+import { YourServiceFields } from "../new-experiment/YourServiceFields";
 import {
   initialTuningForm,
+  launchAvailability,
   PROCESSORS,
-  processorAvailability,
   type TextField,
   type TuningFormState,
   toTuningBody,
   tuningIssueTarget,
+  tuningKnobs,
   tuningSeconds,
 } from "./tuningForm";
 import { useCreateTuning } from "./useTunings";
 
-/** `/tunings/new`: start a tuning run of a demo service, as `tracetax tune SPEC` would. */
+/** `/tunings/new`: start a tuning run of a demo service or your own, as `tracetax tune SPEC` would. */
 export function NewTuningPage() {
   useDocumentTitle("New tuning");
   return (
@@ -129,13 +135,27 @@ const RUNS: Spec[] = [
 
 function TuningForm({ services }: { services: ServiceInfo[] }) {
   const create = useCreateTuning();
-  const { form, set, errors, summary, submit } = useQueueForm({
+  const {
+    form,
+    set,
+    errors: apiErrors,
+    summary,
+    submit,
+  } = useQueueForm({
     create,
     initial: (): TuningFormState => initialTuningForm(services.map((s) => s.language)),
-    toRequest: toTuningBody,
+    toRequest: (state: TuningFormState) => toTuningBody(state, services),
     list: "/tunings",
   });
+  // Each message beside what edits it (the summary lists every one).
+  const { beside: errors } = placeErrorsWith(apiErrors, (field) => tuningIssueTarget(form, field));
+  const command = form.kind === "command";
   const service = services.find((s) => s.language === form.language);
+  /** The launch falls back to the service's own SDK where the one chosen cannot run. */
+  const keepLaunch = (next: TuningFormState) => {
+    const nextService = services.find((s) => s.language === next.language);
+    if (!launchAvailability(next, nextService, form.processor).available) set("processor", "batch");
+  };
 
   const numbers = (specs: Spec[]) =>
     specs.map(({ key, field, label, hint, step }) => (
@@ -166,7 +186,7 @@ function TuningForm({ services }: { services: ServiceInfo[] }) {
     <form className="experiment-form" onSubmit={submit} noValidate aria-busy={create.isPending}>
       <ErrorSummary
         ref={summary}
-        errors={errors}
+        errors={apiErrors}
         title="The tuning was not started"
         target={(field) => tuningIssueTarget(form, field)}
       />
@@ -175,17 +195,33 @@ function TuningForm({ services }: { services: ServiceInfo[] }) {
         <ServicePicker
           services={services}
           value={form.language}
-          errors={messagesFor(errors, "service", true)}
+          errors={messagesFor(errors, command ? "service" : "service.language")}
           onChange={(language) => {
+            set("kind", "demo");
             set("language", language);
-            const next = services.find((s) => s.language === language);
-            if (!processorAvailability(next, form.processor).available) set("processor", "batch");
+            keepLaunch({ ...form, kind: "demo", language });
+          }}
+          own={{
+            selected: command,
+            onSelect: () => {
+              set("kind", "command");
+              keepLaunch({ ...form, kind: "command" });
+            },
+            launches: "Tunes: its own SDK, or its zero-code agent (Python, Java, Node)",
           }}
         />
-        <p className="muted small">
-          Demo services only here. A service of your own (a command, started as it is) is tuned
-          through the API (<code>POST /api/v1/tunings</code>) or <code>tracetax tune SPEC</code>.
-        </p>
+        {command && (
+          <YourServiceFields
+            draft={form.command}
+            onChange={(patch) => set("command", { ...form.command, ...patch })}
+            onLanguage={(language: CommandLanguage) => {
+              const next = { ...form.command, language };
+              set("command", next);
+              keepLaunch({ ...form, command: next });
+            }}
+            errors={errors}
+          />
+        )}
         <div className="field-row">
           <Field
             id={fieldId("processor")}
@@ -200,7 +236,7 @@ function TuningForm({ services }: { services: ServiceInfo[] }) {
                 onChange={(event) => set("processor", event.target.value)}
               >
                 {PROCESSORS.map(({ value, label }) => {
-                  const { available, why } = processorAvailability(service, value);
+                  const { available, why } = launchAvailability(form, service, value);
                   return (
                     <option key={value} value={value} disabled={!available}>
                       {available ? label : `${label} (unavailable: ${why})`}
@@ -220,18 +256,36 @@ function TuningForm({ services }: { services: ServiceInfo[] }) {
               <input
                 {...input}
                 value={form.name}
-                placeholder={`${form.language || "service"} at ${form.rate || "?"} req/s`}
+                placeholder={`${
+                  command
+                    ? form.command.service_name.trim() || "your service"
+                    : form.language || "service"
+                } at ${form.rate || "?"} req/s`}
                 onChange={(event) => set("name", event.target.value)}
               />
             )}
           </Field>
         </div>
+        <ConcurrencyFields
+          field="concurrency"
+          knobs={tuningKnobs(form, services)}
+          draft={form.concurrency}
+          onChange={(patch) => set("concurrency", { ...form.concurrency, ...patch })}
+          errors={errors}
+        />
       </section>
 
       <section className="panel" aria-labelledby="tuning-load-title">
         <h2 id="tuning-load-title">Traffic</h2>
         {partErrors("load")}
         <div className="field-grid">{numbers(LOAD)}</div>
+        {command && (
+          <RequestFields
+            request={form.request}
+            onChange={(patch) => set("request", { ...form.request, ...patch })}
+            errors={errors}
+          />
+        )}
         <label className="checkbox">
           <input
             type="checkbox"

@@ -5,6 +5,7 @@ import { isFinal, type TuningDetail, type TuningOutcome, type TuningReport } fro
 import { CancelButton } from "../../components/CancelButton";
 import { DetailGate, DetailHead, Fact } from "../../components/DetailPage";
 import { StatusBadge } from "../../components/StatusBadge";
+import { concurrencyText } from "../../lib/concurrency";
 import { formatDateTime, formatDuration, formatNumber, formatSpanRate } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { PasteBlock } from "./PasteBlock";
@@ -68,6 +69,9 @@ function Tuning({ data }: { data: TuningDetail }) {
           {typeof spec.processor === "string" ? spec.processor : UNKNOWN}
         </Fact>
         <Fact term="Load">{loadText(spec)}</Fact>
+        <Fact term="Concurrency">
+          {concurrencyText(spec.concurrency) || "the service's defaults"}
+        </Fact>
         <Fact term="Budgets">{budgetsText(spec)}</Fact>
         <Fact term="Rounds">{roundsText(spec)}</Fact>
         <Fact term="Wall time">{wall === null ? UNKNOWN : formatDuration(wall)}</Fact>

@@ -133,7 +133,7 @@ describe("NewTuningPage", () => {
     expect(
       (within(launch).getByRole("option", { name: /^agent/ }) as HTMLOptionElement).disabled,
     ).toBe(true);
-    expect(screen.getByText(/A service of your own/).textContent).toContain("tracetax tune SPEC");
+    expect(screen.getByRole("radio", { name: /^Your service/ })).toBeTruthy();
 
     await user.click(screen.getByRole("radio", { name: /java/ }));
     await user.selectOptions(launch, "agent");
@@ -180,6 +180,80 @@ describe("NewTuningPage", () => {
     expect("rounds" in body).toBe(false);
     expect("name" in body).toBe(false);
     expect(body.processor).toBe("batch");
+  });
+
+  it("tunes your service with its requests and concurrency, its 422 beside the fields", async () => {
+    const user = userEvent.setup();
+    const portMessage = "port 8080 (service.port) is already in use, held by pid 123 (java)";
+    const coresMessage = "4 cores asked: the service has 2 core(s) here (2,3)";
+    const { calls } = renderNewTuning(() =>
+      invalid(
+        { loc: ["body", "service", "command", "port"], msg: portMessage, type: "value_error" },
+        { loc: ["body", "concurrency", "cores"], msg: coresMessage, type: "value_error" },
+      ),
+    );
+    // Go demo: GOMAXPROCS and cores.
+    const concurrency = await screen.findByRole("group", { name: "Concurrency" });
+    expect(
+      within(concurrency)
+        .getAllByRole("spinbutton")
+        .map((input) => input.id),
+    ).toEqual(["field-concurrency-gomaxprocs", "field-concurrency-cores"]);
+    await user.click(screen.getByRole("radio", { name: /^Your service/ }));
+    const own = screen.getByRole("group", { name: "Your service" });
+    await user.click(within(own).getByLabelText("Argument 0 (the program)"));
+    await user.paste("./checkout");
+    await user.click(within(own).getByLabelText("Port"));
+    await user.paste("8080");
+    // Python (the default): its zero-code agent can be tuned; cores is its only knob.
+    expect(
+      within(concurrency)
+        .getAllByRole("spinbutton")
+        .map((input) => input.id),
+    ).toEqual(["field-concurrency-cores"]);
+    await user.selectOptions(screen.getByLabelText("Launch to tune"), "agent");
+    // Go: no zero-code agent to tune, so back to its own SDK; GOMAXPROCS is offered.
+    await user.selectOptions(within(own).getByLabelText("Language"), "go");
+    expect((screen.getByLabelText("Launch to tune") as HTMLSelectElement).value).toBe("batch");
+    await user.type(within(concurrency).getByLabelText("GOMAXPROCS"), "2");
+    await user.type(within(concurrency).getByLabelText("Cores"), "4");
+    await user.selectOptions(screen.getByLabelText("Method"), "POST");
+    await retype(user, "Path 1", "/orders");
+    await user.click(screen.getByRole("button", { name: "Start tuning" }));
+
+    const summary = await screen.findByRole("alert");
+    expect(within(summary).getByRole("link", { name: "service.port" }).getAttribute("href")).toBe(
+      "#field-service-port",
+    );
+    expect(screen.getByLabelText("Port").getAttribute("aria-invalid")).toBe("true");
+    expect(document.getElementById("field-service-port-error")?.textContent).toBe(portMessage);
+    expect(within(concurrency).getByLabelText("Cores").getAttribute("aria-invalid")).toBe("true");
+    expect(document.getElementById("field-concurrency-cores-error")?.textContent).toBe(
+      coresMessage,
+    );
+    // Beside the port only, not beside the service choice as well (the summary says it in a line
+    // of its own: "service.port: …").
+    expect(screen.getAllByText(portMessage)).toHaveLength(1);
+    const body = calls.find((c) => c.method === "POST")?.body as Record<string, unknown>;
+    expect(body.service).toEqual({
+      kind: "command",
+      argv: ["./checkout"],
+      port: 8080,
+      health_path: "/healthz",
+      language: "go",
+      startup_timeout_s: 60,
+    });
+    expect(body.processor).toBe("batch");
+    expect(body.concurrency).toEqual({ gomaxprocs: 2, cores: 4 });
+    expect(body.load).toEqual({
+      rate: 200,
+      warmup_s: 5,
+      duration_s: 20,
+      connections: 16,
+      method: "POST",
+      paths: [{ path: "/orders", weight: 1 }],
+      headers: {},
+    });
   });
 
   it("shows the API's 422 beside wall time and the burst, and in the summary", async () => {

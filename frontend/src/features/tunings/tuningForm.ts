@@ -1,14 +1,44 @@
 // The new-tuning form as plain data, and how it becomes the API's TuningSpec. Like the other
 // forms, inputs keep their text and the API validates: a 422 goes beside the field it names
 // (wall_time_s too small for one candidate says the least that fits), and in the summary.
-// Demo services only; a service of one's own is tuned through the API or `tracetax tune SPEC`.
+// The service is a demo or "your service" (a command, with the new-experiment form's drafts and
+// field components); the concurrency (threads, workers, GOMAXPROCS, cores) holds for every
+// measurement of the run.
 
-import type { ServiceInfo } from "../../api/types";
+import type { Concurrency, ServiceInfo } from "../../api/types";
+import type { ConcurrencyKnob } from "../../lib/concurrency";
 import { numberOrText } from "../checks/loadForm";
+import {
+  type ConcurrencyDraft,
+  commandKnobs,
+  concurrencyIssueTarget,
+  demoKnobs,
+  emptyConcurrency,
+  toConcurrency,
+} from "../new-experiment/concurrencyForm";
+import { commandServiceTarget, requestLoadTarget } from "../new-experiment/errors";
+import {
+  AGENT_LANGUAGES,
+  type CommandDraft,
+  commandService,
+  initialCommand,
+  initialRequest,
+  type RequestDraft,
+  requestLoad,
+  type ServiceKind,
+} from "../new-experiment/form";
 
 export interface TuningFormState {
   name: string;
+  /** A demo service, or the user's own command. */
+  kind: ServiceKind;
+  /** The demo service's language (kind "demo"). */
   language: string;
+  /** "Your service" (kind "command"): the command, and what each request of its load is. */
+  command: CommandDraft;
+  request: RequestDraft;
+  /** The service's concurrency in every measurement; blank knobs are its defaults. */
+  concurrency: ConcurrencyDraft;
   /** The instrumented launch to tune: the service's own SDK ("batch") or its zero-code agent. */
   processor: string;
   rate: string;
@@ -28,14 +58,18 @@ export interface TuningFormState {
   wall_time_s: string;
 }
 
-export type TextField = Exclude<keyof TuningFormState, "burst">;
+export type TextField = Exclude<
+  keyof TuningFormState,
+  "burst" | "kind" | "command" | "request" | "concurrency"
+>;
 
 /** The body POST /api/v1/tunings is sent: what was typed, blanks left to the API's defaults. */
 export interface TuningBody {
   name?: string;
-  service: { kind: "demo"; language: string };
+  service: { kind: "demo"; language: string } | ReturnType<typeof commandService>;
   processor: string;
   load: Record<string, unknown>;
+  concurrency?: Concurrency;
   budgets: Record<string, number | string>;
   rounds?: number | string;
   confirm_rounds?: number | string;
@@ -60,11 +94,56 @@ export function processorAvailability(
   return { available: mode.available, why: mode.available ? null : (mode.why ?? "unavailable") };
 }
 
+/**
+ * Whether a command in `language` can be tuned with `processor`: its own SDK always, the
+ * zero-code agent in Python, Java and Node (a Go binary's eBPF agent has no OTEL_BSP_* to tune).
+ */
+export function commandProcessorAvailability(
+  language: string,
+  processor: string,
+): { available: boolean; why: string | null } {
+  if (processor !== "agent" || (AGENT_LANGUAGES as readonly string[]).includes(language)) {
+    return { available: true, why: null };
+  }
+  return {
+    available: false,
+    why:
+      language === "go"
+        ? "no zero-code agent for Go"
+        : "a zero-code agent needs Python, Java or Node",
+  };
+}
+
+/** Whether the form's service can be tuned with `processor`, and if not, why. */
+export function launchAvailability(
+  form: Pick<TuningFormState, "kind" | "command">,
+  service: ServiceInfo | undefined,
+  processor: string,
+): { available: boolean; why: string | null } {
+  return form.kind === "command"
+    ? commandProcessorAvailability(form.command.language, processor)
+    : processorAvailability(service, processor);
+}
+
+/** The concurrency knobs the form offers: the demo's own (GET /services), a command's, and cores. */
+export function tuningKnobs(
+  form: Pick<TuningFormState, "kind" | "language" | "command">,
+  services: readonly ServiceInfo[],
+): ConcurrencyKnob[] {
+  return form.kind === "command"
+    ? commandKnobs(form.command.language)
+    : demoKnobs(services.find((s) => s.language === form.language));
+}
+
 /** The API's defaults (TuningSpec, LoadSpec) and a budget of 20 minutes; no burst. */
 export function initialTuningForm(languages: readonly string[]): TuningFormState {
   return {
     name: "",
+    kind: "demo",
     language: languages.includes("go") ? "go" : (languages[0] ?? ""),
+    command: initialCommand(),
+    request: initialRequest(),
+    concurrency: emptyConcurrency(),
     processor: "batch",
     rate: "200",
     warmup_s: "5",
@@ -88,12 +167,18 @@ function put(target: Record<string, unknown>, key: string, text: string) {
   if (value !== undefined) target[key] = value;
 }
 
-export function toTuningBody(form: TuningFormState): TuningBody {
+/**
+ * The body to POST. A command's load carries its requests (method, paths, headers, body); the
+ * concurrency only the knobs the service has that were typed in, and none when none was.
+ */
+export function toTuningBody(form: TuningFormState, services: readonly ServiceInfo[]): TuningBody {
+  const command = form.kind === "command";
   const load: Record<string, unknown> = {};
   put(load, "rate", form.rate);
   put(load, "warmup_s", form.warmup_s);
   put(load, "duration_s", form.duration_s);
   put(load, "connections", form.connections);
+  if (command) Object.assign(load, requestLoad(form.request));
   if (form.burst) {
     const burst: Record<string, unknown> = {};
     put(burst, "start_s", form.burst_start_s);
@@ -110,11 +195,13 @@ export function toTuningBody(form: TuningFormState): TuningBody {
   put(runs, "confirm_rounds", form.confirm_rounds);
   put(runs, "wall_time_s", form.wall_time_s);
   const name = form.name.trim();
+  const concurrency = toConcurrency(form.concurrency, tuningKnobs(form, services));
   return {
     ...(name ? { name } : {}),
-    service: { kind: "demo", language: form.language },
+    service: command ? commandService(form.command) : { kind: "demo", language: form.language },
     processor: form.processor,
     load,
+    ...(concurrency ? { concurrency } : {}),
     budgets,
     ...(runs as Pick<TuningBody, "rounds" | "confirm_rounds" | "wall_time_s">),
   };
@@ -131,6 +218,7 @@ const BUDGET_NUMBERS = ["p99_overhead_pct", "cpu_overhead_pct", "max_lost_spans"
  */
 export function tuningIssueTarget(form: TuningFormState, field: string): string | null {
   const [head, second, third] = field.split(".");
+  const command = form.kind === "command";
   switch (head) {
     case "name":
     case "processor":
@@ -139,7 +227,11 @@ export function tuningIssueTarget(form: TuningFormState, field: string): string 
     case "wall_time_s":
       return second === undefined ? head : null;
     case "service":
-      return "service.language";
+      return command
+        ? commandServiceTarget(form.command, field.split(".").slice(1))
+        : "service.language";
+    case "concurrency":
+      return concurrencyIssueTarget("concurrency", second);
     case "load":
       if (second === undefined) return "load";
       if (LOAD_NUMBERS.includes(second)) return `load.${second}`;
@@ -148,7 +240,7 @@ export function tuningIssueTarget(form: TuningFormState, field: string): string 
           ? `load.burst.${third}`
           : "load.burst";
       }
-      return null;
+      return command ? requestLoadTarget(form.request, field.split(".").slice(1)) : null;
     case "budgets":
       if (second === undefined) return "budgets";
       return BUDGET_NUMBERS.includes(second) ? `budgets.${second}` : null;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { services } from "../../test/fixtures";
 import { fast, keeper, tuningReport, unmeasured } from "../../test/tuningFixtures";
+import { argRows } from "../new-experiment/form";
 import {
   formatKept,
   formatLost,
@@ -12,7 +13,9 @@ import {
 } from "./tradeoff";
 import {
   initialTuningForm,
+  launchAvailability,
   processorAvailability,
+  type TuningFormState,
   toTuningBody,
   tuningIssueTarget,
   tuningSeconds,
@@ -78,7 +81,7 @@ describe("the new-tuning form", () => {
   const form = initialTuningForm(["java", "go"]);
 
   it("starts from the API's defaults, without a burst", () => {
-    expect(toTuningBody(form)).toEqual({
+    expect(toTuningBody(form, services)).toEqual({
       service: { kind: "demo", language: "go" },
       processor: "batch",
       load: { rate: 200, warmup_s: 5, duration_s: 20, connections: 16 },
@@ -92,7 +95,10 @@ describe("the new-tuning form", () => {
   });
 
   it("sends what was typed for the API to judge", () => {
-    const body = toTuningBody({ ...form, burst: true, burst_multiplier: "lots", wall_time_s: "" });
+    const body = toTuningBody(
+      { ...form, burst: true, burst_multiplier: "lots", wall_time_s: "" },
+      services,
+    );
     expect(body.load.burst).toEqual({ start_s: 5, duration_s: 3, multiplier: "lots" });
     expect("wall_time_s" in body).toBe(false);
   });
@@ -119,5 +125,98 @@ describe("the new-tuning form", () => {
       why: "go has no agent",
     });
     expect(processorAvailability(go, "batch").available).toBe(true);
+  });
+
+  /** Your service: a Go binary on port 8080, what the e2e fills in. */
+  const own = (): TuningFormState => {
+    const initial = initialTuningForm(["java", "go"]);
+    return {
+      ...initial,
+      kind: "command",
+      command: {
+        ...initial.command,
+        argv: argRows(["./svc", "-v", ""]),
+        port: "8080",
+        language: "go",
+      },
+      request: {
+        method: "POST",
+        paths: [{ uid: "p", path: " /orders ", weight: "3" }],
+        headers: [{ uid: "h", name: "content-type", value: "application/json" }],
+        body: "{}",
+      },
+    };
+  };
+
+  it("tunes your service: the command, its requests and the concurrency it has", () => {
+    const form = own();
+    form.concurrency = { threads: "64", workers: "", gomaxprocs: "4", cores: "2" };
+    expect(toTuningBody(form, services)).toEqual({
+      service: {
+        kind: "command",
+        argv: ["./svc", "-v"],
+        port: 8080,
+        health_path: "/healthz",
+        language: "go",
+        startup_timeout_s: 60,
+      },
+      processor: "batch",
+      load: {
+        rate: 200,
+        warmup_s: 5,
+        duration_s: 20,
+        connections: 16,
+        method: "POST",
+        paths: [{ path: "/orders", weight: 3 }],
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      },
+      // Threads are not a Go command's knob (its argv sets them): not sent.
+      concurrency: { gomaxprocs: 4, cores: 2 },
+      budgets: { p99_overhead_pct: 10, cpu_overhead_pct: 20, max_lost_spans: 0 },
+      rounds: 3,
+      confirm_rounds: 5,
+      wall_time_s: 1200,
+    });
+    form.command = { ...form.command, language: "python" };
+    expect(toTuningBody(form, services).concurrency).toEqual({ cores: 2 });
+  });
+
+  it("sends a demo's own knobs only, and no concurrency when none is typed", () => {
+    const java = { ...form, language: "java" };
+    const typed = { threads: "64", workers: "", gomaxprocs: "4", cores: "" };
+    expect(toTuningBody({ ...java, concurrency: typed }, services).concurrency).toEqual({
+      threads: 64,
+    });
+    expect(toTuningBody({ ...form, concurrency: typed }, services).concurrency).toEqual({
+      gomaxprocs: 4,
+    });
+    expect("concurrency" in toTuningBody(form, services)).toBe(false);
+  });
+
+  it("offers your service's zero-code agent where its language has one", () => {
+    const go = own();
+    expect(launchAvailability(go, undefined, "batch")).toEqual({ available: true, why: null });
+    expect(launchAvailability(go, undefined, "agent")).toEqual({
+      available: false,
+      why: "no zero-code agent for Go",
+    });
+    const python = { ...go, command: { ...go.command, language: "python" as const } };
+    expect(launchAvailability(python, undefined, "agent").available).toBe(true);
+  });
+
+  it("places your service's and the concurrency's 422 beside what edits them", () => {
+    const command = own();
+    expect(tuningIssueTarget(command, "service")).toBe("service");
+    expect(tuningIssueTarget(command, "service.argv.1")).toBe("service.argv.1");
+    expect(tuningIssueTarget(command, "service.argv.7")).toBe("service.argv");
+    expect(tuningIssueTarget(command, "service.port")).toBe("service.port");
+    expect(tuningIssueTarget(command, "load.paths.0.weight")).toBe("load.paths.0.weight");
+    expect(tuningIssueTarget(command, "load.body")).toBe("load.body");
+    expect(tuningIssueTarget(command, "load.rate")).toBe("load.rate");
+    expect(tuningIssueTarget(form, "load.body")).toBeNull();
+    expect(tuningIssueTarget(form, "service.port")).toBe("service.language");
+    expect(tuningIssueTarget(form, "concurrency.threads")).toBe("concurrency.threads");
+    expect(tuningIssueTarget(command, "concurrency")).toBe("concurrency");
   });
 });
