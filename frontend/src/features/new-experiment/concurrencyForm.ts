@@ -34,6 +34,17 @@ export function commandKnobs(language: string): ConcurrencyKnob[] {
   return withCores(language === "go" ? ["gomaxprocs"] : []);
 }
 
+/** The knobs a form offers: the demo's own (GET /services), or a command's (GOMAXPROCS in Go),
+ * and cores. Shared by the new-experiment and the tuning forms. */
+export function concurrencyKnobs(
+  form: { kind: "demo" | "command"; language: string; command: { language: string } },
+  services: readonly ServiceInfo[],
+): ConcurrencyKnob[] {
+  return form.kind === "command"
+    ? commandKnobs(form.command.language)
+    : demoKnobs(services.find((s) => s.language === form.language));
+}
+
 /** The spec's `concurrency`: the offered knobs that were typed in; undefined when none was. */
 export function toConcurrency(
   draft: ConcurrencyDraft,

@@ -5,11 +5,9 @@
 // launched as it is or under its language's zero-code instrumentation.
 
 import type { ExperimentSpec, Preset, Processor, ServiceInfo } from "../../api/types";
-import type { ConcurrencyKnob } from "../../lib/concurrency";
 import {
   type ConcurrencyDraft,
-  commandKnobs,
-  demoKnobs,
+  concurrencyKnobs,
   emptyConcurrency,
   toConcurrency,
 } from "./concurrencyForm";
@@ -281,17 +279,6 @@ export function initialForm(
 /** The language the configurations are for: the demo's, or the one declared for the command. */
 export function targetLanguage(form: Pick<FormState, "kind" | "language" | "command">): string {
   return form.kind === "command" ? form.command.language : form.language;
-}
-
-/** The concurrency knobs the configurations offer: the demo's own (GET /services), or a
- * command's (GOMAXPROCS in Go), and cores. */
-export function concurrencyKnobs(
-  form: Pick<FormState, "kind" | "language" | "command">,
-  services: readonly ServiceInfo[],
-): ConcurrencyKnob[] {
-  return form.kind === "command"
-    ? commandKnobs(form.command.language)
-    : demoKnobs(services.find((s) => s.language === form.language));
 }
 
 /**

@@ -6,6 +6,7 @@ import { Field, NumberField } from "../../components/Field";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { useQueueForm } from "../checks/useQueueForm";
 import { ConcurrencyFields } from "../new-experiment/ConcurrencyFields";
+import { concurrencyKnobs } from "../new-experiment/concurrencyForm";
 import { ErrorSummary } from "../new-experiment/ErrorSummary";
 import { placeErrorsWith } from "../new-experiment/errors";
 import { FormFooter } from "../new-experiment/FormFooter";
@@ -21,7 +22,6 @@ import {
   type TuningFormState,
   toTuningBody,
   tuningIssueTarget,
-  tuningKnobs,
   tuningSeconds,
 } from "./tuningForm";
 import { useCreateTuning } from "./useTunings";
@@ -268,7 +268,7 @@ function TuningForm({ services }: { services: ServiceInfo[] }) {
         </div>
         <ConcurrencyFields
           field="concurrency"
-          knobs={tuningKnobs(form, services)}
+          knobs={concurrencyKnobs(form, services)}
           draft={form.concurrency}
           onChange={(patch) => set("concurrency", { ...form.concurrency, ...patch })}
           errors={errors}

@@ -6,13 +6,11 @@
 // measurement of the run.
 
 import type { Concurrency, ServiceInfo } from "../../api/types";
-import type { ConcurrencyKnob } from "../../lib/concurrency";
 import { numberOrText } from "../checks/loadForm";
 import {
   type ConcurrencyDraft,
-  commandKnobs,
   concurrencyIssueTarget,
-  demoKnobs,
+  concurrencyKnobs,
   emptyConcurrency,
   toConcurrency,
 } from "../new-experiment/concurrencyForm";
@@ -125,16 +123,6 @@ export function launchAvailability(
     : processorAvailability(service, processor);
 }
 
-/** The concurrency knobs the form offers: the demo's own (GET /services), a command's, and cores. */
-export function tuningKnobs(
-  form: Pick<TuningFormState, "kind" | "language" | "command">,
-  services: readonly ServiceInfo[],
-): ConcurrencyKnob[] {
-  return form.kind === "command"
-    ? commandKnobs(form.command.language)
-    : demoKnobs(services.find((s) => s.language === form.language));
-}
-
 /** The API's defaults (TuningSpec, LoadSpec) and a budget of 20 minutes; no burst. */
 export function initialTuningForm(languages: readonly string[]): TuningFormState {
   return {
@@ -195,7 +183,7 @@ export function toTuningBody(form: TuningFormState, services: readonly ServiceIn
   put(runs, "confirm_rounds", form.confirm_rounds);
   put(runs, "wall_time_s", form.wall_time_s);
   const name = form.name.trim();
-  const concurrency = toConcurrency(form.concurrency, tuningKnobs(form, services));
+  const concurrency = toConcurrency(form.concurrency, concurrencyKnobs(form, services));
   return {
     ...(name ? { name } : {}),
     service: command ? commandService(form.command) : { kind: "demo", language: form.language },
