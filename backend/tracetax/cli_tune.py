@@ -118,6 +118,11 @@ def _print(tuning_id: str, report: dict[str, Any]) -> None:
             if measured["export_p99_ms"] is None
             else f"{measured['export_p99_ms']:.1f} ms"
         )
+        + (
+            "; log records unknown or none (OTEL_BLRP_* left at its defaults)"
+            if measured.get("mean_logs_per_s") is None
+            else f"; {measured['mean_logs_per_s']:,.0f} log records/s (peak {measured['peak_logs_per_s']:,.0f})"
+        )
     )
     console.print(tradeoff_table(report))
     console.print("Experiments: " + ", ".join(rung["experiment_id"] for rung in report["rungs"]))

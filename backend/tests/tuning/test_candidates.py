@@ -47,3 +47,21 @@ def test_the_defaults_are_the_sdks() -> None:
 def test_a_peak_below_the_mean_is_refused() -> None:
     with pytest.raises(ValueError, match="peak"):
         Measured(mean_spans_per_s=100, peak_spans_per_s=50, export_p99_ms=1)
+
+
+def test_the_log_processor_is_sized_from_the_log_rate_with_the_same_delay() -> None:
+    measured = Measured(5_000, 20_000, 200, mean_logs_per_s=1_000, peak_logs_per_s=4_000)
+    setting = sized(measured, 1000)
+    assert setting.logs is not None and setting.logs.delay_ms == 1000
+    assert setting.logs.queue == 16_384  # 4,000 logs/s x 1.2 s x 2 = 9,600
+    assert setting.logs.batch == 1_000
+    env = setting.env()
+    assert env["OTEL_BLRP_MAX_QUEUE_SIZE"] == "16384" and env["OTEL_BSP_MAX_QUEUE_SIZE"] == "65536"
+    assert "-lq16384-lb1000" in setting.name
+
+
+def test_an_unknown_log_rate_leaves_the_log_processor_alone() -> None:
+    setting = sized(Measured(5_000, 5_000, 20), 200)
+    assert setting.logs is None and not any(key.startswith("OTEL_BLRP_") for key in setting.env())
+    with pytest.raises(ValueError, match="both log rates"):
+        Measured(5_000, 5_000, 20, mean_logs_per_s=10)

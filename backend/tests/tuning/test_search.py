@@ -107,3 +107,19 @@ def test_the_services_concurrency_is_in_every_configuration_measured() -> None:
     tune(threaded, lab)
     measured = [c for experiment in lab.specs for c in experiment["configurations"]]
     assert measured and all(c["concurrency"] == {"threads": 64} for c in measured)
+
+
+def test_the_log_processor_is_tuned_from_the_probes_log_records_per_span() -> None:
+    class LoggingLab(FakeLab):
+        def run(self, experiment: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+            experiment_id, diagnostics = super().run(experiment)
+            for ledger in diagnostics["ledger"]:  # one log record per five spans
+                ledger["signals"].append(
+                    {"signal": "log_records", "stages": [{"stage": "expected", "value": 200.0}], "balanced": None}
+                )
+            return experiment_id, diagnostics
+
+    report = tune(spec(), LoggingLab())
+    assert report.measured.mean_logs_per_s == pytest.approx(report.measured.mean_spans_per_s / 5)
+    assert report.recommended_env is not None and "OTEL_BLRP_MAX_QUEUE_SIZE" in report.recommended_env
+    assert "-Dotel.blrp.max.queue.size=" in (report.paste or {})["java"]

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from tracetax.diagnostics.ledger import RoundLedger, mean_export_s
+from tracetax.diagnostics.ledger import RoundLedger, SignalLedger, mean_export_s
 from tracetax.engine.spec import DemoServiceRef, LoadSpec
 from tracetax.tuning.candidates import Measured, Setting, candidates, sampled
 from tracetax.tuning.halving import plan
@@ -107,15 +107,36 @@ def measured_from(spec: TuningSpec, diagnostics: dict[str, Any], rate: float) ->
     metrics (the mean stands for the p99 when nothing finer was measured); and whether the SDK
     reported any export time (none: the sizing assumed none)."""
     mean = rate * _spans_per_request(spec)
-    peak = mean * (spec.load.burst.multiplier if spec.load.burst else 1.0)
+    burst = spec.load.burst.multiplier if spec.load.burst else 1.0
     ledgers = [RoundLedger.model_validate(entry) for entry in diagnostics.get("ledger", [])]
     export_s = mean_export_s(ledgers, SDK_DEFAULTS)
+    logs_per_span = _logs_per_span(ledgers)
+    mean_logs = mean * logs_per_span if logs_per_span else None
     measured = Measured(
         mean_spans_per_s=max(mean, 1e-6),
-        peak_spans_per_s=max(peak, mean, 1e-6),
+        peak_spans_per_s=max(mean * burst, mean, 1e-6),
         export_p99_ms=1000 * export_s if export_s is not None else 0.0,
+        mean_logs_per_s=mean_logs,
+        peak_logs_per_s=mean_logs * burst if mean_logs is not None else None,
     )
     return measured, export_s is not None
+
+
+def _logs_per_span(ledgers: list[RoundLedger]) -> float | None:
+    """Log records per span under the SDK defaults, from the probe's ledger (what the SDK
+    counted, else what was stored); None where a round lacks either count or logs none."""
+    ratios = []
+    for ledger in (entry for entry in ledgers if entry.configuration == SDK_DEFAULTS):
+        counts = {signal.signal: _counted(signal) for signal in ledger.signals}
+        spans, logs = counts.get("spans"), counts.get("log_records")
+        if not spans or not logs:
+            return None
+        ratios.append(logs / spans)
+    return sum(ratios) / len(ratios) if ratios else None
+
+
+def _counted(signal: SignalLedger) -> float | None:
+    return next((value for stage in ("expected", "stored") if (value := signal.value(stage))), None)
 
 
 def outcome_of(diagnostics: dict[str, Any], name: str, sampled_: bool = False) -> Outcome:

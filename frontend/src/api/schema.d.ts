@@ -2139,6 +2139,10 @@ export interface components {
             peak_spans_per_s: number;
             /** Export P99 Ms */
             export_p99_ms: number | null;
+            /** Mean Logs Per S */
+            mean_logs_per_s?: number | null;
+            /** Peak Logs Per S */
+            peak_logs_per_s?: number | null;
         };
         /**
          * TuningOutcome

@@ -39,6 +39,9 @@ class TuningMeasured(BaseModel):
     peak_spans_per_s: float
     # None: the SDK reported no export durations (the sizing then assumed none).
     export_p99_ms: float | None
+    # None: the log rate is unknown or the service logs nothing (OTEL_BLRP_* not tuned).
+    mean_logs_per_s: float | None = None
+    peak_logs_per_s: float | None = None
 
 
 class TuningReportModel(BaseModel):

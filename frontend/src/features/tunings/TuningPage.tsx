@@ -169,6 +169,11 @@ function Report({ report, spec }: { report: TuningReport; spec: Record<string, u
               ? `${formatNumber(measured.export_p99_ms, 1)} ms`
               : "unknown (the SDK reports no export time; queues are sized on the schedule delay alone)"}
           </Fact>
+          <Fact term="Log records (mean)">
+            {measured.mean_logs_per_s != null
+              ? `${formatNumber(measured.mean_logs_per_s, 0)}/s (peak ${formatNumber(measured.peak_logs_per_s ?? measured.mean_logs_per_s, 0)}/s)`
+              : "unknown or none: OTEL_BLRP_* is left at its defaults"}
+          </Fact>
         </dl>
       </section>
 
