@@ -187,7 +187,7 @@ def test_a_a_check_passes(native_stack: NativeStack, tmp_path: Path) -> None:
         "--candidate",
         "batch-default",
         "--rounds",
-        "5",
+        "3",
         "--p50-overhead-pct",
         "100",
         "--cpu-overhead-pct",
@@ -197,7 +197,8 @@ def test_a_a_check_passes(native_stack: NativeStack, tmp_path: Path) -> None:
         # in one run); at 1,000 req/s the work per request dominates (-21% to +6%).
         rate=1000,
     )
-    # Passing needs the whole interval within budget; 3 s phases need a wide budget to resolve.
+    # Passing needs the whole interval within budget; 3 s phases and 3 rounds (the A/A that
+    # proves nothing is significant is the truth test's, with 5) need a wide budget to resolve.
     assert code == 0, output
     assert ET.parse(junit).getroot().attrib["failures"] == "0"
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -14,6 +15,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import psutil
 import pytest
 
 from tests.profiling.test_samplers import profile
@@ -105,15 +107,23 @@ def test_unknown_count_settles_for_one_profile_per_worker(
     assert elapsed < sampler.settle_s if len(writes) == 2 else elapsed >= sampler.settle_s
 
 
+# A parent of its own (pytest's process may have other children, e.g. the session's backend):
+# one child running the same executable, one running another program.
+PARENT = """
+import subprocess, sys, time
+children = [subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"]), subprocess.Popen(["sleep", "30"])]
+time.sleep(30)
+"""
+
+
 def test_only_children_running_the_same_executable_count_as_workers() -> None:
-    children = [
-        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"]),
-        subprocess.Popen(["sleep", "30"]),
-    ]
+    parent = subprocess.Popen([sys.executable, "-c", PARENT], start_new_session=True)
     try:
-        assert NodeCpuProfile._runtime_children(os.getpid()) == 1
+        deadline = time.monotonic() + 10
+        while len(psutil.Process(parent.pid).children()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert NodeCpuProfile._runtime_children(parent.pid) == 1
     finally:
-        for child in children:
-            child.kill()
-            child.wait()
+        os.killpg(parent.pid, signal.SIGKILL)
+        parent.wait()
     assert NodeCpuProfile._runtime_children(2**22 + 12345) == 0  # no such process

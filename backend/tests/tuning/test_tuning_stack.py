@@ -17,7 +17,9 @@ from tracetax.stack.native import NativeStack
 from tracetax.tuning.paste import parse_env_block, parse_java_block, parse_kubernetes_block
 
 pytestmark = pytest.mark.stack
-WALL_TIME_S = 340
+# The least that fits two candidates (a rung of two, then the survivor) at these phases: the
+# run takes about its budget, which is the longest stack test of `make test`.
+WALL_TIME_S = 310
 
 
 def tuning_spec() -> dict[str, Any]:
@@ -26,12 +28,13 @@ def tuning_spec() -> dict[str, Any]:
         "service": {"kind": "demo", "language": "go"},
         "load": {
             "rate": 400,
-            "warmup_s": 1,
-            "duration_s": 5,
+            "warmup_s": 0.5,
+            "duration_s": 3.5,
             "connections": 16,
-            "burst": {"start_s": 1.5, "duration_s": 2, "multiplier": 5},
+            "burst": {"start_s": 1, "duration_s": 2, "multiplier": 5},
         },
-        "current_env": {"OTEL_BSP_MAX_QUEUE_SIZE": "128", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "128"},
+        # Tiny on purpose: with a queue of 128, Go's worker kept up in one `make test` run (nothing dropped).
+        "current_env": {"OTEL_BSP_MAX_QUEUE_SIZE": "8", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "8"},
         "budgets": {"p99_overhead_pct": 10_000, "cpu_overhead_pct": 10_000, "max_lost_spans": 0},
         "rounds": 2,
         "confirm_rounds": 2,
