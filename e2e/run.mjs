@@ -231,6 +231,7 @@ test(
       "p90",
       "p99",
       "p99.9",
+      "p99.99",
       "max",
       "Max throughput",
       "CPU per request",
