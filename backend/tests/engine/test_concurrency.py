@@ -3,6 +3,7 @@ the cores taken from the placement's, and the per-thread-group figures they are 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from tracetax.engine.placement import Placement
 from tracetax.engine.runner import concurrency_environment, service_cores
 from tracetax.engine.sampler import thread_group, thread_group_summary
 from tracetax.engine.spec import ExperimentSpec, SpecError, validate_against_catalog, validate_command, validate_cores
+from tracetax.profiling.samplers import NodeCpuProfile, PySpy
 from tracetax.services.catalog import ModeSpec, ServiceManifest
 
 JAVA = ServiceManifest(
@@ -133,3 +135,10 @@ def test_per_span_figures_need_the_spans_a_request_makes() -> None:
     worker = thread_groups(rounds, spans_per_request=5)["BatchSpanProces"]
     assert (worker["cpu_per_request_us"], worker["cpu_per_span_us"], worker["ctx_per_span"]) == (20.0, 4.0, 0.4)
     assert thread_groups(rounds, spans_per_request=None)["BatchSpanProces"]["cpu_per_span_us"] is None
+
+
+def test_samplers_that_look_at_one_process_look_at_every_worker(tmp_path: Path) -> None:
+    py_spy, v8 = PySpy(tmp_path, tmp_path), NodeCpuProfile(tmp_path, tmp_path)
+    for sampler in (py_spy, v8):
+        sampler.serve_from_workers(3)
+    assert py_spy.subprocesses and v8.expected == 3

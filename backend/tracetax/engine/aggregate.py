@@ -40,12 +40,12 @@ def _median(values: Sequence[float | None]) -> float | None:
 def thread_groups(rounds: Sequence[RoundData], spans_per_request: float | None) -> dict[str, dict[str, Any]]:
     """Each thread group's median CPU and context switches per request over the rounds, and per
     span when the spans a request makes are known (the export worker's cost per span, seed 000)."""
-    names = {name for r in rounds for name in ((r.resources or {}).get("thread_groups") or {})}
+    per_round = [(r.resources or {}).get("thread_groups") or {} for r in rounds]
     groups = {}
-    for name in names:
-        present = [g for r in rounds if (g := ((r.resources or {}).get("thread_groups") or {}).get(name))]
+    for name in {name for round_groups in per_round for name in round_groups}:
+        present = [round_groups[name] for round_groups in per_round if name in round_groups]
         cpu, ctx = _median([g["cpu_per_request_us"] for g in present]), _median([g["ctx_per_request"] for g in present])
-        per_span = spans_per_request if spans_per_request else None
+        per_span = spans_per_request or None
         groups[name] = {
             "threads": max(g["threads"] for g in present),
             "rounds": len(present),

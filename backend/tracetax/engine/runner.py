@@ -25,7 +25,7 @@ from tracetax.engine.sampler import Sampler, resource_summary
 from tracetax.engine.spec import CommandServiceRef, ConfigurationSpec, ExperimentSpec, LoadSpec
 from tracetax.ports import free_port, holder_of, port_in_use
 from tracetax.profiling import folded
-from tracetax.profiling.samplers import SAMPLERS, AnyServiceSampler, PySpy, SamplerError, StackSampler
+from tracetax.profiling.samplers import SAMPLERS, AnyServiceSampler, SamplerError, StackSampler
 from tracetax.services import zero_code
 from tracetax.services.catalog import ConcurrencyKnob, ServiceManifest
 from tracetax.services.process import ServiceError, ServiceProcess
@@ -139,8 +139,9 @@ def _stack_sampler(ctx: RoundContext) -> StackSampler | None:
     if ctx.manifest is None or profiling is None or profiling.sampler is None:
         return None
     sampler = SAMPLERS[profiling.sampler](ctx.manifest.directory, ctx.workdir)
-    if isinstance(sampler, PySpy) and (ctx.configuration.concurrency.workers or 1) > 1:
-        sampler.subprocesses = True  # the requests are served by the worker processes
+    workers = ctx.configuration.concurrency.workers
+    if workers is not None and workers > 1:
+        sampler.serve_from_workers(workers)
     sampler.cpus = ctx.placement.stack_cpus  # py-spy, jcmd: on the stack's cores
     return sampler
 

@@ -489,7 +489,13 @@ def validate_command(spec: ExperimentSpec) -> None:
         # A user's own service sets its threads and workers itself (in its argv or config); the
         # one standard knob is Go's runtime variable.
         knobs = {"gomaxprocs"} if service.language == "go" else set()
-        errors += _concurrency_errors(index, configuration, knobs, f"a {service.language} command service")
+        errors += _concurrency_errors(
+            index,
+            configuration,
+            knobs,
+            f"a {service.language} command service",
+            hint=" (a command service's threads and workers are set in its own argv)",
+        )
         preset = PRESETS.get(configuration.preset or "")
         if preset and preset.languages and service.language not in preset.languages:
             errors.append(
@@ -504,13 +510,12 @@ def validate_command(spec: ExperimentSpec) -> None:
 
 
 def _concurrency_errors(
-    index: int, configuration: ConfigurationSpec, accepted: set[str], who: str
+    index: int, configuration: ConfigurationSpec, accepted: set[str], who: str, hint: str = ""
 ) -> list[dict[str, Any]]:
     errors = []
     for knob in configuration.concurrency.knobs():
         if knob not in accepted:
             has = f"it accepts {', '.join(sorted(accepted))}" if accepted else "it has no concurrency knob but `cores`"
-            hint = " (a command service's threads and workers are set in its own argv)" if "command" in who else ""
             errors.append(
                 {
                     "loc": ("configurations", index, "concurrency", knob),

@@ -53,6 +53,10 @@ class StackSampler:
     def argv(self, argv: list[str]) -> list[str]:
         return argv
 
+    def serve_from_workers(self, workers: int) -> None:
+        """The service answers from `workers` processes of its own (TRACETAX_WORKERS), not from
+        the process started: a sampler that looks at one process looks at all of them."""
+
     def prepare(self, pid: int) -> None:
         """One-time set-up costs go here, so they land in the warm-up, not the measured phase."""
 
@@ -167,6 +171,9 @@ class PySpy(_ProcessSampler):
     binary = ".venv/bin/py-spy"
     # Sample the service's child processes too (a pre-fork server's workers: gunicorn, uwsgi).
     subprocesses = False
+
+    def serve_from_workers(self, workers: int) -> None:
+        self.subprocesses = True
 
     def start(self, pid: int, seconds: int) -> None:
         binary = self.service_dir / self.binary
@@ -317,6 +324,9 @@ class NodeCpuProfile(StackSampler):
             except psutil.Error:  # gone, or not ours to read
                 continue
         return count
+
+    def serve_from_workers(self, workers: int) -> None:
+        self.expected = workers
 
     def prepare(self, pid: int) -> None:
         if self.expected is None:
