@@ -13,8 +13,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { launch } from "./lib/browser.mjs";
 import { backendIsUp, run, sleep, test } from "./lib/harness.mjs";
+import { loginUrl, sendTokenTo, TOKEN } from "./lib/token.mjs";
 
 const BASE = (process.env.TRACETAX_URL ?? "http://127.0.0.1:8000").replace(/\/+$/, "");
+sendTokenTo(BASE);
 const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), "artifacts");
 const RUNNING_PHASES = [
   "starting",
@@ -36,6 +38,13 @@ let experimentId;
 let diagnostics;
 let checkId;
 let pipelineId;
+
+/** The UI sent the API token with `request` (when the run has one: see lib/token.mjs). */
+async function assertSentToken(request) {
+  if (!TOKEN) return;
+  const headers = await request.allHeaders();
+  assert.equal(headers.authorization, `Bearer ${TOKEN}`, `${request.url()} without the token`);
+}
 
 /** The UI's signed percentage (lib/format.ts formatPercent) without its sign. */
 function percentText(value) {
@@ -88,8 +97,10 @@ test(
           console.log(`    ${r.request().method()} ${r.url()} → ${r.status()}`);
       });
     }
-    const response = await page.goto(`${BASE}/`);
+    // The link `make up` prints: the UI keeps the token for the tab and drops it from the address.
+    const response = await page.goto(loginUrl(`${BASE}/`));
     assert.equal(response?.status(), 200, "GET / should serve the UI");
+    assert.ok(!page.url().includes("token="), `the token stays in the address bar: ${page.url()}`);
     await page.getByRole("heading", { level: 1, name: "Experiments" }).waitFor();
     await page.locator("table.experiments, .state-empty").first().waitFor();
     await page.screenshot({ path: shot("01-experiments.png"), fullPage: true });
@@ -365,7 +376,18 @@ test(
     const folded = section.getByRole("link", { name: "Download folded stacks" });
     const href = await folded.getAttribute("href");
     assert.match(href, new RegExp(`/stacks/${configuration}\\?format=folded$`));
-    const text = await (await fetch(`${BASE}${href}`)).text();
+    // The download goes through the API client, with the token (a plain link would save a 401
+    // body wherever reads need it).
+    const [download, request] = await Promise.all([
+      page.waitForEvent("download"),
+      page.waitForRequest((r) => r.url().endsWith(href)),
+      folded.click(),
+    ]);
+    await assertSentToken(request);
+    assert.equal(download.suggestedFilename(), `tracetax-${experimentId.slice(0, 8)}-${configuration}.folded`);
+    const foldedFile = shot("folded-stacks.folded");
+    await download.saveAs(foldedFile);
+    const text = await readFile(foldedFile, "utf8");
     assert.match(text.split("\n")[0], / \d+$/, "folded stacks: frames;… count");
     await section.screenshot({ path: shot("10-where-export-runs.png") });
   },
@@ -451,7 +473,10 @@ test(
     try {
       // With cost inputs in the query string, as a shared link has them.
       const costInputs = "requests_per_s=2500";
-      const response = await shared.goto(`${BASE}/experiments/${experimentId}?${costInputs}`);
+      // A new tab has no token yet: it comes with the link, beside the link's own query.
+      const response = await shared.goto(
+        loginUrl(`${BASE}/experiments/${experimentId}?${costInputs}`),
+      );
       assert.equal(
         response?.status(),
         200,
@@ -552,7 +577,12 @@ test(
     assert.match(await page.getByTestId("curl-command").innerText(), /\/api\/v1\/checks/);
     await page.screenshot({ path: shot("15-check.png"), fullPage: true });
 
-    const [download] = await Promise.all([page.waitForEvent("download"), junit.click()]);
+    const [download, request] = await Promise.all([
+      page.waitForEvent("download"),
+      page.waitForRequest((r) => r.url().includes("format=junit")),
+      junit.click(),
+    ]);
+    await assertSentToken(request);
     const file = shot("check-junit.xml");
     await download.saveAs(file);
     const xml = await readFile(file, "utf8");

@@ -7,8 +7,10 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { launch } from "./lib/browser.mjs";
+import { sendTokenTo, TOKEN } from "./lib/token.mjs";
 
 const BASE = (process.env.TRACETAX_URL ?? "http://127.0.0.1:8000").replace(/\/+$/, "");
+sendTokenTo(BASE);
 const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), "artifacts", "pages");
 
 const experiments = await (await fetch(`${BASE}/api/v1/experiments`)).json();
@@ -26,7 +28,7 @@ for (const [label, width, height] of [
   ["laptop", 1366, 768],
   ["wide", 1920, 1080],
 ]) {
-  const browser = await launch({ width, height });
+  const browser = await launch({ width, height, token: TOKEN });
   const page = await browser.context.newPage();
   // Client-side navigation, so the shots do not depend on the backend's deep-link fallback.
   const open = async (route) => {

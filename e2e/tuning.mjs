@@ -13,8 +13,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { launch } from "./lib/browser.mjs";
 import { backendIsUp, run, test } from "./lib/harness.mjs";
+import { sendTokenTo, TOKEN } from "./lib/token.mjs";
 
 const BASE = (process.env.TRACETAX_URL ?? "http://127.0.0.1:8000").replace(/\/+$/, "");
+sendTokenTo(BASE);
 const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), "artifacts");
 
 let browser;
@@ -48,7 +50,7 @@ test("the backend is up", () => backendIsUp(BASE), { timeoutMs: 70_000 });
 test(
   "a wall time too small is refused beside its field with the minimum",
   async () => {
-    browser = await launch();
+    browser = await launch({ token: TOKEN });
     page = await browser.context.newPage();
     page.on("pageerror", (error) => pageErrors.push(String(error)));
     await page.goto(`${BASE}/tunings/new`);

@@ -22,8 +22,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { launch } from "./lib/browser.mjs";
 import { backendIsUp, run, sleep, test } from "./lib/harness.mjs";
+import { sendTokenTo, TOKEN } from "./lib/token.mjs";
 
 const BASE = (process.env.TRACETAX_URL ?? "http://127.0.0.1:8000").replace(/\/+$/, "");
+sendTokenTo(BASE);
 const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), "artifacts");
 // The experiment waits behind any other one in the queue; one measurement runs at a time.
 const RESULTS_TIMEOUT_MS = Number(process.env.TRACETAX_E2E_RESULTS_TIMEOUT_MS ?? 6 * 60_000);
@@ -60,7 +62,7 @@ test(
     site = await mkdtemp(path.join(os.tmpdir(), "tracetax-e2e-site-"));
     await writeFile(path.join(site, "index.html"), INDEX);
     port = await freePort();
-    browser = await launch();
+    browser = await launch({ token: TOKEN });
     page = await browser.context.newPage();
     page.on("pageerror", (error) => pageErrors.push(String(error)));
     if (process.env.TRACETAX_E2E_DEBUG) {

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Browser tests (e2e/) against the running stack: the one `make up` started, or, when none
-# answers, a stack started here in a temporary state directory and stopped afterwards.
+# Browser tests (e2e/) against the running stack: the one `make up` started (with the token it
+# generated, which e2e/lib/token.mjs reads from the state directory), or, when none answers, a
+# stack started here in a temporary state directory and stopped afterwards, with an operator's
+# TRACETAX_API_TOKEN: reads need the token too then, as on Kubernetes, so the whole UI (and its
+# downloads) is driven with a token.
 # Installs Debian's Chromium when it is missing (Playwright never downloads a browser here).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +26,8 @@ if ! curl -sf "$URL/api/health/live" >/dev/null; then
   state=$(mktemp -d -t tracetax-e2e-XXXXXX)
   echo "e2e: no TraceTax at $URL: starting the stack in $state"
   export TRACETAX_STATE_DIR=$state
+  TRACETAX_API_TOKEN=${TRACETAX_API_TOKEN:-$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')}
+  export TRACETAX_API_TOKEN
   (cd backend && "$UV" run --frozen tracetax stack up >/dev/null) || { echo "e2e: the stack did not start; see $state/logs" >&2; exit 2; }
   started_here=$state
 fi

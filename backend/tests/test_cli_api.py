@@ -1,8 +1,10 @@
-"""The CLI's API commands send TRACETAX_API_TOKEN as a bearer token and explain 401 and 403."""
+"""The CLI's API commands send TRACETAX_API_TOKEN (else the token the backend generated into the
+state directory) as a bearer token and explain 401 and 403."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import httpx
 import pytest
@@ -10,9 +12,18 @@ from typer.testing import CliRunner
 
 from tracetax import cli_api, cli_calibrate, cli_check, cli_cost
 from tracetax.cli import app
+from tracetax.core.api_token import read_or_create_token_file
 
 TOKEN = "cli-token-0123456789abcdef"
 Handler = Callable[[httpx.Request], httpx.Response]
+
+
+@pytest.fixture(autouse=True)
+def own_state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A state directory of the test's own: never the user's token file."""
+    monkeypatch.setenv("TRACETAX_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.delenv("TRACETAX_API_TOKEN_FILE", raising=False)
+    return tmp_path / "state"
 
 
 def serve(monkeypatch: pytest.MonkeyPatch, handler: Handler) -> list[httpx.Request]:
@@ -82,3 +93,47 @@ def test_a_check_with_the_token_goes_through(monkeypatch: pytest.MonkeyPatch) ->
     assert result.exit_code == 0, result.output
     assert "check c1: pass" in result.output
     assert all(r.headers["authorization"] == f"Bearer {TOKEN}" for r in seen)
+
+
+def test_without_the_variable_the_client_reads_the_token_file(
+    monkeypatch: pytest.MonkeyPatch, own_state_dir: Path
+) -> None:
+    monkeypatch.delenv("TRACETAX_API_TOKEN", raising=False)
+    assert "authorization" not in cli_api.api_client("http://x", 1).headers  # no backend ever ran here
+    generated = read_or_create_token_file(own_state_dir / "api-token")
+    assert cli_api.api_client("http://x", 1).headers["authorization"] == f"Bearer {generated}"
+    # The variable wins over the file.
+    monkeypatch.setenv("TRACETAX_API_TOKEN", TOKEN)
+    assert cli_api.api_client("http://x", 1).headers["authorization"] == f"Bearer {TOKEN}"
+
+
+def test_the_token_file_setting_is_followed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("TRACETAX_API_TOKEN", raising=False)
+    elsewhere = tmp_path / "elsewhere" / "token"
+    generated = read_or_create_token_file(elsewhere)
+    monkeypatch.setenv("TRACETAX_API_TOKEN_FILE", str(elsewhere))
+    assert cli_api.api_client("http://x", 1).headers["authorization"] == f"Bearer {generated}"
+
+
+def test_an_unsafe_token_file_is_not_sent_and_the_401_says_why(
+    monkeypatch: pytest.MonkeyPatch, own_state_dir: Path
+) -> None:
+    monkeypatch.delenv("TRACETAX_API_TOKEN", raising=False)
+    path = own_state_dir / "api-token"
+    read_or_create_token_file(path)
+    path.chmod(0o644)
+    seen = serve(monkeypatch, lambda _: httpx.Response(401, json={"detail": "This TraceTax requires an API token"}))
+    result = CliRunner().invoke(app, ["cost", "some-experiment"])
+    assert result.exit_code == 2
+    assert "authorization" not in seen[0].headers
+    assert "chmod 600" in result.output
+    assert str(path) in result.output.replace("\n", "")
+
+
+def test_a_refused_token_file_says_which_file(monkeypatch: pytest.MonkeyPatch, own_state_dir: Path) -> None:
+    monkeypatch.delenv("TRACETAX_API_TOKEN", raising=False)
+    read_or_create_token_file(own_state_dir / "api-token")
+    serve(monkeypatch, lambda _: httpx.Response(401, json={"detail": "The API token was refused"}))
+    result = CliRunner().invoke(app, ["cost", "some-experiment"])
+    assert result.exit_code == 2
+    assert "refused the token in" in result.output

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import os
 from pathlib import Path
 from typing import Annotated
@@ -58,6 +59,8 @@ def serve(
         factory=True,
         host=host or settings.host,
         port=port or settings.port,
+        # Open connections get this long on SIGTERM; event streams end at once (tracetax.shutdown).
+        timeout_graceful_shutdown=math.ceil(settings.shutdown_grace_s),
     )
 
 
@@ -97,8 +100,7 @@ def stack_up(state_dir: StateOption = None) -> None:
         typer.echo("Everything this command started has been stopped again.", err=True)
         raise typer.Exit(1) from None
     typer.echo(format_table(statuses))
-    backend = stack.component("backend")
-    typer.echo(f"\nUI and API: {backend.url}   (stop with `make down`)")
+    typer.echo(f"\nUI and API: {stack.ui_link()}   (the link logs in; stop with `make down`)")
 
 
 @stack_app.command("down")
@@ -119,8 +121,12 @@ def stack_clean(state_dir: StateOption = None) -> None:
 @stack_app.command("status")
 def stack_status(state_dir: StateOption = None) -> None:
     """Show whether each component runs and is ready; exit 1 when any is not."""
-    statuses = NativeStack(state_dir).status()
+    stack = NativeStack(state_dir)
+    statuses = stack.status()
     typer.echo(format_table(statuses))
+    link = stack.ui_link()
+    if link and all(s.ready for s in statuses):
+        typer.echo(f"\nUI (this link logs in): {link}")
     raise typer.Exit(0 if all(s.ready for s in statuses) else 1)
 
 

@@ -20,6 +20,7 @@ from tracetax.db.models import Round
 from tracetax.diagnostics.overhead import Change, RoundSample, compare
 from tracetax.diagnostics.pipeline import build_pipeline
 from tracetax.diagnostics.report import samples_by_configuration
+from tracetax.diagnostics.rounds import stack_down_rounds
 from tracetax.diagnostics.stacks import summarize_configuration
 from tracetax.engine.progress import Progress as ProgressEvent
 from tracetax.engine.spec import ExperimentSpec, SpecError, load_spec_file
@@ -152,7 +153,7 @@ def run(spec_path: Path) -> int:
     """Run a spec to its end in this process; returns the exit code."""
     try:
         spec = load_spec_file(spec_path)
-        validate(spec, demo_services())
+        validate(spec, demo_services(), get_settings())
     except UnknownServiceError as error:
         console.print(f"[red]{error}")
         return 2
@@ -216,6 +217,7 @@ def run(spec_path: Path) -> int:
         failed_rounds = [r for r in stored.rounds if r.status == "failed"]
         rounds = list(stored.rounds)
         experiment_error = stored.error
+        stack_down = stack_down_rounds([r for r in stored.rounds if r.status == "completed"])
         if isinstance(spec, PipelineSpec):
             diagnostics = build_pipeline(stored, spec, repo.ledger_readings(session, stored.id))
         else:
@@ -244,6 +246,10 @@ def run(spec_path: Path) -> int:
         console.print(thread_groups_table([by_name[name] for name in names], spec))
     if isinstance(spec, ExperimentSpec) and spec.sample_stacks:
         console.print(where_export_table(rounds, names, by_name))
+    if stack_down:
+        console.print(
+            f"[yellow]a component of the stack was down (its ledger stages are unknown): {', '.join(stack_down)}"
+        )
     for round_ in failed_rounds:
         console.print(f"[yellow]round {round_.round_index + 1} of {round_.configuration} failed: {round_.error}")
     status = outcome.get("status", "failed")

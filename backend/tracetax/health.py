@@ -62,17 +62,23 @@ async def _backend_health(
     return health
 
 
+async def _collector_ready(backends: Backends, settings: Settings) -> tuple[bool, str]:
+    """The Collector's health check: (ready, reason). Never raises."""
+    try:
+        response = await backends.probe.get(str(settings.collector_health_url))
+    except httpx.HTTPError as error:
+        return False, f"{type(error).__name__}: {error}".rstrip(": ")
+    if response.status_code != 200:
+        return False, f"HTTP {response.status_code}: {response.text.strip()[:200]}"
+    return True, "ready"
+
+
 async def _collector_health(backends: Backends, settings: Settings) -> ComponentHealth:
     url = str(settings.collector_health_url)
     health = ComponentHealth(name="collector", url=url, ready=False)
-    try:
-        response = await backends.probe.get(url)
-    except httpx.HTTPError as error:
-        health.detail = f"{type(error).__name__}: {error}".rstrip(": ")
-        return health
-    health.ready = response.status_code == 200
+    health.ready, reason = await _collector_ready(backends, settings)
     if not health.ready:
-        health.detail = f"HTTP {response.status_code}: {response.text.strip()[:200]}"
+        health.detail = reason
         return health
     health.version = COLLECTOR_PINNED_VERSION
     try:
@@ -102,3 +108,22 @@ async def check_components(backends: Backends, settings: Settings) -> HealthRepo
     everything = [backend, *components]
     status: Literal["ok", "degraded"] = "ok" if all(c.ready for c in everything) else "degraded"
     return HealthReport(status=status, components=everything)
+
+
+async def stack_down(settings: Settings) -> dict[str, str]:
+    """The stack's components that are not ready now, each with the reason; empty when all
+    are. Readiness only (no versions), so the engine can probe around every round: the metrics
+    store is named `metrics` whichever store it is."""
+    backends = Backends(settings)
+    timeout = settings.health_probe_timeout_s
+    try:
+        probes = await asyncio.gather(
+            backends.tempo.ready(timeout_s=timeout),
+            backends.loki.ready(timeout_s=timeout),
+            backends.metrics.ready(timeout_s=timeout),
+            _collector_ready(backends, settings),
+        )
+    finally:
+        await backends.aclose()
+    names = ("tempo", "loki", "metrics", "collector")
+    return {name: reason for name, (ready, reason) in zip(names, probes, strict=True) if not ready}

@@ -16,9 +16,13 @@ from starlette.types import Scope
 from tracetax import __version__
 from tracetax.api.errors import validation_error
 from tracetax.api.main import api_router
+from tracetax.api.middleware import AllowedHosts, BodyLimit, HostGuard, TokenGuard
+from tracetax.core.api_token import ApiToken
 from tracetax.core.config import Settings, get_settings
 from tracetax.health import Backends
+from tracetax.retention import RetentionTask, Store
 from tracetax.runtime import EngineRuntime
+from tracetax.shutdown import on_termination
 from tracetax.submission import refuse_queued_commands
 from tracetax.tunings import fail_interrupted as fail_interrupted_tunings
 from tracetax.tunings import stop_all as stop_tunings
@@ -45,6 +49,8 @@ def create_app(settings: Settings | None = None, *, run_experiments: bool = True
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # The generated token exists from the first start on (and a bad token file stops it here).
+        await asyncio.to_thread(api_token.value)
         app.state.backends = Backends(settings)
         runtime = EngineRuntime.create(settings)
         runtime.broker.bind(asyncio.get_running_loop())
@@ -52,11 +58,24 @@ def create_app(settings: Settings | None = None, *, run_experiments: bool = True
         refuse_queued_commands(runtime)
         fail_interrupted_tunings(runtime)
         await runtime.queue.start(worker=run_experiments)
+        # Deletes old experiments (settings' retention_*) at start-up and every interval.
+        retention_task = RetentionTask(Store.of(runtime), settings)
+        retention_task.start()
+
+        def begin_shutdown() -> None:
+            # Event streams end and the running experiment stops now, while the server drains.
+            runtime.broker.close()
+            runtime.queue.begin_stop()
+
+        restore_signals = on_termination(begin_shutdown)
         try:
             yield
         finally:
+            restore_signals()
+            begin_shutdown()
             await asyncio.to_thread(stop_tunings)
-            await runtime.queue.stop()
+            await retention_task.stop()
+            await runtime.queue.stop(settings.shutdown_grace_s)
             runtime.dispose()
             await app.state.backends.aclose()
 
@@ -67,6 +86,13 @@ def create_app(settings: Settings | None = None, *, run_experiments: bool = True
         lifespan=lifespan,
     )
     app.state.settings = settings
+    api_token = ApiToken(settings)
+    app.state.api_token = api_token
+    # The last added runs first: Host and Origin, then the body's size, then the token, all
+    # before routing and before any body is read (api/middleware.py).
+    app.add_middleware(TokenGuard, token=api_token)
+    app.add_middleware(BodyLimit, limit=settings.max_request_body_bytes)
+    app.add_middleware(HostGuard, allowed=AllowedHosts(settings.host, settings.allowed_hosts))
     app.add_exception_handler(RequestValidationError, validation_error)
     app.include_router(api_router)
     if (settings.frontend_dist / "index.html").exists():

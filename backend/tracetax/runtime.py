@@ -22,6 +22,7 @@ from tracetax.engine.experiment import ExperimentEngine
 from tracetax.engine.progress import ProgressBroker, ProgressCallback
 from tracetax.engine.queue import ExperimentQueue
 from tracetax.engine.spec import ExperimentSpec, parse_spec
+from tracetax.health import stack_down
 from tracetax.readback import RunReadback
 
 
@@ -70,6 +71,9 @@ class EngineRuntime:
         runtime = cls(database, sessions, broker, engine, ExperimentQueue(engine, sessions), settings)
         # After each experiment, in the engine's worker thread: the ledger needs the backends.
         engine.after_run = lambda experiment_id: asyncio.run(runtime.collect_ledger(experiment_id))
+        # Before and after each round, in the same thread: a round during which a component
+        # was down is flagged, and its ledger stages read from that component are unknown.
+        engine.stack_probe = lambda: asyncio.run(stack_down(settings))
         return runtime
 
     def dispose(self) -> None:

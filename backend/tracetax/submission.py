@@ -2,14 +2,18 @@
 and `POST /api/v1/checks` both do (and, without the queue, `tracetax run`).
 
 Knows nothing of HTTP: a bad spec raises `SpecError` (FastAPI-style items naming each field),
-an unknown demo service `UnknownServiceError`; the routes turn them into 422 and 404.
+an unknown demo service `UnknownServiceError`, a full queue `QueueFullError`; the routes turn
+them into 422, 404 and 429. The operator's bounds (TRACETAX_MAX_*) come in with the settings.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from dataclasses import dataclass
+from typing import Any
 
+from tracetax.core.config import Settings
 from tracetax.core.security import CommandNotAllowedError, check_spec
 from tracetax.db import repository as repo
 from tracetax.db.models import Calibration, Check, Experiment
@@ -22,6 +26,7 @@ from tracetax.engine.spec import (
     AnySpec,
     DemoServiceRef,
     ExperimentSpec,
+    LoadSpec,
     SpecError,
     parse_spec,
     validate_against_catalog,
@@ -45,6 +50,22 @@ class UnknownServiceError(LookupError):
         self.available = available
 
 
+class QueueFullError(RuntimeError):
+    """As many experiments wait in the queue as TRACETAX_MAX_QUEUE_LENGTH allows."""
+
+    def __init__(self, waiting: int) -> None:
+        super().__init__(
+            f"the queue holds {waiting} experiments waiting, the most TRACETAX_MAX_QUEUE_LENGTH allows; "
+            "wait for one to finish or cancel one"
+        )
+        self.waiting = waiting
+
+
+# Counting the waiting experiments and adding one is one step: two submissions at once (the
+# routes run in a thread pool) must not both take the last place.
+admission = threading.Lock()
+
+
 @dataclass(frozen=True)
 class Queued:
     experiment: Experiment
@@ -53,11 +74,74 @@ class Queued:
     estimated_seconds: float
 
 
-def validate(spec: AnySpec, services: dict[str, ServiceManifest]) -> ServiceManifest | None:
+def validate(spec: AnySpec, services: dict[str, ServiceManifest], settings: Settings) -> ServiceManifest | None:
+    """The demo service's manifest (None for a user's own command or a pipeline) once the spec
+    is within the settings' bounds and every configuration fits the service; raises
+    UnknownServiceError or SpecError."""
+    validate_bounds(spec, settings)
+    return validate_service(spec, services, pipelines.OverlayPolicy.from_settings(settings))
+
+
+def validate_bounds(spec: AnySpec, settings: Settings) -> None:
+    """What one spec may ask of this machine: every request of a load phase is read back into
+    its histogram (TRACETAX_MAX_PHASE_REQUESTS), and the whole spec holds the queue for its
+    estimated wall time (TRACETAX_MAX_SPEC_ESTIMATE_S)."""
+    errors = []
+    if isinstance(spec, ExperimentSpec):
+        errors += phase_request_errors(spec.load, spec.sample_stacks, settings.max_phase_requests)
+    estimate = spec.estimated_seconds()
+    if estimate > settings.max_spec_estimate_s:
+        errors.append(
+            {
+                "loc": ("rounds",),
+                "msg": f"the spec would take about {_duration(estimate)} ({len(spec.configurations)} configurations "
+                f"x {spec.rounds} rounds of {_duration(estimate / len(spec.configurations) / spec.rounds)}), "
+                f"more than TRACETAX_MAX_SPEC_ESTIMATE_S allows ({settings.max_spec_estimate_s:g} s): "
+                "fewer rounds or configurations, or shorter phases",
+            }
+        )
+    if errors:
+        raise SpecError(errors)
+
+
+def phase_request_errors(load: LoadSpec, sample_stacks: bool, max_requests: int) -> list[dict[str, Any]]:
+    """One error per load phase that would send more than `max_requests`, at its seconds' field."""
+    errors = []
+    for field, (seconds, requests) in load.requests_by_phase(sample_stacks).items():
+        if requests > max_requests:
+            burst = " with its burst" if field == "duration_s" and load.burst is not None else ""
+            errors.append(
+                {
+                    "loc": ("load", field),
+                    "msg": f"load.rate {load.rate:g}/s for load.{field} {seconds:g} s{burst} is about "
+                    f"{requests:,.0f} requests in one phase, more than TRACETAX_MAX_PHASE_REQUESTS allows "
+                    f"({max_requests:,}): lower load.rate or load.{field}",
+                }
+            )
+    return errors
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds / 3600:.1f} h" if seconds >= 3600 else f"{seconds:,.0f} s"
+
+
+def refuse_when_queue_full(runtime: EngineRuntime) -> None:
+    """QueueFullError when TRACETAX_MAX_QUEUE_LENGTH experiments are waiting (the running one
+    is not counted). Call it under `admission`, before anything is stored."""
+    with runtime.sessions() as session:
+        waiting = len(repo.queued_ids(session))
+    if waiting >= runtime.settings.max_queue_length:
+        raise QueueFullError(waiting)
+
+
+def validate_service(
+    spec: AnySpec, services: dict[str, ServiceManifest], overlays: pipelines.OverlayPolicy | None = None
+) -> ServiceManifest | None:
     """The demo service's manifest (None for a user's own command or a pipeline) once every
-    configuration fits it; raises UnknownServiceError or SpecError."""
+    configuration fits it; raises UnknownServiceError or SpecError. `overlays`: where a
+    pipeline variant's config_file may come from (default: the lab's own directory only)."""
     if isinstance(spec, PipelineSpec):
-        validate_pipelines(spec)
+        validate_pipelines(spec, overlays or pipelines.OverlayPolicy(None))
         return None
     manifest = None
     if isinstance(spec.service, DemoServiceRef):
@@ -75,16 +159,18 @@ def validate(spec: AnySpec, services: dict[str, ServiceManifest]) -> ServiceMani
     return manifest
 
 
-def validate_pipelines(spec: PipelineSpec) -> None:
-    """Every variant names a shipped pipeline or a readable overlay, and the Collector accepts
-    the merged config (`otelcol validate`): nothing is started for a config that would fail.
-    Errors name the configuration's field, the file, the line and the component."""
+def validate_pipelines(spec: PipelineSpec, overlays: pipelines.OverlayPolicy) -> None:
+    """Every variant names a shipped pipeline or an overlay `overlays` allows, and the Collector
+    accepts the merged config (`otelcol validate`, which sees nothing of the backend's
+    environment): nothing is started for a config that would fail. Errors name the
+    configuration's field, the file, the line and the component."""
     errors = []
     for index, variant in enumerate(spec.configurations):
         field = "pipeline" if variant.pipeline is not None else "config_file"
         try:
-            files = pipelines.config_files(variant.pipeline, variant.config_path)
-            pipelines.validate(files, pipelines.placeholder_environment(variant.settings))
+            files = pipelines.config_files(variant.pipeline, variant.config_path, overlays)
+            environment = pipelines.placeholder_environment(variant.settings)
+            pipelines.validate(files, environment, max_bytes=overlays.max_bytes)
         except pipelines.PipelineConfigError as error:
             errors.append({"loc": ("configurations", index, field), "msg": str(error)})
         except (KeyError, ValueError, OSError) as error:
@@ -101,12 +187,17 @@ def validate_pipelines(spec: PipelineSpec) -> None:
         raise SpecError(errors)
 
 
-def queue_experiment(runtime: EngineRuntime, spec: AnySpec) -> Queued:
-    """Validate, store and queue; one experiment measures at a time."""
-    validate(spec, runtime.engine.services)
-    with runtime.sessions() as session:
-        experiment = repo.create_experiment(session, spec.model_dump(mode="json"), subject_label(spec), spec.name)
-    position = runtime.queue.submit(experiment.id)
+def queue_experiment(runtime: EngineRuntime, spec: AnySpec, *, admitted: bool = False) -> Queued:
+    """Validate, store and queue; one experiment measures at a time. Refused with
+    QueueFullError, nothing stored, when the queue is full, unless the experiment belongs to a
+    run already `admitted` (a tuning's rungs: the tuning was counted when it started)."""
+    validate(spec, runtime.engine.services, runtime.settings)
+    with admission:
+        if not admitted:
+            refuse_when_queue_full(runtime)
+        with runtime.sessions() as session:
+            experiment = repo.create_experiment(session, spec.model_dump(mode="json"), subject_label(spec), spec.name)
+        position = runtime.queue.submit(experiment.id)
     return Queued(experiment, position, spec.estimated_seconds())
 
 
@@ -115,7 +206,7 @@ def queue_check(runtime: EngineRuntime, spec: AnySpec, budget: Budget, strict: b
     relative budget tighter than a matching calibration says this machine resolves at the
     check's rounds is refused (SpecError naming the budget field); calibrations are of
     services only so far."""
-    validate(spec, runtime.engine.services)
+    validate(spec, runtime.engine.services, runtime.settings)
     if isinstance(spec, ExperimentSpec):
         refuse_unresolvable(runtime, spec, budget)
     queued = queue_experiment(runtime, spec)

@@ -12,14 +12,16 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from tracetax import submission
+from tracetax.core.config import Settings
 from tracetax.db import repository as repo
 from tracetax.diagnostics import report
 from tracetax.engine.spec import ExperimentSpec, SpecError, parse_spec
 from tracetax.runtime import EngineRuntime
-from tracetax.submission import queue_experiment, validate
-from tracetax.tuning.halving import BudgetTooSmallError
+from tracetax.submission import phase_request_errors, queue_experiment, refuse_when_queue_full, validate_service
+from tracetax.tuning.halving import REFERENCES, BudgetTooSmallError
 from tracetax.tuning.search import TuningReport, configuration, tune
-from tracetax.tuning.spec import TuningSpec
+from tracetax.tuning.spec import TuningSpec, costs, reserved_s
 
 log = logging.getLogger(__name__)
 POLL_S = 1.0
@@ -39,7 +41,8 @@ class EngineLab:
         if self.cancel.is_set():
             raise TuningCancelledError()
         spec = parse_spec(body)
-        queued = queue_experiment(self.runtime, spec)
+        # The tuning was counted against the queue's length when it started: its rungs run.
+        queued = queue_experiment(self.runtime, spec, admitted=True)
         experiment_id = queued.experiment.id
         self._record(experiment_id)
         while (status := self._status(experiment_id)) not in repo.FINAL_EXPERIMENT_STATES:
@@ -97,12 +100,46 @@ def probe_spec(spec: TuningSpec) -> ExperimentSpec:
 def check_spec(runtime: EngineRuntime, spec: TuningSpec) -> None:
     """Raises what the rungs' experiments would raise, before anything runs: an unknown service,
     a launch that cannot run here (named as the tuning's `processor`)."""
+    validate_bounds(spec, runtime.settings)
     try:
-        validate(probe_spec(spec), runtime.engine.services)
+        validate_service(probe_spec(spec), runtime.engine.services)
     except SpecError as error:
         # The probe's two configurations share the tuning's fields: each error is said once.
         located = dict.fromkeys((_tuning_field(tuple(e["loc"])), e["msg"]) for e in error.errors)
         raise SpecError([{"loc": loc, "msg": msg} for loc, msg in located]) from None
+
+
+def validate_bounds(spec: TuningSpec, settings: Settings) -> None:
+    """The tuning within the operator's bounds: it holds the queue for `wall_time_s`
+    (TRACETAX_MAX_SPEC_ESTIMATE_S), and its longest measured phase, a last rung's or the
+    confirmation's, sends at most TRACETAX_MAX_PHASE_REQUESTS."""
+    errors = []
+    if spec.wall_time_s > settings.max_spec_estimate_s:
+        errors.append(
+            {
+                "loc": ("wall_time_s",),
+                "msg": f"{spec.wall_time_s:g} s is more than TRACETAX_MAX_SPEC_ESTIMATE_S allows "
+                f"({settings.max_spec_estimate_s:g} s): a tuning holds the queue for its whole wall time",
+            }
+        )
+    longest = spec.load.model_copy(update={"duration_s": longest_phase_s(spec)})
+    for error in phase_request_errors(longest, False, settings.max_phase_requests):
+        if error["loc"] == ("load", "duration_s") and longest.duration_s > spec.load.duration_s:
+            error["loc"] = ("wall_time_s",)
+            error["msg"] += f" (the last rung measures up to {longest.duration_s:g} s within wall_time_s)"
+        errors.append(error)
+    if errors:
+        raise SpecError(errors)
+
+
+def longest_phase_s(spec: TuningSpec) -> float:
+    """An upper bound of any measured phase the run may have: the confirmation measures for
+    load.duration_s; the last rung, one candidate beside the references, at most what is left of
+    wall_time_s after the probe and the confirmation."""
+    rung_costs = costs(spec.load, spec.rounds)
+    available = spec.wall_time_s - reserved_s(spec.load, spec.confirm_rounds, bool(spec.current_env))
+    last_rung = available / ((1 + REFERENCES) * spec.rounds) - rung_costs.per_round_overhead_s
+    return max(spec.load.duration_s, last_rung)
 
 
 def _tuning_field(loc: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -115,8 +152,11 @@ def _tuning_field(loc: tuple[Any, ...]) -> tuple[Any, ...]:
 def start(runtime: EngineRuntime, spec: TuningSpec) -> str:
     """Store the run and start its thread; returns its id."""
     check_spec(runtime, spec)
-    with runtime.sessions() as session:
-        tuning = repo.create_tuning(session, spec.model_dump(mode="json"), spec.name)
+    with submission.admission:
+        # Counted like an experiment: its first rung joins the queue as soon as its thread starts.
+        refuse_when_queue_full(runtime)
+        with runtime.sessions() as session:
+            tuning = repo.create_tuning(session, spec.model_dump(mode="json"), spec.name)
     handle = _Handle(threading.Event())
     handle.thread = threading.Thread(
         target=_run, args=(runtime, tuning.id, spec, handle), name=f"tuning-{tuning.id[:8]}", daemon=True

@@ -19,8 +19,12 @@ const ARGS = [
   "--disable-sync",
 ];
 
-/** A fresh profile (--user-data-dir) per run; `close()` removes it. */
-export async function launch({ width = 1440, height = 900 } = {}) {
+/**
+ * A fresh profile (--user-data-dir) per run; `close()` removes it. With `token`, every page
+ * starts with it in its tab's storage, as if opened from `make up`'s login link (run.mjs opens
+ * that link itself instead).
+ */
+export async function launch({ width = 1440, height = 900, token = null } = {}) {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
       `${CHROMIUM} is missing: apt-get install -y chromium (or set TRACETAX_CHROMIUM)`,
@@ -34,6 +38,11 @@ export async function launch({ width = 1440, height = 900 } = {}) {
     viewport: { width, height },
     deviceScaleFactor: 1,
   });
+  if (token) {
+    await context.addInitScript((value) => {
+      sessionStorage.setItem("tracetax.apiToken", value);
+    }, token);
+  }
   return {
     context,
     async close() {

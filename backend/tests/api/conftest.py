@@ -1,6 +1,7 @@
 """The app offline: a temporary database (SQLite, and PostgreSQL once more) and state
 directory, every backend on a closed port, and a queue that accepts experiments but never
-starts a measurement."""
+starts a measurement. It has an operator's token (OFFLINE_TOKEN), which the `client` sends
+with every request, and answers the TestClient's host name ("testserver")."""
 
 from __future__ import annotations
 
@@ -10,11 +11,18 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from pydantic import AnyHttpUrl
+from pydantic import AnyHttpUrl, SecretStr
 
 from tracetax.core.config import Settings
 from tracetax.main import create_app
 from tracetax.ports import free_port
+
+OFFLINE_TOKEN = "offline-token-0123456789abcdef"
+TEST_HOST = "testserver"  # the Host header TestClient sends
+
+
+def offline_headers() -> dict[str, str]:
+    return {"Authorization": f"Bearer {OFFLINE_TOKEN}"}
 
 
 def closed_url() -> AnyHttpUrl:
@@ -27,6 +35,10 @@ def offline_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, migrated_d
     # The database: SQLite, and PostgreSQL once more (tests/conftest.py's `databases`).
     monkeypatch.setenv("TRACETAX_STATE_DIR", str(tmp_path / "state"))
     return Settings(
+        api_token=SecretStr(OFFLINE_TOKEN),
+        reads_need_token=None,
+        api_token_file=tmp_path / "state" / "api-token",  # where tests drop api_token
+        allowed_hosts=[TEST_HOST],
         database_url=migrated_database_url,
         work_dir=tmp_path / "work",
         frontend_dist=tmp_path / "no-ui",
@@ -45,7 +57,7 @@ def offline_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, migrated_d
 def client(offline_settings: Settings) -> Iterator[TestClient]:
     # run_experiments=False: experiments are queued, positioned and cancelled like in
     # production, but none starts a measurement (no services or load generator run here).
-    with TestClient(create_app(offline_settings, run_experiments=False)) as client:
+    with TestClient(create_app(offline_settings, run_experiments=False), headers=offline_headers()) as client:
         yield client
 
 

@@ -206,7 +206,9 @@ def test_the_shipped_pipeline_variants_are_listed_passthrough_first(client: Test
 def test_an_overlay_naming_an_unknown_component_is_422_naming_file_line_and_component(
     client: TestClient, tmp_path: Any
 ) -> None:
-    overlay = tmp_path / "mine.yaml"
+    # The backend's default overlays directory: `pipeline-overlays` in its state directory.
+    overlay = tmp_path / "state" / "pipeline-overlays" / "mine.yaml"
+    overlay.parent.mkdir(parents=True, exist_ok=True)
     overlay.write_text(
         "# Mine: a processor type the Collector does not have.\n"
         "processors:\n"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import httpx
 
+from tests.api.conftest import offline_headers
 from tracetax.core.config import Settings
 from tracetax.main import create_app
 
@@ -13,7 +14,9 @@ async def test_all_down_is_503_with_reasons(offline_settings: Settings) -> None:
     app = create_app(offline_settings, run_experiments=False)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        async with httpx.AsyncClient(
+            transport=transport, base_url="http://testserver", headers=offline_headers()
+        ) as client:
             response = await client.get("/api/health")
             live = await client.get("/api/health/live")
     assert live.status_code == 200
@@ -30,7 +33,7 @@ async def test_all_down_is_503_with_reasons(offline_settings: Settings) -> None:
 async def test_openapi_documents_health() -> None:
     app = create_app(Settings())
     transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+    async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as client:
         schema = (await client.get("/openapi.json")).json()
     assert "/api/health" in schema["paths"]
     assert "503" in schema["paths"]["/api/health"]["get"]["responses"]

@@ -17,13 +17,14 @@ async def test_meta_reports_grafana_when_configured(grafana: str | None, tmp_pat
     settings = Settings(
         database_url=f"sqlite:///{tmp_path / 'db.sqlite'}",
         work_dir=tmp_path,
+        api_token_file=tmp_path / "api-token",
         grafana_url=AnyHttpUrl(grafana) if grafana else None,
         grafana_tempo_datasource="Tempo",
     )
     app = create_app(settings)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as client:
             meta = (await client.get("/api/v1/meta")).json()
     assert meta["version"]
     if grafana is None:

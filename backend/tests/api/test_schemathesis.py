@@ -35,7 +35,7 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
-from tests.api.conftest import go_spec
+from tests.api.conftest import go_spec, offline_headers
 from tracetax.core.config import Settings
 from tracetax.db.models import Check, Experiment, Round
 from tracetax.db.session import make_engine, session_factory
@@ -151,5 +151,6 @@ def app(offline_settings: Settings) -> Iterator[FastAPI]:
 def test_api_answers_as_documented(case: schemathesis.Case, app: FastAPI) -> None:
     case.call_and_validate(
         app=app,
+        headers=offline_headers(),
         checks=[not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance],
     )

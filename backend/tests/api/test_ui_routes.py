@@ -17,7 +17,7 @@ async def test_client_routes_get_index_and_api_stays_api(tmp_path: Path) -> None
     (dist / "assets" / "app.js").write_text("console.log(1)")
     app = create_app(Settings(frontend_dist=dist, database_url=f"sqlite:///{tmp_path / 'db.sqlite'}"))
     transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+    async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as client:
         for path in ("/", "/experiments/abc", "/experiments/new", "/stack"):
             response = await client.get(path)
             assert response.status_code == 200, path

@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from tests.diagnostics.test_diagnostics_stack import base, run_experiment
+from tests.stack_api import cli_env, stack_client
 from tracetax.stack.native import NativeStack
 
 pytestmark = pytest.mark.stack
@@ -32,7 +33,7 @@ def spec(spans: int, configurations: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 async def cost_of(stack: NativeStack, experiment_id: str, **params: Any) -> httpx.Response:
-    async with httpx.AsyncClient(base_url=base(stack), timeout=60) as http:
+    async with stack_client(stack, base_url=base(stack), timeout=60) as http:
         return await http.get(f"/api/v1/experiments/{experiment_id}/cost", params=params)
 
 
@@ -118,6 +119,7 @@ async def test_bytes_per_signal_sampling_and_switches(native_stack: NativeStack)
         text=True,
         timeout=60,
         check=False,
+        env=cli_env(native_stack),
     )
     assert cli.returncode == 0, cli.stderr
     assert "Cost at 500 req/s" in cli.stdout and "batch-default" in cli.stdout, cli.stdout

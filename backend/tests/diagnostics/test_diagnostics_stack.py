@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
 
-import httpx
 import pytest
 
 from tests.engine.test_engine_stack import wait_final
+from tests.stack_api import cli_env, stack_client
 from tracetax.stack.native import NativeStack
 
 pytestmark = pytest.mark.stack
@@ -41,7 +41,7 @@ def base(stack: NativeStack) -> str:
 
 
 async def run_experiment(stack: NativeStack, spec: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    async with httpx.AsyncClient(base_url=base(stack), timeout=120) as http:
+    async with stack_client(stack, base_url=base(stack), timeout=120) as http:
         created = await http.post("/api/v1/experiments", json=spec)
         assert created.status_code == 202, created.text
         experiment_id = created.json()["id"]
@@ -131,7 +131,7 @@ async def test_simple_batch_ledger_and_tiny_queue(language: str, native_stack: N
     assert simple_rule["evidence"]["export_on_request_path_share"] == round(simple["export_request_path"], 4)
 
     trace_id = next(ids[0] for ids in diagnostics["sample_traces"].values() if ids)
-    async with httpx.AsyncClient(base_url=base(native_stack), timeout=30) as http:
+    async with stack_client(native_stack, base_url=base(native_stack), timeout=30) as http:
         trace = await http.get(f"/api/v1/traces/{trace_id}")
         flame = (await http.get(f"/api/v1/experiments/{diagnostics['experiment_id']}/stacks/simple")).json()
         folded = await http.get(f"/api/v1/experiments/{diagnostics['experiment_id']}/stacks/simple?format=folded")
@@ -174,7 +174,7 @@ def run_check(stack: NativeStack, tmp_path: Path, *args: str, rate: int = 100) -
         str(junit),
         *args,
     ]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=900, check=False)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=900, check=False, env=cli_env(stack))
     return done.returncode, done.stdout + done.stderr, junit
 
 

@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.stack_api import stack_client
 from tracetax.engine.loadgen import oha_binary
 from tracetax.services.catalog import demo_services
 from tracetax.stack.native import NativeStack
@@ -80,7 +81,7 @@ def needs_tools() -> None:
 
 async def test_two_configurations_two_rounds_on_go(native_stack: NativeStack) -> None:
     base = api(native_stack)
-    async with httpx.AsyncClient(timeout=30) as http:
+    async with stack_client(native_stack, timeout=30) as http:
         # GOMAXPROCS through `concurrency` (a validated field, not an environment variable).
         configurations = [{"preset": "none"}, {"preset": "batch-default", "concurrency": {"gomaxprocs": 3}}]
         created = await http.post(f"{base}/experiments", json=go_spec(configurations=configurations))
@@ -139,7 +140,7 @@ async def test_two_configurations_two_rounds_on_go(native_stack: NativeStack) ->
 
 async def test_bad_spec_is_422_naming_fields_and_unknown_service_404(native_stack: NativeStack) -> None:
     base = api(native_stack)
-    async with httpx.AsyncClient(timeout=30) as http:
+    async with stack_client(native_stack, timeout=30) as http:
         invalid = await http.post(f"{base}/experiments", json=go_spec(rounds=0, load={"rate": -5}))
         unknown = await http.post(f"{base}/experiments", json=go_spec(service={"kind": "demo", "language": "cobol"}))
         bad_mode = await http.post(
@@ -163,7 +164,7 @@ async def test_service_that_never_gets_healthy_fails_its_rounds_with_its_log(nat
         configurations=[{"preset": "none"}, {"preset": "batch-default"}],
         rounds=1,
     )
-    async with httpx.AsyncClient(timeout=30) as http:
+    async with stack_client(native_stack, timeout=30) as http:
         created = await http.post(f"{base}/experiments", json=spec)
         assert created.status_code == 202, created.text
         detail = await wait_final(http, base, created.json()["id"], timeout_s=120)
@@ -178,7 +179,7 @@ async def test_service_that_never_gets_healthy_fails_its_rounds_with_its_log(nat
 async def test_queue_position_and_cancel_while_queued(native_stack: NativeStack) -> None:
     base = api(native_stack)
     slow = go_spec(configurations=[{"preset": "none"}, {"preset": "simple"}], rounds=1)
-    async with httpx.AsyncClient(timeout=30) as http:
+    async with stack_client(native_stack, timeout=30) as http:
         first = (await http.post(f"{base}/experiments", json=slow)).json()
         second = (await http.post(f"{base}/experiments", json=slow)).json()
         assert second["queue_position"] >= 1

@@ -16,17 +16,19 @@ Collector, telemetrygen and Tempo, with short phases:
 from __future__ import annotations
 
 import asyncio
+import shutil
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
 
-import httpx
 import pytest
 
 from tests.engine.test_engine_stack import api, processes_running, wait_final
+from tests.stack_api import cli_env, stack_client
 from tracetax.lab import pipelines
 from tracetax.lab.telemetrygen import telemetrygen_binary
 from tracetax.stack.native import NativeStack
@@ -64,7 +66,7 @@ def lab_spec(configurations: list[dict[str, Any]], **overrides: Any) -> dict[str
 
 async def run(spec: dict[str, Any], stack: NativeStack) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     base = api(stack)
-    async with httpx.AsyncClient(timeout=60) as http:
+    async with stack_client(stack, timeout=60) as http:
         created = await http.post(f"{base}/experiments", json=spec)
         assert created.status_code == 202, created.text
         detail = await wait_final(http, base, created.json()["id"], timeout_s=600)
@@ -120,6 +122,16 @@ async def test_every_shipped_variant_runs_and_the_simple_ones_balance_exactly(na
         assert 1.5 < added_s < 4.0, (name, delays)
 
 
+@pytest.fixture
+def overlays(native_stack: NativeStack, tmp_path: Path) -> Iterator[Path]:
+    """Where the stack's backend takes a config_file from: its default overlays directory,
+    `pipeline-overlays` in its state directory (docs/pipeline-lab.md); one per test."""
+    directory = native_stack.state / "pipeline-overlays" / tmp_path.name
+    directory.mkdir(parents=True, exist_ok=True)
+    yield directory
+    shutil.rmtree(directory, ignore_errors=True)
+
+
 def tiny_limit_overlay(tmp_path: Path) -> Path:
     overlay = tmp_path / "tiny-limit.yaml"
     overlay.write_text(
@@ -156,10 +168,10 @@ def closed_port() -> int:
         return int(probe.getsockname()[1])
 
 
-async def test_refusals_and_a_dead_downstream_show_at_their_stage(native_stack: NativeStack, tmp_path: Path) -> None:
+async def test_refusals_and_a_dead_downstream_show_at_their_stage(native_stack: NativeStack, overlays: Path) -> None:
     configurations = [
-        {"name": "tiny-limit", "config_file": str(tiny_limit_overlay(tmp_path)), "baseline": True},
-        {"name": "downstream-down", "config_file": str(unreachable_downstream_overlay(tmp_path, closed_port()))},
+        {"name": "tiny-limit", "config_file": str(tiny_limit_overlay(overlays)), "baseline": True},
+        {"name": "downstream-down", "config_file": str(unreachable_downstream_overlay(overlays, closed_port()))},
     ]
     detail, _, diagnostics = await run(lab_spec(configurations), native_stack)
     assert detail["status"] == "completed", detail
@@ -174,12 +186,12 @@ async def test_refusals_and_a_dead_downstream_show_at_their_stage(native_stack: 
     assert down["downstream"]["accepted"] == 0 and down["lost"] == down["generated"], down
 
 
-async def test_a_taken_lab_port_is_named_with_its_holder(native_stack: NativeStack, tmp_path: Path) -> None:
+async def test_a_taken_lab_port_is_named_with_its_holder(native_stack: NativeStack, overlays: Path) -> None:
     with socket.socket() as holder:
         holder.bind(("127.0.0.1", 0))
         holder.listen()
         port = holder.getsockname()[1]
-        overlay = tmp_path / "taken.yaml"
+        overlay = overlays / "taken.yaml"
         overlay.write_text(
             f"# The receiver asks for a port this test holds.\nreceivers:\n  otlp/lab:\n    protocols:\n"
             f"      grpc:\n        endpoint: 127.0.0.1:{port}\n"
@@ -195,7 +207,7 @@ async def test_cancel_leaves_no_collector_or_telemetrygen(native_stack: NativeSt
     base = api(native_stack)
     spec = lab_spec([{"pipeline": "passthrough", "baseline": True}, {"pipeline": "batch-default"}])
     spec["load"] |= {"duration_s": 60}
-    async with httpx.AsyncClient(timeout=60) as http:
+    async with stack_client(native_stack, timeout=60) as http:
         created = await http.post(f"{base}/experiments", json=spec)
         assert created.status_code == 202, created.text
         experiment_id = created.json()["id"]
@@ -234,7 +246,7 @@ def pipeline_check(stack: NativeStack, junit: Path, *args: str) -> tuple[int, st
         str(junit),
         *args,
     ]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False, env=cli_env(stack))
     return done.returncode, done.stdout + done.stderr
 
 

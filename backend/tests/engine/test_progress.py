@@ -57,3 +57,32 @@ async def test_events_from_another_thread_reach_the_loop() -> None:
     await asyncio.sleep(0.01)
     await asyncio.to_thread(broker.publish_threadsafe, event("finished"))
     assert await asyncio.wait_for(listener, 2) == ["finished"]
+
+
+async def test_close_ends_every_open_subscription_at_once() -> None:
+    broker = ProgressBroker()
+    broker.publish(event("measuring", "a"))
+    listeners = [asyncio.create_task(collect(broker, experiment_id)) for experiment_id in ("a", "b", "b")]
+    await asyncio.sleep(0.05)  # all subscribed and waiting
+    broker.publish(event("warmup", "b"))
+    broker.close()
+    results = await asyncio.wait_for(asyncio.gather(*listeners), 2)
+    assert results == [["measuring"], ["warmup"], ["warmup"]]
+    assert broker._subscribers == {}
+    # A stream opened after the close ends at its start.
+    assert await asyncio.wait_for(collect(broker, "c"), 2) == []
+
+
+async def test_close_reaches_a_listener_whose_queue_is_full() -> None:
+    broker = ProgressBroker()
+
+    async def count() -> int:
+        return len([item async for item in broker.subscribe("e")])
+
+    listener = asyncio.create_task(count())
+    await asyncio.sleep(0.05)
+    for _ in range(1500):  # more than its queue holds, before the listener runs again
+        broker.publish(event("measuring"))
+    broker.close()
+    # It ends at once, without first reading what it had not read yet.
+    assert await asyncio.wait_for(listener, 2) <= 1

@@ -10,10 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from tracetax.db import repository as repo
 from tracetax.db.session import make_engine, migrate, session_factory
+from tracetax.engine import queue as queue_module
 from tracetax.engine.progress import Progress
 from tracetax.engine.queue import ExperimentQueue
 
@@ -142,3 +144,129 @@ async def test_restart_interrupts_the_running_one_and_requeues_the_rest(sessions
         assert [r.status for r in stored.rounds] == ["completed", "interrupted"]
     assert (queue.position(first), queue.position(second), queue.position(running)) == (1, 2, None)
     await queue.stop()
+
+
+class FlakyDatabase:
+    """A sessionmaker whose sessions fail while `down` is set: a database restarting, a full disk."""
+
+    def __init__(self, sessions: sessionmaker[Session]) -> None:
+        self.sessions = sessions
+        self.down = False
+        self.refused = 0
+
+    def __call__(self) -> Session:
+        if self.down:
+            self.refused += 1
+            raise OperationalError("UPDATE experiments ...", {}, Exception("database is restarting"))
+        return self.sessions()
+
+
+class FailingOnceEngine(FakeEngine):
+    """Raises for the experiments named in `fail_ids` and takes the database down meanwhile."""
+
+    def __init__(self, sessions: sessionmaker[Session], database: FlakyDatabase, fail_ids: set[str]) -> None:
+        super().__init__(sessions)
+        self.database = database
+        self.fail_ids = fail_ids
+
+    def execute(self, experiment_id: str, cancel: threading.Event, shutdown: threading.Event) -> str:
+        if experiment_id in self.fail_ids:
+            self.executed.append(experiment_id)
+            self.database.down = True
+            raise RuntimeError("the database went away mid-run")
+        return super().execute(experiment_id, cancel, shutdown)
+
+
+@pytest.fixture
+def quick_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(queue_module, "FAILURE_WRITE_FIRST_DELAY_S", 0.01)
+    monkeypatch.setattr(queue_module, "SERVE_RETRY_DELAY_S", 0.01)
+
+
+@pytest.mark.usefixtures("quick_retries")
+async def test_the_worker_survives_a_failed_run_whose_failure_cannot_be_recorded(
+    sessions: sessionmaker[Session],
+) -> None:
+    database = FlakyDatabase(sessions)
+    engine = FailingOnceEngine(sessions, database, set())
+    queue = ExperimentQueue(engine, database)  # type: ignore[arg-type]
+    await queue.start()
+    first, second = create(sessions, "first"), create(sessions, "second")
+    engine.fail_ids.add(first)
+    queue.submit(first)
+    # The failure write is tried again with backoff, every time refused.
+    await wait_until(lambda: database.refused == queue_module.FAILURE_WRITE_ATTEMPTS)
+    await wait_until(lambda: queue.running is None)
+    # Its listeners still learn it ended, though the database could not record it.
+    assert [(e.experiment_id, e.phase, e.status) for e in engine.events] == [(first, "finished", "failed")]
+    database.down = False
+    queue.submit(second)
+    await wait_until(lambda: status_of(sessions, second) == "completed")
+    assert engine.executed == [first, second]
+    assert queue.worker_alive is True
+    await queue.stop()
+
+
+@pytest.mark.usefixtures("quick_retries")
+async def test_a_failure_write_refused_once_is_recorded_on_the_next_try(sessions: sessionmaker[Session]) -> None:
+    database = FlakyDatabase(sessions)
+    engine = FailingOnceEngine(sessions, database, set())
+    original = engine.execute
+
+    def fail_then_recover(experiment_id: str, cancel: threading.Event, shutdown: threading.Event) -> str:
+        try:
+            return original(experiment_id, cancel, shutdown)
+        finally:
+            # The database comes back while the worker waits to try again.
+            asyncio.run_coroutine_threadsafe(bring_back(), loop)
+
+    async def bring_back() -> None:
+        await wait_until(lambda: database.refused >= 1)
+        database.down = False
+
+    loop = asyncio.get_running_loop()
+    engine.execute = fail_then_recover  # type: ignore[method-assign]
+    queue = ExperimentQueue(engine, database)  # type: ignore[arg-type]
+    await queue.start()
+    experiment_id = create(sessions, "x")
+    engine.fail_ids.add(experiment_id)
+    queue.submit(experiment_id)
+    await wait_until(lambda: status_of(sessions, experiment_id) == "failed")
+    assert database.refused >= 1
+    await queue.stop()
+
+
+@pytest.mark.usefixtures("quick_retries")
+async def test_an_error_in_the_serve_loop_itself_does_not_end_the_worker(
+    sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engine = FakeEngine(sessions)
+    queue = ExperimentQueue(engine, sessions)  # type: ignore[arg-type]
+    original = queue._next
+    calls = {"n": 0}
+
+    def broken_once() -> str | None:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise RuntimeError("a bug in the queue itself")
+        return original()
+
+    monkeypatch.setattr(queue, "_next", broken_once)
+    await queue.start()
+    experiment_id = create(sessions, "x")
+    queue.submit(experiment_id)
+    await wait_until(lambda: status_of(sessions, experiment_id) == "completed")
+    assert calls["n"] >= 2 and queue.worker_alive is True
+    await queue.stop()
+
+
+async def test_worker_alive_is_false_once_the_worker_is_gone(sessions: sessionmaker[Session]) -> None:
+    queue = ExperimentQueue(FakeEngine(sessions), sessions)  # type: ignore[arg-type]
+    await queue.start(worker=False)
+    assert queue.worker_alive is None  # no worker to depend on
+    await queue.stop()
+    queue = ExperimentQueue(FakeEngine(sessions), sessions)  # type: ignore[arg-type]
+    await queue.start()
+    assert queue.worker_alive is True
+    await queue.stop()
+    assert queue.worker_alive is False

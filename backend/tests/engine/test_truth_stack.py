@@ -29,6 +29,7 @@ import httpx
 import pytest
 
 from tests.engine.test_engine_stack import api, needs_tools, wait_final
+from tests.stack_api import stack_client
 from tracetax.stack.native import NativeStack
 
 pytestmark = pytest.mark.stack
@@ -88,7 +89,7 @@ def injected_cost_within_10pct(changes: dict[str, Any]) -> bool:
 
 async def test_a_a_is_not_significant_and_an_injected_millisecond_is_measured(native_stack: NativeStack) -> None:
     base = api(native_stack)
-    async with httpx.AsyncClient(timeout=60) as http:
+    async with stack_client(native_stack, timeout=60) as http:
         detail, diagnostics = await run(http, base, truth_spec())
         significant = [m for m, c in diagnostics["overhead"]["none-again"].items() if c["significant"]]
         if significant:
@@ -108,7 +109,7 @@ async def test_a_a_is_not_significant_and_an_injected_millisecond_is_measured(na
             f"{diagnostics.get('flagged_rounds')}; running it once more",
             file=sys.stderr,
         )
-        async with httpx.AsyncClient(timeout=60) as http:
+        async with stack_client(native_stack, timeout=60) as http:
             _, diagnostics = await run(http, base, truth_spec() | {"seed": 13})
         busy = diagnostics["overhead"]["busy-1ms"]
         assert injected_cost_within_10pct(busy), summaries(busy)
@@ -139,7 +140,7 @@ async def test_a_service_that_dies_by_sigterm_keeps_its_measured_phases(
         "load": {"rate": 100, "warmup_s": 1, "duration_s": 2, "max_throughput_s": 0, "path": "/", "query": {}},
         "rounds": 1,
     }
-    async with httpx.AsyncClient(timeout=60) as http:
+    async with stack_client(native_stack, timeout=60) as http:
         created = await http.post(f"{api(native_stack)}/experiments", json=spec)
         assert created.status_code == 202, created.text
         detail = await wait_final(http, api(native_stack), created.json()["id"], timeout_s=300)

@@ -135,15 +135,20 @@ def test_base_states_its_queue_and_pull_reader() -> None:
 # -- config_files and lab_environment --------------------------------------------------------
 
 
-def test_config_files_for_a_shipped_variant_and_for_a_users_file(tmp_path: Path) -> None:
+def test_config_files_for_a_shipped_variant_and_for_a_users_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert pipelines.config_files("batch-default", None) == [
         pipelines.BASE_CONFIG,
         pipelines.LAB_DIR / "batch-default.yaml",
     ]
-    mine = tmp_path / "mine.yaml"
-    assert pipelines.config_files(None, mine) == [pipelines.BASE_CONFIG, mine]
-    relative = pipelines.config_files(None, Path("mine.yaml"))[1]
-    assert relative == Path.cwd() / "mine.yaml"
+    # A user's overlay: from the overlays directory (tests/lab/test_validation_safety.py has the refusals).
+    mine = overlay(tmp_path, "processors: {}\n")
+    overlays = pipelines.OverlayPolicy(tmp_path)
+    assert pipelines.config_files(None, mine, overlays) == [pipelines.BASE_CONFIG, mine.resolve()]
+    monkeypatch.chdir(tmp_path)
+    relative = pipelines.config_files(None, Path("mine.yaml"), overlays)[1]
+    assert relative == tmp_path.resolve() / "mine.yaml"
 
 
 def test_config_files_refuses_an_unknown_variant_and_ambiguity(tmp_path: Path) -> None:

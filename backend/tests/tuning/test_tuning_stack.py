@@ -9,10 +9,10 @@ import asyncio
 import time
 from typing import Any
 
-import httpx
 import pytest
 
 from tests.diagnostics.test_diagnostics_stack import base
+from tests.stack_api import stack_client
 from tracetax.stack.native import NativeStack
 from tracetax.tuning.paste import parse_env_block, parse_java_block, parse_kubernetes_block
 
@@ -45,7 +45,7 @@ def tuning_spec() -> dict[str, Any]:
 async def test_a_small_search_within_its_budget_recommends_a_setting_that_drops_nothing(
     native_stack: NativeStack,
 ) -> None:
-    async with httpx.AsyncClient(base_url=base(native_stack), timeout=60) as http:
+    async with stack_client(native_stack, base_url=base(native_stack), timeout=60) as http:
         started = time.monotonic()
         created = await http.post("/api/v1/tunings", json=tuning_spec())
         assert created.status_code == 202, created.text

@@ -1,9 +1,10 @@
 """The API's bearer token and the 401/403 answers of the security settings.
 
-`require_token` guards every /api route but liveness (api/main.py mounts it): with
-TRACETAX_API_TOKEN set, a request without `Authorization: Bearer <that token>` is 401. Declared
-through HTTPBearer so the OpenAPI has a bearer scheme (the Authorize button in /docs); with
-auto_error=False a missing header reaches this code, which answers it with a sentence.
+The token in force is tracetax.core.api_token's: an operator's TRACETAX_API_TOKEN, or the one
+generated into the state directory. `TokenGuard` (api/middleware.py) enforces it before any
+route reads a body; `require_token`, mounted on every /api router but liveness (api/main.py),
+decides the same again and declares the bearer scheme in the OpenAPI (the Authorize button in
+/docs). With auto_error=False a missing header reaches this code, which answers with a sentence.
 """
 
 from __future__ import annotations
@@ -14,17 +15,22 @@ from fastapi import HTTPException, Request, Security, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from tracetax.api.schemas.errors import error_responses
+from tracetax.core.api_token import ApiToken
 from tracetax.core.config import Settings
-from tracetax.core.security import TOKEN_SETTING, CommandNotAllowedError, check_spec, token_matches
+from tracetax.core.security import TOKEN_SETTING, CommandNotAllowedError, check_spec
 from tracetax.engine.spec import AnySpec
 
 bearer = HTTPBearer(
     auto_error=False,
     scheme_name="APIToken",
-    description=f"The backend's {TOKEN_SETTING}, required when it has one.",
+    description=(
+        f"The backend's {TOKEN_SETTING}, or the token it generated into its state directory (the link `make up` "
+        "prints logs in with it): required for every request that starts or changes anything, and for reads "
+        "when TRACETAX_READS_NEED_TOKEN (by default with an operator's token)."
+    ),
 )
 
-UNAUTHORIZED = error_responses({401: f"no or a wrong bearer token ({TOKEN_SETTING} is set)"})
+UNAUTHORIZED = error_responses({401: "no or a wrong bearer token where this request needs one"})
 FORBIDDEN = error_responses(
     {403: "a command service this backend may not start (TRACETAX_COMMAND_SERVICES, TRACETAX_COMMAND_ALLOWLIST)"}
 )
@@ -33,21 +39,13 @@ FORBIDDEN = error_responses(
 def require_token(
     request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Security(bearer)]
 ) -> None:
-    settings: Settings = request.app.state.settings
-    expected = settings.api_token.get_secret_value() if settings.api_token is not None else None
+    token: ApiToken = request.app.state.api_token
     presented = credentials.credentials if credentials is not None else None
-    if token_matches(expected, presented):
-        return
-    if presented is None:
-        detail = (
-            f"This TraceTax requires an API token: send `Authorization: Bearer <token>` with the backend's "
-            f"{TOKEN_SETTING} (the UI asks for it; the CLI reads {TOKEN_SETTING} from its environment)"
+    refusal = token.refusal(request.method, request.url.path, presented)
+    if refusal is not None:
+        raise HTTPException(
+            status.HTTP_401_UNAUTHORIZED, refusal.detail, headers={"WWW-Authenticate": refusal.challenge}
         )
-        challenge = "Bearer"
-    else:
-        detail = f"The API token was refused: send the value of {TOKEN_SETTING} the backend runs with"
-        challenge = 'Bearer error="invalid_token"'
-    raise HTTPException(status.HTTP_401_UNAUTHORIZED, detail, headers={"WWW-Authenticate": challenge})
 
 
 def require_allowed_service(settings: Settings, spec: AnySpec) -> None:

@@ -15,8 +15,9 @@ from tracetax.db import repository as repo
 from tracetax.db.models import Experiment
 from tracetax.engine.spec import SPEC_SUBJECTS, SpecError
 from tracetax.health import Backends
+from tracetax.retention import NotFoundError, StillActiveError
 from tracetax.runtime import EngineRuntime
-from tracetax.submission import UnknownServiceError
+from tracetax.submission import QueueFullError, UnknownServiceError
 
 
 def get_backends(request: Request) -> Backends:
@@ -55,17 +56,31 @@ def submission_errors(
     locate: Callable[[Sequence[Any]], Sequence[Any]] = lambda loc: loc,
 ) -> Iterator[None]:
     """An unknown demo service is 404; a spec that does not fit the service is 422 with one
-    `detail` item per field, shaped like FastAPI's own validation errors. `locate` maps a
-    field of the experiment spec to the request body's own (the checks route's)."""
+    `detail` item per field, shaped like FastAPI's own validation errors; a full queue is 429.
+    `locate` maps a field of the experiment spec to the request body's own (the checks route's)."""
     try:
         yield
     except UnknownServiceError as error:
         raise HTTPException(status.HTTP_404_NOT_FOUND, str(error)) from None
+    except QueueFullError as error:
+        raise HTTPException(status.HTTP_429_TOO_MANY_REQUESTS, str(error)) from None
     except SpecError as error:
         raise HTTPException(
             status.HTTP_422_UNPROCESSABLE_CONTENT,
             [{"type": "value_error", "loc": ["body", *locate(e["loc"])], "msg": e["msg"]} for e in error.errors],
         ) from None
+
+
+@contextmanager
+def deletion_errors() -> Iterator[None]:
+    """A DELETE of something unknown is 404; of something queued or running, 409 saying to
+    cancel it first."""
+    try:
+        yield
+    except NotFoundError as error:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, str(error)) from None
+    except StillActiveError as error:
+        raise HTTPException(status.HTTP_409_CONFLICT, str(error)) from None
 
 
 def require_configuration(experiment: Experiment, configuration: str) -> None:

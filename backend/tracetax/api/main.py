@@ -1,6 +1,7 @@
-"""All API routers, mounted by tracetax.main. Every route requires the bearer token when
-TRACETAX_API_TOKEN is set, but /api/health/live (probes; it tells nothing) — health.py guards
-/api/health itself."""
+"""All API routers, mounted by tracetax.main. Every route but /api/health/live (probes; it
+tells nothing) requires the bearer token where the request needs it (tracetax.core.api_token:
+always to start or change anything, for reads when TRACETAX_READS_NEED_TOKEN); health.py
+guards /api/health itself."""
 
 from fastapi import APIRouter, Depends
 

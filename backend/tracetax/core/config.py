@@ -44,6 +44,44 @@ class Settings(BaseSettings):
     # Empty: anything, where command services are enabled on loopback.
     command_allowlist: Annotated[list[str], NoDecode] = Field(default_factory=list)
 
+    # Which Host names the backend answers (beside the names it is bound to: 127.0.0.1,
+    # localhost and ::1 on loopback), comma-separated; `*.example.com` matches subdomains. A
+    # request naming any other host is refused before routing: a DNS-rebinding page names its
+    # own. State-changing requests whose Origin is not one of these hosts are refused too.
+    allowed_hosts: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    # When no TRACETAX_API_TOKEN is set, the backend uses the token in this file (created on
+    # first start, mode 0600; default <state dir>/api-token), and `make up` prints a link that
+    # logs in with it. Such a generated token guards every request that starts or changes
+    # anything; reads stay open on loopback unless reads_need_token.
+    api_token_file: Path | None = None
+    # Whether GET requests need the token too: default yes for a TRACETAX_API_TOKEN set by an
+    # operator, no for the generated one (a developer's own machine).
+    reads_need_token: bool | None = None
+
+    # Bounds on what one request may ask for (docs: README "Security").
+    max_request_body_bytes: int = Field(default=1_048_576, ge=1024)
+    # rate x duration of any load phase: the requests one phase may send.
+    max_phase_requests: int = Field(default=3_000_000, ge=1)
+    # A spec's whole estimated wall time, in seconds.
+    max_spec_estimate_s: float = Field(default=6 * 3600, gt=0, allow_inf_nan=False)
+    # Experiments waiting in the queue at once (429 past it).
+    max_queue_length: int = Field(default=50, ge=1)
+    # A pipeline variant's own config_file must lie under this directory (or the lab's own
+    # overlays) and be a regular file of at most max_config_file_bytes.
+    pipeline_overlays_dir: Path | None = None
+    max_config_file_bytes: int = Field(default=262_144, ge=1024)
+
+    # Retention, enforced in the background: experiments (and checks, calibrations, tunings)
+    # older than retention_max_age_days, then the oldest until their work directories and rows
+    # fit in retention_max_bytes. None keeps them. Running and queued ones are never deleted.
+    retention_max_age_days: float | None = Field(default=90, gt=0, allow_inf_nan=False)
+    retention_max_bytes: int | None = Field(default=4 * 1024**3, ge=1)
+    retention_interval_s: float = Field(default=600, gt=0, allow_inf_nan=False)
+
+    # How long a graceful shutdown may take: open event streams end, the running experiment
+    # stops its service with SIGTERM (its exporters flush) and is marked interrupted.
+    shutdown_grace_s: float = Field(default=20, gt=0, allow_inf_nan=False)
+
     tempo_url: AnyHttpUrl = AnyHttpUrl("http://127.0.0.1:3200")
     loki_url: AnyHttpUrl = AnyHttpUrl("http://127.0.0.1:3100")
     metrics_url: AnyHttpUrl = AnyHttpUrl("http://127.0.0.1:9090")
@@ -101,6 +139,14 @@ class Settings(BaseSettings):
                 "(e.g. `openssl rand -hex 32`)"
             )
         return text.strip() if isinstance(text, str) else value
+
+    @field_validator("allowed_hosts", mode="before")
+    @classmethod
+    def _hosts(cls, value: Any) -> Any:
+        items = value.split(",") if isinstance(value, str) else value
+        if not isinstance(items, list):
+            return value
+        return [str(item).strip().lower() for item in items if str(item).strip()]
 
     @field_validator("command_allowlist", mode="before")
     @classmethod

@@ -8,13 +8,15 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import ColumnElement, Text, cast, delete, func, literal, select
 from sqlalchemy.orm import Session, selectinload
 
 from tracetax.db.models import Calibration, Check, ConfigurationResult, Experiment, LedgerReading, Round, Tuning, utcnow
 
 OPEN_ROUND_STATES = ("pending", "running")
 FINAL_EXPERIMENT_STATES = ("completed", "failed", "cancelled", "interrupted")
+# Experiments and tunings in these states are never deleted: something still works on them.
+ACTIVE_STATES = ("queued", "running")
 
 
 class ImmutableResultError(RuntimeError):
@@ -217,3 +219,92 @@ def update_tuning(session: Session, tuning: Tuning, **changes: Any) -> None:
 def interrupted_tunings(session: Session) -> Sequence[Tuning]:
     """Runs a stopped backend left queued or running (their thread is gone)."""
     return session.scalars(select(Tuning).where(Tuning.status.in_(("queued", "running")))).all()
+
+
+# -- deletion and retention ---------------------------------------------------------------------
+
+
+def experiment_status(session: Session, experiment_id: str) -> str | None:
+    """The experiment's status alone (None: no such experiment), without loading its rounds."""
+    return session.scalar(select(Experiment.status).where(Experiment.id == experiment_id))
+
+
+def tunings_of(session: Session, experiment_id: str) -> list[Tuning]:
+    """The tuning runs that ran this experiment (one, or none)."""
+    return [tuning for tuning in session.scalars(select(Tuning)) if experiment_id in tuning.experiment_ids]
+
+
+def delete_experiments(session: Session, experiment_ids: Sequence[str]) -> None:
+    """Delete the experiments with everything stored for them: rounds (samples, histograms,
+    folded stacks), results, ledger readings, and the checks and calibrations they answer.
+    Tuning runs that list one forget it. Explicit deletes, not the foreign keys' cascades: a
+    database whose constraints were made without ON DELETE CASCADE is cleaned the same."""
+    if not experiment_ids:
+        return
+    ids = list(experiment_ids)
+    for tuning in session.scalars(select(Tuning)):
+        kept = [i for i in tuning.experiment_ids if i not in ids]
+        if kept != tuning.experiment_ids:
+            tuning.experiment_ids = kept
+    for model in (LedgerReading, Check, Calibration, ConfigurationResult, Round):
+        session.execute(delete(model).where(model.experiment_id.in_(ids)))
+    session.execute(delete(Experiment).where(Experiment.id.in_(ids)))
+    session.commit()
+
+
+def delete_tuning(session: Session, tuning: Tuning) -> None:
+    """Delete the tuning run and every experiment it ran."""
+    experiment_ids = list(tuning.experiment_ids)
+    session.delete(tuning)
+    session.flush()
+    delete_experiments(session, experiment_ids)
+    session.commit()
+
+
+def experiment_states(session: Session) -> dict[str, tuple[str, datetime]]:
+    """Every experiment's status and when it ended (when it was created, if it has not)."""
+    query = select(Experiment.id, Experiment.status, func.coalesce(Experiment.finished_at, Experiment.created_at))
+    return {id_: (status, ended) for id_, status, ended in session.execute(query)}
+
+
+# What a row costs beyond its values' text (keys, indexes, page slack): a rough figure.
+ROW_OVERHEAD_BYTES = 200
+
+
+def _stored_length(column: Any) -> ColumnElement[int]:
+    """About the bytes a value takes: the length of its text (JSON as serialized)."""
+    return func.coalesce(func.length(cast(column, Text)), 0)
+
+
+def stored_bytes(session: Session) -> dict[str, int]:
+    """Per experiment, about the bytes of its stored rows: what deleting it frees in the
+    database (its rounds' samples, histograms and stacks, results, ledger readings)."""
+    sizes: dict[str, int] = {}
+    columns = {
+        Experiment: (Experiment.id, (Experiment.spec, Experiment.environment, Experiment.error)),
+        Round: (
+            Round.experiment_id,
+            (
+                Round.samples,
+                Round.histogram,
+                Round.folded_stacks,
+                Round.stack_profile,
+                Round.open_phase,
+                Round.closed_phase,
+                Round.resources,
+                Round.service_log_tail,
+                Round.error,
+            ),
+        ),
+        ConfigurationResult: (ConfigurationResult.experiment_id, (ConfigurationResult.aggregates,)),
+        LedgerReading: (LedgerReading.experiment_id, (LedgerReading.ledger, LedgerReading.sample_trace_ids)),
+    }
+    for key, values in columns.values():
+        total = sum((_stored_length(value) for value in values), start=literal(ROW_OVERHEAD_BYTES))
+        for experiment_id, size in session.execute(select(key, func.sum(total)).group_by(key)):
+            sizes[experiment_id] = sizes.get(experiment_id, 0) + int(size or 0)
+    return sizes
+
+
+def list_all_tunings(session: Session) -> Sequence[Tuning]:
+    return session.scalars(select(Tuning)).all()

@@ -26,6 +26,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 from scipy import stats
 
+from tracetax.core.inputs import InputModel
 from tracetax.diagnostics.cost import ConfigurationCost, CostInputs, Figure
 from tracetax.diagnostics.overhead import (
     ALPHA,
@@ -47,7 +48,7 @@ LineVerdict = Literal["pass", "fail", "inconclusive", "unknown"]
 CheckVerdict = Literal["pass", "fail", "error"]
 
 
-class Budget(BaseModel):
+class Budget(InputModel):
     """What the candidate may cost against the baseline; every field is optional."""
 
     p50_overhead_pct: float | None = Field(

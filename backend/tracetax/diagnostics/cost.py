@@ -31,6 +31,7 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, Field
 
+from tracetax.core.inputs import InputModel
 from tracetax.diagnostics.overhead import t_interval
 from tracetax.diagnostics.volume import VolumeSignal
 
@@ -53,7 +54,7 @@ Component = Literal["service_cores", "collector_cores", "network", "traces_store
 STORE_OF: dict[VolumeSignal, Component] = {"traces": "traces_store", "logs": "logs_store", "metrics": "metrics_store"}
 
 
-class CostInputs(BaseModel):
+class CostInputs(InputModel):
     """The cost model's inputs. Defaults are public list prices (see `SOURCES`); edit them."""
 
     requests_per_s: float = Field(100.0, gt=0, le=10_000_000, description="Your service's request rate.")

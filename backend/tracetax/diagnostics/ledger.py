@@ -94,6 +94,9 @@ class RoundFacts(BaseModel):
     # comes from its SDK's own processed counters, or the spans per request the user declared,
     # or it is unknown and no loss is claimed.
     demo: bool = True
+    # The stack's components not ready before or after the round (the engine's probe): the
+    # stages read from them are unknown.
+    stack_down: list[str] = []
 
 
 # The SDKs' own counters, as they land in the metrics store, tried in order: what a round is
@@ -129,16 +132,50 @@ SDK_COUNTERS: dict[str, list[SdkCounts]] = {
 
 async def _known(stage: str, read: Any) -> Stage:
     try:
-        return Stage(stage=stage, value=float(await read))
+        value = await read
     except BackendError as error:
         return Stage(stage=stage, value=None, unknown_reason=str(error))
+    return Stage(stage=stage, value=None if value is None else float(value))
+
+
+# What a ledger stage is read from, by the names the engine's stack probe records a component
+# down under (tracetax.health.stack_down): a component down around a round makes it unknown.
+COLLECTOR_STAGE_SOURCES = ("collector", "metrics")
+STORED_SOURCES = {"spans": ("tempo",), "log_records": ("loki",), "request_counter": ("metrics",)}
+
+
+def unless_down(stage: Stage, stack_down: list[str], sources: tuple[str, ...]) -> Stage:
+    """The stage, or unknown when a component it is read from was not ready before or after
+    the round: a Collector that restarted lost what it held and its counters start over, a
+    store that restarted may have lost what it had not persisted."""
+    down = [name for name in sources if name in stack_down]
+    if not down:
+        return stage
+    reason = (
+        f"{' and '.join(down)} not ready before or after this round (the round is flagged): "
+        "what it counted or holds of the round cannot be trusted"
+    )
+    return Stage(stage=stage.stage, value=None, unknown_reason=reason, source=stage.source)
 
 
 async def collector_delta(
     metrics: PrometheusClient, metric: str, matchers: str, start: datetime, end: datetime
-) -> float:
-    """A ledger stage's Collector counter: no series yet means nothing was counted."""
-    return await counter_increase(metrics, metric, matchers, start, end) or 0.0
+) -> float | None:
+    """A ledger stage's Collector counter over the round; None when the metrics store holds no
+    series of it at the round's end. The Collector records its receiver's and exporter's
+    counters together at every batch, zeros included, so a missing series means its telemetry
+    did not reach the store (the Collector or the store was down), never that it counted 0."""
+    return await counter_increase(metrics, metric, matchers, start, end)
+
+
+async def _collector_stage(stage: str, read: Any, metric: str) -> Stage:
+    known = await _known(stage, read)
+    if known.value is None and known.unknown_reason is None:
+        known.unknown_reason = (
+            f"no {metric} series in the metrics store at the round's end: the Collector's own telemetry "
+            "did not arrive (was the Collector or the metrics store down?)"
+        )
+    return known
 
 
 async def collector_stages(
@@ -147,22 +184,15 @@ async def collector_stages(
     """The Collector's four stages of one signal: its receiver's accepted and refused counters
     and its exporter's sent and failed ones, as deltas over the round's window."""
     receiver, exporter = f'receiver="{RECEIVER}"', f'exporter="{EXPORTERS[item]}"'
+    counters = (
+        ("collector_accepted", f"otelcol_receiver_accepted_{item}_total", receiver),
+        ("collector_refused", f"otelcol_receiver_refused_{item}_total", receiver),
+        ("exporter_sent", f"otelcol_exporter_sent_{item}_total", exporter),
+        ("exporter_failed", f"otelcol_exporter_send_failed_{item}_total", exporter),
+    )
     return [
-        await _known(
-            "collector_accepted",
-            collector_delta(metrics, f"otelcol_receiver_accepted_{item}_total", receiver, start, end),
-        ),
-        await _known(
-            "collector_refused",
-            collector_delta(metrics, f"otelcol_receiver_refused_{item}_total", receiver, start, end),
-        ),
-        await _known(
-            "exporter_sent", collector_delta(metrics, f"otelcol_exporter_sent_{item}_total", exporter, start, end)
-        ),
-        await _known(
-            "exporter_failed",
-            collector_delta(metrics, f"otelcol_exporter_send_failed_{item}_total", exporter, start, end),
-        ),
+        await _collector_stage(stage, collector_delta(metrics, metric, matchers, start, end), metric)
+        for stage, metric, matchers in counters
     ]
 
 
@@ -226,14 +256,15 @@ async def span_ledger(readback: RunReadback, facts: RoundFacts) -> SignalLedger:
     exports = facts.spans_per_request is None or facts.spans_per_request > 0
     counted = await sdk_counts(readback, "spans", facts.run_id) if not facts.demo and exports else None
     stages = [counted[0] if counted else _declared_spans(facts)]
-    collector = await collector_stages(readback.metrics, "spans", start, end)
+    collector = await _round_collector_stages(readback, facts, "spans")
+    stored = await _known(
+        "stored",
+        readback.spans(facts.run_id, int(start.timestamp()) - 60, int(end.timestamp()) + 60, facts.span_name),
+    )
     stages += [
         counted[1] if counted and counted[1] else await sdk_dropped(readback, facts, stages[0], collector),
         *collector,
-        await _known(
-            "stored",
-            readback.spans(facts.run_id, int(start.timestamp()) - 60, int(end.timestamp()) + 60, facts.span_name),
-        ),
+        unless_down(stored, facts.stack_down, STORED_SOURCES["spans"]),
     ]
     if facts.sampler and "ratio" in facts.sampler and not counted:
         note = f"head sampling ({facts.sampler}): unsampled spans are never recorded, so stored < expected by design"
@@ -244,6 +275,13 @@ async def span_ledger(readback: RunReadback, facts: RoundFacts) -> SignalLedger:
         balanced=_balanced(stages, ["sdk_dropped", "collector_refused", "exporter_failed"]),
         note=_join(_lost_in_store(stages, "Tempo", "tempo_discarded_spans_total"), _unflushed(facts)),
     )
+
+
+async def _round_collector_stages(
+    readback: RunReadback, facts: RoundFacts, item: Literal["spans", "log_records"]
+) -> list[Stage]:
+    stages = await collector_stages(readback.metrics, item, facts.started_at, facts.finished_at)
+    return [unless_down(stage, facts.stack_down, COLLECTOR_STAGE_SOURCES) for stage in stages]
 
 
 async def sdk_dropped(readback: RunReadback, facts: RoundFacts, expected: Stage, collector: list[Stage]) -> Stage:
@@ -315,14 +353,14 @@ def _lost_in_store(stages: list[Stage], store: str, counter: str) -> str | None:
 
 
 async def log_ledger(readback: RunReadback, facts: RoundFacts) -> SignalLedger:
-    start, end = facts.started_at, facts.finished_at
     counted = await sdk_counts(readback, "log_records", facts.run_id) if not facts.demo else None
-    collector = await collector_stages(readback.metrics, "log_records", start, end)
+    collector = await _round_collector_stages(readback, facts, "log_records")
+    stored = await _known("stored", readback.log_records(facts.service_name, facts.run_id, window="24h"))
     stages = [
         counted[0] if counted else _expected_logs(facts),
         *([counted[1]] if counted and counted[1] else []),
         *collector,
-        await _known("stored", readback.log_records(facts.service_name, facts.run_id, window="24h")),
+        unless_down(stored, facts.stack_down, STORED_SOURCES["log_records"]),
     ]
     losses = ["collector_refused", "exporter_failed", *(["sdk_dropped"] if counted and counted[1] else [])]
     return SignalLedger(signal="log_records", stages=stages, balanced=_balanced(stages, losses), note=_unflushed(facts))
@@ -348,7 +386,11 @@ async def counter_ledger(readback: RunReadback, facts: RoundFacts) -> SignalLedg
             value=expected if facts.metrics else 0.0,
             unknown_reason=None if expected is not None or not facts.metrics else "requests not recorded",
         ),
-        await _known("stored", readback.metric_sum(REQUEST_COUNTER, facts.run_id)),
+        unless_down(
+            await _known("stored", readback.metric_sum(REQUEST_COUNTER, facts.run_id)),
+            facts.stack_down,
+            STORED_SOURCES["request_counter"],
+        ),
     ]
     return SignalLedger(signal="request_counter", stages=stages, balanced=_balanced(stages, []))
 

@@ -19,7 +19,7 @@ from tracetax.db.models import Experiment, LedgerReading, Round
 from tracetax.diagnostics.overhead import Change, Metric, NoiseFloor, RoundSample, compare, noise_floor
 from tracetax.diagnostics.pipeline_recommend import PipelineRecommendation, recommend_pipeline
 from tracetax.diagnostics.pipeline_traces import round_traces
-from tracetax.diagnostics.rounds import flagged_rounds, round_label, settle
+from tracetax.diagnostics.rounds import flagged_rounds, round_label, settle, stack_down_rounds
 from tracetax.lab.spec import PipelineSpec
 from tracetax.readback import RunReadback
 
@@ -69,6 +69,9 @@ class PipelineDiagnostics(BaseModel):
     overhead: dict[str, dict[str, Change]]
     noise_floor: dict[str, NoiseFloor]
     flagged_rounds: list[str]
+    # Rounds during which a component of the stack (the Collector the downstreams export to,
+    # Tempo, ...) was not ready, with which.
+    stack_down_rounds: list[str] = []
     # Rounds where telemetrygen delivered under 95% of the asked rate: the rate is the
     # generator's limit there, never the Collector's.
     saturated_rounds: list[str]
@@ -163,6 +166,7 @@ def build_pipeline(
         overhead=overhead,
         noise_floor=noise_floor(by_variant[baseline], list(others.values()), metrics=PIPELINE_METRICS),
         flagged_rounds=flagged_rounds(completed),
+        stack_down_rounds=stack_down_rounds(completed),
         saturated_rounds=[
             round_label(r) for r in completed if ((r.open_phase or {}).get("generator") or {}).get("saturated")
         ],

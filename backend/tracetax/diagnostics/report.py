@@ -17,7 +17,7 @@ from tracetax.db.repository import FINAL_EXPERIMENT_STATES
 from tracetax.diagnostics.ledger import RoundFacts, RoundLedger, mean_export_s, round_ledger
 from tracetax.diagnostics.overhead import Change, NoiseFloor, RoundSample, compare, noise_floor
 from tracetax.diagnostics.recommend import ConfigurationFacts, Recommendation, recommend
-from tracetax.diagnostics.rounds import flagged_rounds, settle
+from tracetax.diagnostics.rounds import flagged_rounds, settle, stack_down_during, stack_down_rounds
 from tracetax.diagnostics.stacks import StackSummary, summarize_configuration
 from tracetax.engine.spec import CommandServiceRef, ExperimentSpec
 from tracetax.readback import RUN_ID_ATTRIBUTE, RunReadback
@@ -35,6 +35,9 @@ class Diagnostics(BaseModel):
     noise_floor: dict[str, NoiseFloor]
     # Rounds whose measured phases other processes interfered with ("<configuration> round <n>").
     flagged_rounds: list[str]
+    # Rounds during which a component of the stack was not ready, with which (the ledger's
+    # stages read from it are unknown there).
+    stack_down_rounds: list[str] = []
     ledger: list[RoundLedger]
     dropped_spans: dict[str, float | None]
     sample_traces: dict[str, list[str]]
@@ -95,6 +98,7 @@ def round_facts(spec: ExperimentSpec, round_: Round, manifest: ServiceManifest |
         span_name=signals.span_name if signals else None,
         flushed=round_.shutdown is None or round_.shutdown.get("flushed") is True,
         demo=demo,
+        stack_down=stack_down_during(round_),
     )
 
 
@@ -218,6 +222,7 @@ def _build(
         overhead=overheads,
         noise_floor=noise_floor(by_config[baseline], [s for n, s in by_config.items() if n != baseline]),
         flagged_rounds=flagged_rounds(completed),
+        stack_down_rounds=stack_down_rounds(completed),
         ledger=ledgers,
         dropped_spans=dropped,
         sample_traces=samples,

@@ -23,6 +23,17 @@ def flagged_rounds(rounds: list[Round]) -> list[str]:
     return flagged
 
 
+def stack_down_during(round_: Round) -> list[str]:
+    """The stack's components the engine found not ready before or after the round."""
+    record = (round_.resources or {}).get("stack_health") or {}
+    return list(record.get("down") or [])
+
+
+def stack_down_rounds(rounds: list[Round]) -> list[str]:
+    """Rounds during which a component of the stack was down: "<round> (collector, tempo)"."""
+    return [f"{round_label(round_)} ({', '.join(down)})" for round_ in rounds if (down := stack_down_during(round_))]
+
+
 async def settle(experiment: Experiment, settle_s: float) -> None:
     """Wait until `settle_s` after the experiment's last round ended (see Settings.ledger_settle_s)."""
     ended = [r.finished_at for r in experiment.rounds if r.finished_at is not None]

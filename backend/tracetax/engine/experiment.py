@@ -3,6 +3,7 @@ per-configuration aggregates. Blocking; the queue runs it in a worker thread."""
 
 from __future__ import annotations
 
+import logging
 import platform
 import threading
 import time
@@ -23,11 +24,34 @@ from tracetax.engine.loadgen import LoadDriver, OhaDriver
 from tracetax.engine.lock import LockWaitCancelledError, measurement_lock
 from tracetax.engine.placement import Placement, engine_on_stack_cores
 from tracetax.engine.progress import Phase, Progress, ProgressCallback, ended
+from tracetax.engine.runner import RoundOutcome
 from tracetax.engine.schedule import round_robin_schedule
 from tracetax.engine.spec import AnySpec, DemoServiceRef, ExperimentSpec, parse_spec
 from tracetax.engine.subjects import PipelineSubject, ServiceSubject, Slot, Subject
 from tracetax.lab.spec import PipelineSpec
 from tracetax.services.catalog import ServiceManifest, demo_services
+
+log = logging.getLogger(__name__)
+
+# The stack's components that are not ready, each with the reason (empty: all ready).
+StackDown = dict[str, str]
+StackProbe = Callable[[], StackDown]
+
+
+def record_stack_health(outcome: RoundOutcome, before: StackDown | None, after: StackDown | None) -> None:
+    """Keep with the round which of the stack's components were not ready before or after it
+    (`resources.stack_health`). A component down around a round may have lost part of its
+    telemetry: the round is flagged, and the ledger reads the stages it serves as unknown."""
+    if before is None and after is None:
+        return
+    down = sorted({*(before or {}), *(after or {})})
+    record: dict[str, Any] = {"flagged": bool(down), "down": down, "before": before, "after": after}
+    if down:
+        record["note"] = (
+            f"{', '.join(down)} not ready before or after this round: the ledger stages read from "
+            f"{'it' if len(down) == 1 else 'them'} are unknown"
+        )
+    outcome.resources = {**(outcome.resources or {}), "stack_health": record}
 
 
 def round_data(round_: Round) -> RoundData:
@@ -72,6 +96,8 @@ class ExperimentEngine:
         self._services = services
         # Called with the experiment id once its results are stored (the span ledger).
         self.after_run: Callable[[str], None] | None = None
+        # Probes the stack's components before and after each round (None: not probed).
+        self.stack_probe: StackProbe | None = None
 
     @property
     def services(self) -> dict[str, ServiceManifest]:
@@ -147,7 +173,10 @@ class ExperimentEngine:
                     cancel=_either(cancel, shutdown),
                     report=self._reporter(experiment, spec, round_, index, len(rounds), started, per_slot_s),
                 )
+                down_before = self._probe_stack()
                 outcome = subject.run_round(slot)
+                if not slot.cancel.is_set():  # a stopped round is not measured: no need to wait
+                    record_stack_health(outcome, down_before, self._probe_stack())
                 values = {k: v for k, v in outcome.__dict__.items()}
                 if outcome.status == "cancelled" and shutdown.is_set() and not cancel.is_set():
                     values["status"], values["error"] = "interrupted", "the backend stopped during this round"
@@ -178,7 +207,11 @@ class ExperimentEngine:
             error = f"no round completed for: {', '.join(missing)}" if missing else None
         else:
             error = "cancelled by request" if final == "cancelled" else "the backend stopped during the run"
-        if self.after_run is not None and any(r.status == "completed" for r in rounds):
+        if final == "interrupted" and self.after_run is not None:
+            # The backend stops within its grace: the ledger waits for the next start.
+            note = "span ledger not collected: the backend stopped (collect it again: POST .../ledger)"
+            error = f"{error}; {note}" if error else note
+        elif self.after_run is not None and any(r.status == "completed" for r in rounds):
             self._emit(experiment, spec, "collecting", len(rounds), len(rounds), started)
             try:
                 self.after_run(experiment.id)
@@ -188,6 +221,17 @@ class ExperimentEngine:
         repo.set_status(session, experiment, final, error)
         self._emit(experiment, spec, "finished", len(rounds), len(rounds), started)
         return final
+
+    def _probe_stack(self) -> StackDown | None:
+        """The stack's components that are not ready now; None when there is no probe or it
+        failed (a round is never failed for it)."""
+        if self.stack_probe is None:
+            return None
+        try:
+            return self.stack_probe()
+        except Exception as error:  # the probe's own fault must not stop a measurement
+            log.warning("could not probe the stack's health: %r", error)
+            return None
 
     def _environment(self, placement: Placement, subject: Subject) -> dict[str, Any]:
         return {

@@ -22,10 +22,15 @@ def new_histogram() -> HdrHistogram:
     return HdrHistogram(LOWEST_US, HIGHEST_US, SIGNIFICANT_DIGITS)
 
 
+def clamped_us(latency_s: float) -> int:
+    """A latency in seconds as the whole microseconds recorded, within the histogram's range."""
+    return min(max(round(latency_s * 1_000_000), LOWEST_US), HIGHEST_US)
+
+
 def from_latencies_s(latencies_s: Iterable[float]) -> HdrHistogram:
     histogram = new_histogram()
     for latency in latencies_s:
-        histogram.record_value(min(max(round(latency * 1_000_000), LOWEST_US), HIGHEST_US))
+        histogram.record_value(clamped_us(latency))
     return histogram
 
 

@@ -4,7 +4,7 @@ The open-model phase sends at a constant arrival rate with coordinated-omission 
 each request's latency is measured from when it was *scheduled* to be sent, so a stalled
 service is charged for the queue it causes (wrk2 / HdrHistogram style). oha writes every
 request (scheduled start, end, status) to SQLite with `--db-url`; TraceTax builds the HDR
-histogram and the per-second series from those rows itself. The closed-loop phase runs with
+histogram and the per-second series from those rows itself, streaming them (oha_rows). The closed-loop phase runs with
 no rate limit and reports the throughput the service sustains.
 
 k6 (constant-arrival-rate executor) can be added as another `LoadDriver`.
@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +28,7 @@ from typing import Any, Protocol
 
 from tracetax import processes
 from tracetax.engine import histogram as hdr
+from tracetax.engine import oha_rows
 from tracetax.stack.components import cache_dir
 
 OHA_VERSION = "1.16.0"
@@ -132,6 +136,7 @@ class OhaRun:
         code = self.process.poll()
         if code is not None:
             processes.forget(self.process)
+            discard_private_files(self.log.parent)  # oha has read them: gone with the phase
         return code
 
     def check(self) -> None:
@@ -144,6 +149,7 @@ class OhaRun:
 
     def kill(self) -> None:
         processes.kill(self.process)
+        discard_private_files(self.log.parent)
 
 
 class OhaDriver:
@@ -237,28 +243,25 @@ class OhaDriver:
     def open_result(self, running: RunningLoad) -> OpenPhaseResult:
         running = _oha_run(running)
         summaries = [_read_json(output) for output in running.outputs]
-        rows = []
-        for database, offset in zip(running.databases, running.offsets, strict=False):
+        for database in running.databases:
             if not database.exists():
                 raise LoadError(f"oha wrote no request database {database.name}")
-            with sqlite3.connect(database) as db:
-                query = "SELECT COALESCE(start_latency_correction, start) + ?, end + ?, status FROM oha"
-                rows += db.execute(query, (offset, offset)).fetchall()
-        rows.sort(key=lambda row: row[1])
-        ok = [(start, end) for start, end, status in rows if 200 <= status < 400]
-        latencies = [end - start for start, end in ok]
-        histogram = hdr.from_latencies_s(latencies)
+        # Streamed: a phase's rows are never held at once (tracetax.engine.oha_rows).
+        try:
+            rows = oha_rows.read(running.databases, running.offsets)
+        except (sqlite3.Error, ValueError) as error:
+            raise LoadError(f"cannot read oha's request databases: {error}") from error
         status_codes = _summed(summary.get("statusCodeDistribution") for summary in summaries)
         error_kinds = _summed(summary.get("errorDistribution") for summary in summaries)
-        errors = (len(rows) - len(ok)) + sum(error_kinds.values())
+        errors = rows.failed + sum(error_kinds.values())
         return OpenPhaseResult(
-            requests=len(ok),
+            requests=rows.answered,
             errors=errors,
             duration_s=running.duration_s,
-            achieved_rps=len(ok) / running.duration_s if running.duration_s else 0.0,
-            histogram=hdr.encode(histogram),
-            summary=hdr.summarize(histogram).__dict__,
-            per_second=_per_second(ok),
+            achieved_rps=rows.answered / running.duration_s if running.duration_s else 0.0,
+            histogram=hdr.encode(rows.histogram),
+            summary=hdr.summarize(rows.histogram).__dict__,
+            per_second=rows.per_second,
             status_codes=status_codes,
             error_kinds=error_kinds,
         )
@@ -309,17 +312,41 @@ def _request_options(requests: Requests, workdir: Path) -> list[str]:
     options = ["-m", requests.method]
     for name, value in requests.headers:
         options += ["-H", f"{name}: {value}"]
+    private: Path | None = None
     if requests.body is not None:
-        body = workdir / "request-body"
-        body.write_text(requests.body)
-        options += ["-D", str(body)]
+        private = _private_directory(workdir)
+        options += ["-D", str(_private_file(private, "body", requests.body))]
     if len(requests.urls) == 1:
         return [*options, requests.first_url]
     divisor = math.gcd(*(weight for _, weight in requests.urls))
     lines = [url for url, weight in requests.urls for _ in range(weight // divisor)]
-    urls = workdir / "urls.txt"
-    urls.write_text("\n".join(lines) + "\n")
+    urls = _private_file(private or _private_directory(workdir), "urls", "\n".join(lines) + "\n")
     return [*options, "--urls-from-file", str(urls)]
+
+
+# Files of a spec's content (the body, the URL list) are written where no path a spec (or
+# anything else that knows the work dir's layout) can name them: a directory of random name,
+# mode 0700, holding files of random name, mode 0600. A known path would let one spec's body
+# become another program's config (README, "Security"). Removed once the phase's oha exits.
+PRIVATE_PREFIX = ".private-"
+
+
+def _private_directory(workdir: Path) -> Path:
+    return Path(tempfile.mkdtemp(prefix=PRIVATE_PREFIX, dir=workdir))
+
+
+def _private_file(directory: Path, stem: str, content: str) -> Path:
+    descriptor, name = tempfile.mkstemp(prefix=f"{stem}-", dir=directory)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+        file.write(content)
+    return Path(name)
+
+
+def discard_private_files(workdir: Path) -> None:
+    """Remove the private directories of `workdir`'s phase. Phases of a round run one after
+    another, so those present are all this phase's."""
+    for directory in workdir.glob(f"{PRIVATE_PREFIX}*"):
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 def _oha_run(running: RunningLoad) -> OhaRun:
@@ -338,16 +365,3 @@ def _read_json(path: Path) -> dict[str, Any]:
     except (OSError, ValueError) as error:
         raise LoadError(f"cannot read oha's output {path}: {error}") from error
     return data
-
-
-def _per_second(ok: list[tuple[float, float]]) -> list[tuple[int, int, int]]:
-    """Completed requests and p99 (µs, latency-corrected) per second of the phase."""
-    buckets: dict[int, list[float]] = {}
-    for start, end in ok:
-        buckets.setdefault(int(end), []).append(end - start)
-    series = []
-    for second in sorted(buckets):
-        values = sorted(buckets[second])
-        p99 = values[min(len(values) - 1, int(0.99 * len(values)))]
-        series.append((second, len(values), int(p99 * 1_000_000)))
-    return series

@@ -8,7 +8,9 @@ snapshots of the lab Collector's own counters; once telemetrygen has stopped, th
 drains for `drain_s` and every Collector's counters are read: that is the round's ledger.
 
 Blocking; runs in the engine's worker thread. Every process started is stopped on every path
-out, and each is tracked in the measurement state file while it runs.
+out, and each is tracked in the measurement state file while it runs. A user's overlay is
+checked again when the round starts (the settings may have changed since it was queued), and
+what the round reports of the Collectors' logs is redacted (tracetax.lab.redact).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tracetax.core.config import get_settings
 from tracetax.engine.isolation import PhaseWatch
 from tracetax.engine.placement import Placement
 from tracetax.engine.runner import STOP_GRACE_S, RoundCancelledError, RoundOutcome, shutdown_record
@@ -29,6 +32,7 @@ from tracetax.lab import pipelines, telemetrygen
 from tracetax.lab.ledger import ledger, round_figures
 from tracetax.lab.ramp import evaluate, step_losses
 from tracetax.lab.ramp import summarize as summarize_ramp
+from tracetax.lab.redact import redact_environment
 from tracetax.lab.spec import PipelineSpec, RampSpec, VariantSpec
 from tracetax.lab.telemetry import Snapshot, TelemetryError, scrape
 from tracetax.ports import free_port, taken_port_message
@@ -128,7 +132,8 @@ def start_lab(ctx: PipelineRoundContext, started: list[LabCollector]) -> LabColl
         _start(downstream)
     downstreams = [c.otlp_endpoint for c in started]
     env = {**ctx.variant.settings, **_routing(downstreams)}
-    files = pipelines.config_files(ctx.variant.pipeline, ctx.variant.config_path)
+    overlays = pipelines.OverlayPolicy.from_settings(get_settings())
+    files = pipelines.config_files(ctx.variant.pipeline, ctx.variant.config_path, overlays)
     lab = _collector(ctx, LAB, files, env, ctx.placement.service_cpus)
     started.append(lab)
     _start(lab)
@@ -343,7 +348,14 @@ def run_pipeline_round(ctx: PipelineRoundContext) -> RoundOutcome:
         outcome.status = "completed"
     except RoundCancelledError:
         outcome.status, outcome.error = "cancelled", "cancelled"
-    except (ServiceError, telemetrygen.GeneratorError, TelemetryError, pipelines.PipelineConfigError, OSError) as error:
+    except (
+        ServiceError,
+        telemetrygen.GeneratorError,
+        TelemetryError,
+        pipelines.PipelineConfigError,
+        pipelines.OverlayRefusedError,
+        OSError,
+    ) as error:
         outcome.status, outcome.error = "failed", str(error)
     finally:
         if generator is not None:
@@ -356,7 +368,18 @@ def run_pipeline_round(ctx: PipelineRoundContext) -> RoundOutcome:
             outcome.service_log_tail = "\n".join(
                 f"{c.process.name}:\n{c.process.last_lines(20)}" for c in collectors
             ) + _generator_tail(ctx.workdir / "telemetrygen.log")
+        _redact(ctx, outcome)
     return outcome
+
+
+def _redact(ctx: PipelineRoundContext, outcome: RoundOutcome) -> None:
+    """What the round reports of its processes' output, without the backend's environment
+    values (the lab's processes never get them, but a Collector's log may quote a value)."""
+    own_input = f"{ctx.workdir}\n{pipelines.LAB_DIR}"
+    if outcome.error:
+        outcome.error = redact_environment(outcome.error, own_input)
+    if outcome.service_log_tail:
+        outcome.service_log_tail = redact_environment(outcome.service_log_tail, own_input)
 
 
 def collectors_of(outcome: RoundOutcome) -> dict[str, dict[str, Any]]:

@@ -48,6 +48,16 @@ class Progress(BaseModel):
 ProgressCallback = Callable[[Progress], None]
 
 
+def _force_put(queue: asyncio.Queue[Progress | None], item: Progress | None) -> None:
+    """Put even into a full queue (dropping its oldest event): the end must always arrive."""
+    while True:
+        try:
+            queue.put_nowait(item)
+            return
+        except asyncio.QueueFull:
+            queue.get_nowait()
+
+
 def ended(experiment_id: str, status: str, rounds: int, message: str | None = None) -> Progress:
     """The `finished` event of an experiment that ended without the engine's own: cancelled
     while it waited, or stopped by an engine error. Listeners stop on it."""
@@ -61,8 +71,11 @@ class ProgressBroker:
 
     def __init__(self) -> None:
         self.latest: dict[str, Progress] = {}
-        self._subscribers: dict[str, set[asyncio.Queue[Progress]]] = {}
+        self._subscribers: dict[str, set[asyncio.Queue[Progress | None]]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
+        # Set when the backend stops: every subscription ends at once, and new ones end at
+        # their start, so no open event stream holds the server's graceful shutdown.
+        self.closed = False
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
@@ -80,12 +93,20 @@ class ProgressBroker:
             with contextlib.suppress(asyncio.QueueFull):
                 queue.put_nowait(event)
 
+    def close(self) -> None:
+        """End every subscription now (the backend stops). Called on the broker's loop."""
+        self.closed = True
+        for queues in self._subscribers.values():
+            for queue in queues:
+                _force_put(queue, None)
+
     async def subscribe(self, experiment_id: str, idle_s: float | None = None) -> AsyncIterator[Progress | None]:
         """The latest event seen, then every new one, ending after `finished` (at once when the
-        latest is already `finished`). With `idle_s`, None is yielded whenever that long passes
-        without an event: the caller can send a keep-alive and check whether the experiment
-        ended without one (for example when it was never run)."""
-        queue: asyncio.Queue[Progress] = asyncio.Queue(maxsize=1000)
+        latest is already `finished`), or at once when the broker is closed (the backend stops).
+        With `idle_s`, None is yielded whenever that long passes without an event: the caller can
+        send a keep-alive and check whether the experiment ended without one (for example when
+        it was never run)."""
+        queue: asyncio.Queue[Progress | None] = asyncio.Queue(maxsize=1000)
         self._subscribers.setdefault(experiment_id, set()).add(queue)
         try:
             latest = self.latest.get(experiment_id)
@@ -93,12 +114,14 @@ class ProgressBroker:
                 yield latest
                 if latest.phase == "finished":
                     return
-            while True:
+            while not self.closed:
                 try:
                     event = await asyncio.wait_for(queue.get(), idle_s)
                 except TimeoutError:
                     yield None
                     continue
+                if event is None:  # close(): the backend stops
+                    return
                 yield event
                 if event.phase == "finished":
                     return

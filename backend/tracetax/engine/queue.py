@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -19,6 +20,13 @@ from tracetax.engine.progress import ended
 from tracetax.processes import reap_leftovers
 
 log = logging.getLogger(__name__)
+
+# How often, and after how long, the worker tries again to record a failed experiment when the
+# record itself fails (a database restarting, a full disk): about 7 s in all.
+FAILURE_WRITE_ATTEMPTS = 4
+FAILURE_WRITE_FIRST_DELAY_S = 1.0
+# After an unexpected error in the worker's own loop, before it serves again (never a busy loop).
+SERVE_RETRY_DELAY_S = 1.0
 
 
 class ExperimentQueue:
@@ -37,6 +45,8 @@ class ExperimentQueue:
         self._cancel = threading.Event()
         self._shutdown = threading.Event()
         self._worker: asyncio.Task[None] | None = None
+        # When the shutdown began (monotonic): stop() waits for the worker until grace after it.
+        self._stopping_since: float | None = None
         self.reaped: list[str] = []
 
     def restore(self) -> None:
@@ -68,12 +78,46 @@ class ExperimentQueue:
         else:
             self._loop.call_soon_threadsafe(self._wakeup.set)
 
-    async def stop(self) -> None:
-        """Interrupt the running experiment (its completed rounds stay) and stop the worker."""
+    @property
+    def worker_alive(self) -> bool | None:
+        """Whether the worker task still serves the queue; None when this queue has none
+        (`start(worker=False)`), so readiness does not depend on it."""
+        if self._worker is None:
+            return None
+        return not self._worker.done()
+
+    @property
+    def stopping(self) -> bool:
+        return self._shutdown.is_set()
+
+    def begin_stop(self) -> None:
+        """Ask the running experiment to stop now (its service gets SIGTERM, it is marked
+        interrupted) without waiting: called as soon as the backend is told to stop, before the
+        server drains its connections. Safe to call from any thread, more than once."""
+        if self._stopping_since is None:
+            self._stopping_since = time.monotonic()
         self._shutdown.set()
-        self._wakeup.set()
-        if self._worker is not None:
-            await self._worker
+        self._wake()
+
+    async def stop(self, grace_s: float | None = None) -> None:
+        """Interrupt the running experiment (its completed rounds stay) and stop the worker,
+        waiting for it at most `grace_s` after the shutdown began (forever when None)."""
+        self.begin_stop()
+        if self._worker is None:
+            return
+        remaining = None
+        if grace_s is not None and self._stopping_since is not None:
+            remaining = max(self._stopping_since + grace_s - time.monotonic(), 0.0)
+        # asyncio.wait neither raises what ended the task nor cancels it on the timeout (its
+        # thread may still be writing the run's end).
+        done, _ = await asyncio.wait({self._worker}, timeout=remaining)
+        if not done:
+            log.error(
+                "the running experiment %s did not stop within TRACETAX_SHUTDOWN_GRACE_S=%.0f s; "
+                "it will be marked interrupted at the next start",
+                self.running,
+                grace_s,
+            )
 
     def submit(self, experiment_id: str) -> int:
         with self._lock:
@@ -116,21 +160,53 @@ class ExperimentQueue:
             return self.running
 
     async def _serve(self) -> None:
+        """Serve until shutdown. Nothing an experiment or the database raises ends this loop:
+        a dead worker would leave every later experiment `queued` for good."""
         while not self._shutdown.is_set():
-            experiment_id = self._next()
-            if experiment_id is None:
-                # A submit from another thread sets the event through the loop, so after this
-                # clear: it cannot be lost.
-                self._wakeup.clear()
-                await self._wakeup.wait()
-                continue
             try:
-                await asyncio.to_thread(self.engine.execute, experiment_id, self._cancel, self._shutdown)
-            except Exception as error:  # an engine bug must not kill the queue
-                await asyncio.to_thread(self._fail, experiment_id, f"engine error: {error!r}")
-            finally:
-                with self._lock:
-                    self.running = None
+                await self._serve_next()
+            except Exception:
+                log.exception("the experiment queue's worker hit an error; it goes on serving")
+                await asyncio.sleep(SERVE_RETRY_DELAY_S)
+
+    async def _serve_next(self) -> None:
+        experiment_id = self._next()
+        if experiment_id is None:
+            # A submit from another thread sets the event through the loop, so after this
+            # clear: it cannot be lost.
+            self._wakeup.clear()
+            await self._wakeup.wait()
+            return
+        try:
+            await asyncio.to_thread(self.engine.execute, experiment_id, self._cancel, self._shutdown)
+        except Exception as error:  # an engine bug (or a database error) must not kill the queue
+            log.exception("experiment %s failed with an engine error", experiment_id)
+            await self._record_failure(experiment_id, f"engine error: {error!r}")
+        finally:
+            with self._lock:
+                self.running = None
+
+    async def _record_failure(self, experiment_id: str, error: str) -> None:
+        """Mark the experiment failed, trying again with backoff while the write itself fails.
+        If it never succeeds the experiment stays `running` in the database, and the next start
+        marks it interrupted: the queue goes on with the next one either way."""
+        delay = FAILURE_WRITE_FIRST_DELAY_S
+        for attempt in range(1, FAILURE_WRITE_ATTEMPTS + 1):
+            try:
+                await asyncio.to_thread(self._fail, experiment_id, error)
+                return
+            except Exception:
+                log.exception(
+                    "could not record experiment %s as failed (attempt %d of %d)",
+                    experiment_id,
+                    attempt,
+                    FAILURE_WRITE_ATTEMPTS,
+                )
+            if attempt < FAILURE_WRITE_ATTEMPTS and not self._shutdown.is_set():
+                await asyncio.sleep(delay)
+                delay *= 2
+        # Its listeners still learn that it ended, even though the database could not say so.
+        self.engine.publish(ended(experiment_id, "failed", 0, error))
 
     def _fail(self, experiment_id: str, error: str) -> None:
         with self.sessions() as session:

@@ -32,6 +32,9 @@ from tracetax.services.process import ServiceError, ServiceProcess
 
 SERVICE_START_TIMEOUT_S = 60.0
 STOP_GRACE_S = 20.0
+# A round stopped early (cancelled, or the backend stops) still ends its service with SIGTERM
+# and this long to flush its exporters: short enough to fit in TRACETAX_SHUTDOWN_GRACE_S.
+CANCELLED_STOP_GRACE_S = 5.0
 # After a round's service has stopped (and flushed), the Collector forwards what it holds and
 # reports its own counters (every second); the span ledger attributes those counters to the
 # round by time window, so the next round waits this long before it starts.
@@ -323,7 +326,10 @@ def run_round(ctx: RoundContext) -> RoundOutcome:
     finally:
         if sampler is not None:
             sampler.cancel()
-        outcome.exit_code = service.stop(2) if outcome.exit_code is None else outcome.exit_code
+        if outcome.exit_code is None:
+            outcome.exit_code = service.stop(CANCELLED_STOP_GRACE_S)
+            if outcome.status == "cancelled" and outcome.exit_code is not None:
+                outcome.shutdown = shutdown_record(outcome.exit_code, CANCELLED_STOP_GRACE_S)
         if outcome.status == "failed" and measured:
             outcome.error = f"after the measured phases: {outcome.error}"
         outcome.service_log_tail = service.last_lines(40) if outcome.status != "completed" else None

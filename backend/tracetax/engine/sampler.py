@@ -17,12 +17,19 @@ from __future__ import annotations
 import re
 import threading
 import time
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
 import psutil
 
 from tracetax import procfs
+
+# Per sample, the thread names and thread groups kept by name, by CPU; the rest are summed as
+# OTHER. A pool of 500 request threads sampled every 250 ms for an hour would otherwise store
+# millions of figures per round.
+TOP_THREAD_GROUPS = 16
+OTHER = "(other)"
 
 
 @dataclass
@@ -126,15 +133,54 @@ def thread_group(name: str) -> str:
     return re.sub(r"\d+$", "*", name)
 
 
+def _top(figures: dict[str, list[Any]], cpu: Callable[[list[Any]], float], top: int) -> set[str]:
+    """The `top` names with the most CPU (ties by name, so the choice is stable)."""
+    return set(sorted(figures, key=lambda name: (-cpu(figures[name]), name))[:top])
+
+
+def _fold(figures: dict[str, list[Any]], keep: Collection[str]) -> dict[str, list[Any]]:
+    """The kept names' figures as they are, and OTHER: the others' summed, column by column."""
+    kept = {name: values for name, values in figures.items() if name in keep}
+    rest = [values for name, values in figures.items() if name not in keep]
+    if rest:
+        columns = zip(*rest, strict=True)
+        kept[OTHER] = [round(sum(c), 4) if any(isinstance(v, float) for v in c) else sum(c) for c in map(list, columns)]
+    return kept
+
+
+def bounded_sample(
+    sample: dict[str, Any],
+    groups: Collection[str] | None = None,
+    threads: Collection[str] | None = None,
+    top: int = TOP_THREAD_GROUPS,
+) -> dict[str, Any]:
+    """The sample with at most `top` thread groups and thread names plus OTHER: the given ones,
+    or else the sample's own with the most CPU."""
+    by_group: dict[str, list[Any]] = sample.get("by_thread_group", {})
+    by_thread: dict[str, list[Any]] = sample.get("by_thread", {})
+    groups = _top(by_group, lambda f: f[0], top) if groups is None else groups
+    threads = _top(by_thread, lambda f: f[0] + f[1], top) if threads is None else threads
+    return {**sample, "by_thread_group": _fold(by_group, groups), "by_thread": _fold(by_thread, threads)}
+
+
 @dataclass
 class Sampler:
     """Samples the process tree of `service_pid` (and the load generator's CPU, when
-    `loadgen_pid` is set) every `interval_s` in a thread."""
+    `loadgen_pid` is set) every `interval_s` in a thread.
+
+    Each sample keeps the `top_threads` thread groups and names with the most CPU and sums the
+    rest as OTHER, so memory and the stored round stay bounded however many threads a service
+    starts. The window's figures (resource_summary) come from the first and the last sample:
+    at stop() both are cut to the same names, the last sample's top ones, from the full
+    readings kept aside, so every group kept reads exactly what it would unbounded."""
 
     service_pid: int
     loadgen_pid: int | None = None
     interval_s: float = 0.25
     samples: list[dict[str, Any]] = field(default_factory=list)
+    top_threads: int = TOP_THREAD_GROUPS
+    _first_full: dict[str, Any] | None = None
+    _last_full: dict[str, Any] | None = None
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
     _started: float = 0.0
@@ -163,7 +209,10 @@ class Sampler:
             loadgen = tree_times(self.loadgen_pid)
             if loadgen is not None:
                 sample["loadgen_cpu_s"] = round(loadgen[0] + loadgen[1], 4)
-        self.samples.append(sample)
+        if self._first_full is None:
+            self._first_full = sample
+        self._last_full = sample
+        self.samples.append(bounded_sample(sample, top=self.top_threads))
 
     def _run_seconds(self) -> float | None:
         """CPU of the tree in nanoseconds from every thread's schedstat, monotonic: a thread that
@@ -189,7 +238,18 @@ class Sampler:
         if self._thread is not None:
             self._thread.join(timeout=2)
         self._take()
+        self._cut_window_ends()
         return self.samples
+
+    def _cut_window_ends(self) -> None:
+        """The first and last samples over the same names (see the class's note)."""
+        if self._first_full is None or self._last_full is None:
+            return
+        last = bounded_sample(self._last_full, top=self.top_threads)
+        groups = set(last["by_thread_group"]) - {OTHER}
+        threads = set(last["by_thread"]) - {OTHER}
+        self.samples[0] = bounded_sample(self._first_full, groups, threads)
+        self.samples[-1] = bounded_sample(self._last_full, groups, threads)
 
 
 def thread_group_summary(first: dict[str, Any], last: dict[str, Any], requests: int) -> dict[str, Any]:

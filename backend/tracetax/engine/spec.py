@@ -13,7 +13,6 @@ from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import (
-    BaseModel,
     Discriminator,
     Field,
     Tag,
@@ -23,6 +22,28 @@ from pydantic import (
     model_validator,
 )
 
+from tracetax.core.inputs import (
+    ARGV_ITEMS,
+    BODY_CHARS,
+    ENV_ENTRIES,
+    FILE_PATH_CHARS,
+    HEADER_ENTRIES,
+    IDENTIFIER_CHARS,
+    METHOD_CHARS,
+    NAME_CHARS,
+    QUERY_ENTRIES,
+    SEED_MAX,
+    SEED_MIN,
+    URL_PATH_CHARS,
+    ArgvItem,
+    EnvKey,
+    EnvValue,
+    HeaderName,
+    HeaderValue,
+    InputModel,
+    QueryKey,
+    QueryValue,
+)
 from tracetax.engine.presets import PRESETS
 from tracetax.lab.spec import PipelineSpec, require_one_baseline_and_unique_names
 from tracetax.services import zero_code
@@ -40,17 +61,17 @@ SIGNAL_SWITCHES = {
 }
 
 
-class DemoServiceRef(BaseModel):
+class DemoServiceRef(InputModel):
     """One of the demo services under instrumented-services/."""
 
     kind: Literal["demo"] = "demo"
-    language: str = Field(min_length=1, examples=["go"])
+    language: str = Field(min_length=1, max_length=IDENTIFIER_CHARS, examples=["go"])
 
 
 COMMAND_LANGUAGES = ("python", "java", "node", "go", "other")
 
 
-class CommandServiceRef(BaseModel):
+class CommandServiceRef(InputModel):
     """A user's own service: an argv run without a shell, listening on `port`.
 
     Its configurations differ only by standard OTEL_* variables and by how the process is
@@ -60,11 +81,11 @@ class CommandServiceRef(BaseModel):
     eBPF auto-instrumentation. A leading `~` in `cwd` and `argv[0]` is the backend's home."""
 
     kind: Literal["command"]
-    argv: list[str] = Field(min_length=1, examples=[["./my-service", "--flag"]])
-    cwd: str | None = None
+    argv: list[ArgvItem] = Field(min_length=1, max_length=ARGV_ITEMS, examples=[["./my-service", "--flag"]])
+    cwd: str | None = Field(default=None, max_length=FILE_PATH_CHARS)
     port: int = Field(ge=1, le=65535)
-    health_path: str = Field(default="/healthz", pattern=r"^/")
-    service_name: str = Field(default="tracetax-user-service", min_length=1, max_length=120)
+    health_path: str = Field(default="/healthz", pattern=r"^/", max_length=URL_PATH_CHARS)
+    service_name: str = Field(default="tracetax-user-service", min_length=1, max_length=NAME_CHARS)
     language: Literal["python", "java", "node", "go", "other"] = Field(
         default="other",
         description="The service's runtime: which zero-code agent `agent` loads (python: opentelemetry-instrument, "
@@ -114,7 +135,7 @@ ServiceRef = Annotated[DemoServiceRef | CommandServiceRef, Field(discriminator="
 CONCURRENCY_KNOBS: tuple[ConcurrencyKnob, ...] = ("threads", "workers", "gomaxprocs")
 
 
-class Concurrency(BaseModel):
+class Concurrency(InputModel):
     """How many requests the service serves at once, and on how many cores: a study's dimension
     (seed 000: the batch processor's CPU and context switches per span rise with the producer
     threads). Each is set through the service's own knob, never a free-form environment; unset
@@ -148,14 +169,14 @@ class Concurrency(BaseModel):
         return {knob: value for knob in CONCURRENCY_KNOBS if (value := getattr(self, knob)) is not None}
 
 
-class ConfigurationSpec(BaseModel):
+class ConfigurationSpec(InputModel):
     """One OpenTelemetry configuration; `preset` fills processor/env/baseline defaults."""
 
     name: str = Field(pattern=NAME_PATTERN)
     processor: Literal["none", "simple", "batch", "agent", "ebpf"]
-    env: dict[str, str] = Field(default_factory=dict)
+    env: dict[EnvKey, EnvValue] = Field(default_factory=dict, max_length=ENV_ENTRIES)
     baseline: bool = False
-    preset: str | None = None
+    preset: str | None = Field(default=None, max_length=IDENTIFIER_CHARS)
     inject_busy_us: int = Field(
         default=0,
         ge=0,
@@ -225,14 +246,14 @@ DEFAULT_PATH = "/work"
 DEFAULT_QUERY: dict[str, str | int] = {"iters": 1000, "spans": 5}
 
 
-class WeightedPath(BaseModel):
+class WeightedPath(InputModel):
     """One request target of a mix: a path (with its query, if any) and its share of requests."""
 
-    path: str = Field(pattern=r"^/[^\s#]*$", examples=["/get?x=1"])
+    path: str = Field(pattern=r"^/[^\s#]*$", max_length=URL_PATH_CHARS, examples=["/get?x=1"])
     weight: int = Field(default=1, ge=1, le=100)
 
 
-class Burst(BaseModel):
+class Burst(InputModel):
     """A burst inside the measured phase: the rate multiplied for a few seconds, what makes a
     bounded queue drop (seed 000). Latency stays coordinated-omission corrected throughout."""
 
@@ -241,22 +262,26 @@ class Burst(BaseModel):
     multiplier: float = Field(gt=1, le=100, description="The burst's rate is `rate` times this.")
 
 
-class LoadSpec(BaseModel):
+class LoadSpec(InputModel):
     rate: float = Field(gt=0, le=100_000, description="Open-model arrival rate, requests per second.")
     warmup_s: float = Field(default=5, ge=0, le=600)
     duration_s: float = Field(default=20, gt=0, le=3600, description="Measured open-model phase.")
     connections: int = Field(default=16, ge=1, le=1000)
-    path: str = Field(default=DEFAULT_PATH, pattern=r"^/[^\s?#]*$")
-    query: dict[str, str | int] = Field(default_factory=lambda: dict(DEFAULT_QUERY))
+    path: str = Field(default=DEFAULT_PATH, pattern=r"^/[^\s?#]*$", max_length=URL_PATH_CHARS)
+    query: dict[QueryKey, QueryValue | int] = Field(
+        default_factory=lambda: dict(DEFAULT_QUERY), max_length=QUERY_ENTRIES
+    )
     paths: list[WeightedPath] | None = Field(
         default=None,
         min_length=1,
         max_length=20,
         description="A mix of request targets, each chosen at random with its weight (instead of path and query).",
     )
-    method: str = Field(default="GET", description=f"HTTP method: {', '.join(HTTP_METHODS)}.")
-    headers: dict[str, str] = Field(default_factory=dict, description="Request headers, sent with every request.")
-    body: str | None = Field(default=None, max_length=1_000_000, description="Request body, sent with every request.")
+    method: str = Field(default="GET", max_length=METHOD_CHARS, description=f"HTTP method: {', '.join(HTTP_METHODS)}.")
+    headers: dict[HeaderName, HeaderValue] = Field(
+        default_factory=dict, max_length=HEADER_ENTRIES, description="Request headers, sent with every request."
+    )
+    body: str | None = Field(default=None, max_length=BODY_CHARS, description="Request body, sent with every request.")
     burst: Burst | None = Field(
         default=None, description="A burst in the measured phase (the warm-up and stacks phases stay at `rate`)."
     )
@@ -317,6 +342,17 @@ class LoadSpec(BaseModel):
         steps = [(burst.start_s, self.rate), (burst.duration_s, self.rate * burst.multiplier), (after, self.rate)]
         return [(seconds, rate) for seconds, rate in steps if seconds > 0]
 
+    def requests_by_phase(self, sample_stacks: bool) -> dict[str, tuple[float, float]]:
+        """Each open-model phase's (seconds, requests it sends), by the field giving its length:
+        what the engine reads back row by row (the closed-loop phase keeps no rows)."""
+        phases = {
+            "warmup_s": (self.warmup_s, self.rate * self.warmup_s),
+            "duration_s": (self.duration_s, sum(seconds * rate for seconds, rate in self.steps())),
+        }
+        if sample_stacks:
+            phases["stacks_s"] = (self.stacks_s, self.rate * self.stacks_s)
+        return phases
+
     def targets(self) -> list[tuple[str, int]]:
         """Every request target (path with its query) and its weight."""
         if self.paths is not None:
@@ -331,11 +367,11 @@ class LoadSpec(BaseModel):
         return int(value) if value is not None and str(value).isdigit() else None
 
 
-class ExperimentSpec(BaseModel):
+class ExperimentSpec(InputModel):
     subject: Literal["service"] = Field(
         default="service", description="What is measured: a service (this spec) or a Collector pipeline (`collector`)."
     )
-    name: str | None = Field(default=None, max_length=120)
+    name: str | None = Field(default=None, max_length=NAME_CHARS)
     service: ServiceRef
     configurations: list[ConfigurationSpec] = Field(min_length=1, max_length=12)
     load: LoadSpec
@@ -346,7 +382,7 @@ class ExperimentSpec(BaseModel):
         description="Interleaved rounds. 5 by default: the paired interval's t factor over 3 rounds "
         "(4.3 / sqrt 3) is twice that over 5 (2.8 / sqrt 5); see docs/benchmarks.md (make bench-truth).",
     )
-    seed: int = 0
+    seed: int = Field(default=0, ge=SEED_MIN, le=SEED_MAX)
     sample_stacks: bool = Field(
         default=True,
         description="Sample the service's stacks in a phase of their own after the measured one, under the same "

@@ -8,6 +8,11 @@ from LAB_* environment variables, so one config serves every round on fresh port
 before a round starts: first the YAML itself, then the Collector's own `validate` command,
 whose message is traced back to the line that defines (or references) the component it names.
 
+A user's own overlay (`config_file`) is read only from the lab's own directory or the overlays
+directory the backend is configured with (`OverlayPolicy`), as a regular file under a size cap,
+and `validate` runs the Collector with nothing of the backend's environment: a spec cannot make
+the backend read or echo anything else (README, "Security").
+
 Standard library and PyYAML only: no HTTP, no engine.
 """
 
@@ -15,15 +20,21 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import subprocess
+import tempfile
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from tracetax.lab.redact import redact
 from tracetax.stack import components
+
+if TYPE_CHECKING:
+    from tracetax.core.config import Settings
 
 LAB_DIR = components.REPO_ROOT / "collector-pipelines" / "lab"
 BASE_CONFIG = LAB_DIR / "base.yaml"
@@ -52,6 +63,12 @@ LOADBALANCING_DOWNSTREAMS = 2
 # `validate` loads every component factory and builds the pipelines: well under a second,
 # but the machine is shared with measurements.
 VALIDATE_TIMEOUT_S = 30.0
+# The settings that say where a user's overlay may come from and how large it may be.
+OVERLAYS_SETTING = "TRACETAX_PIPELINE_OVERLAYS_DIR"
+MAX_BYTES_SETTING = "TRACETAX_MAX_CONFIG_FILE_BYTES"
+# What any config file is read up to when no policy says otherwise (the shipped ones are a few
+# kB): the settings' default.
+DEFAULT_MAX_CONFIG_BYTES = 262_144
 
 
 # -- variants ---------------------------------------------------------------------------------
@@ -126,14 +143,112 @@ def load_variants(directory: Path = LAB_DIR) -> dict[str, Variant]:
 VARIANTS: dict[str, Variant] = load_variants()
 
 
-def config_files(variant: str | None, config_file: Path | None) -> list[Path]:
+# -- a user's own overlay ---------------------------------------------------------------------
+
+
+class OverlayRefusedError(ValueError):
+    """A config_file the backend will not read; the message names the directories and settings."""
+
+
+@dataclass(frozen=True)
+class OverlayPolicy:
+    """Where a user's overlay may come from: under the lab's own directory or the configured
+    overlays directory (symlinks followed), a regular file of at most `max_bytes`. The caller
+    builds it from the settings (TRACETAX_PIPELINE_OVERLAYS_DIR, TRACETAX_MAX_CONFIG_FILE_BYTES)."""
+
+    overlays_dir: Path | None
+    max_bytes: int = DEFAULT_MAX_CONFIG_BYTES
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> OverlayPolicy:
+        """The backend's policy: TRACETAX_PIPELINE_OVERLAYS_DIR, by default `pipeline-overlays`
+        in the state directory (only the backend's own user writes there)."""
+        overlays_dir = settings.pipeline_overlays_dir or components.state_dir() / "pipeline-overlays"
+        return cls(overlays_dir, settings.max_config_file_bytes)
+
+    @property
+    def directories(self) -> tuple[Path, ...]:
+        configured = (self.overlays_dir.expanduser().resolve(),) if self.overlays_dir else ()
+        return (LAB_DIR.resolve(), *configured)
+
+    def where(self) -> str:
+        configured = str(self.overlays_dir) if self.overlays_dir else "not set"
+        return f"{LAB_DIR} (the lab's own) or {OVERLAYS_SETTING} ({configured})"
+
+
+def checked_overlay(config_file: Path, policy: OverlayPolicy) -> Path:
+    """The overlay's real path (symlinks followed) once it lies under one of the policy's
+    directories and is a regular file of at most policy.max_bytes; else OverlayRefusedError.
+    Nothing outside those directories is opened, and the refusal is the same whether such a
+    path exists or not: the answer says nothing about the rest of the host."""
+    # Relative to the backend's directory, as before; absolute: the Collector runs elsewhere.
+    real = config_file.expanduser().absolute().resolve()
+    if not any(real.is_relative_to(directory) for directory in policy.directories):
+        raise OverlayRefusedError(
+            f"config_file {str(config_file)!r} is not under {policy.where()} (symlinks followed): put the overlay "
+            f"there, or have the backend's operator set {OVERLAYS_SETTING} to the directory that holds it"
+        )
+    try:
+        read_config(real, policy.max_bytes)
+    except OverlayRefusedError:
+        raise
+    except OSError as error:
+        raise OverlayRefusedError(
+            f"config_file {str(config_file)!r} cannot be read: {error.strerror or error}"
+        ) from None
+    return real
+
+
+def read_config(path: Path, max_bytes: int = DEFAULT_MAX_CONFIG_BYTES) -> str:
+    """The text of `path`, a regular file of at most `max_bytes`, never read whole before that
+    is known: opened without blocking (a FIFO would hold the thread for good), checked with
+    fstat (/dev/zero and directories are refused before a byte is read), then at most
+    max_bytes + 1 bytes read (a file that grew meanwhile is refused too)."""
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        mode = os.fstat(descriptor).st_mode
+        if not stat.S_ISREG(mode):
+            raise OverlayRefusedError(f"config file {path} is {_file_kind(mode)}, not a regular file: give a YAML file")
+        chunks: list[bytes] = []
+        remaining = max_bytes + 1
+        while remaining > 0 and (chunk := os.read(descriptor, min(remaining, 65_536))):
+            chunks.append(chunk)
+            remaining -= len(chunk)
+    finally:
+        os.close(descriptor)
+    data = b"".join(chunks)
+    if len(data) > max_bytes:
+        raise OverlayRefusedError(
+            f"config file {path} is larger than {max_bytes} bytes ({MAX_BYTES_SETTING}): "
+            f"shorten it, or have the backend's operator raise {MAX_BYTES_SETTING}"
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise OverlayRefusedError(
+            f"config file {path} is not UTF-8 text (byte {error.start}): give a YAML file"
+        ) from None
+
+
+def _file_kind(mode: int) -> str:
+    kinds = {
+        stat.S_ISDIR: "a directory",
+        stat.S_ISCHR: "a character device",
+        stat.S_ISBLK: "a block device",
+        stat.S_ISFIFO: "a FIFO",
+        stat.S_ISSOCK: "a socket",
+    }
+    return next((kind for test, kind in kinds.items() if test(mode)), "no regular file")
+
+
+def config_files(variant: str | None, config_file: Path | None, overlays: OverlayPolicy | None = None) -> list[Path]:
     """The --config files of a lab Collector: the base, then the shipped variant's overlay or
-    the user's own overlay file (exactly one of the two)."""
+    the user's own overlay file (exactly one of the two), which `overlays` must allow (without
+    a policy only the lab's own directory does)."""
     if (variant is None) == (config_file is None):
         raise ValueError("give exactly one of a shipped variant and an overlay file")
     if config_file is not None:
-        # Absolute: the Collector runs in a round's own working directory.
-        return [BASE_CONFIG, config_file.expanduser().absolute()]
+        return [BASE_CONFIG, checked_overlay(config_file, overlays or OverlayPolicy(None))]
     shipped = VARIANTS.get(variant or "")
     if shipped is None:
         known = ", ".join(VARIANTS) or "none (is collector-pipelines/lab missing?)"
@@ -248,10 +363,12 @@ class _UniqueKeyLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
-def yaml_errors(path: Path) -> list[dict[str, Any]]:
+def yaml_errors(path: Path, max_bytes: int = DEFAULT_MAX_CONFIG_BYTES) -> list[dict[str, Any]]:
     """Whether `path` is readable YAML holding a mapping; each problem with its line."""
     try:
-        text = path.read_text()
+        text = read_config(path, max_bytes)
+    except OverlayRefusedError as error:
+        return [_error(path, None, None, str(error))]
     except OSError as error:
         return [_error(path, None, None, f"cannot read the config file: {error.strerror or error}")]
     try:
@@ -268,25 +385,55 @@ def yaml_errors(path: Path) -> list[dict[str, Any]]:
     return []
 
 
-def validate(files: list[Path], env: dict[str, str], collector: Path | None = None) -> None:
-    """Raise PipelineConfigError unless the Collector accepts `files` merged in order with
-    `env` set over this process's environment (ports are not bound, so not checked). Checks the YAML first, then runs
-    `<collector> validate`; a missing Collector raises CollectorMissingError."""
-    errors = [error for path in files for error in yaml_errors(path)]
+def validate(
+    files: list[Path], env: dict[str, str], collector: Path | None = None, max_bytes: int = DEFAULT_MAX_CONFIG_BYTES
+) -> None:
+    """Raise PipelineConfigError unless the Collector accepts `files` merged in order with the
+    LAB_* variables `env` (ports are not bound, so not checked). Checks the YAML first, then
+    runs `<collector> validate` with nothing of this process's environment (see
+    validation_environment); its message is redacted before it is raised. A missing Collector
+    raises CollectorMissingError."""
+    errors = [error for path in files for error in yaml_errors(path, max_bytes)]
     if errors:
         raise PipelineConfigError(errors)
     binary = collector if collector is not None else collector_binary()
     argv = [str(binary), "validate", *(f"--config=file:{path}" for path in files)]
-    try:
-        result = subprocess.run(
-            argv, env={**os.environ, **env}, capture_output=True, text=True, timeout=VALIDATE_TIMEOUT_S, check=False
-        )
-    except subprocess.TimeoutExpired as error:
-        raise PipelineConfigError(
-            [_error(files[-1], None, None, f"`{binary.name} validate` did not finish in {VALIDATE_TIMEOUT_S:.0f}s")]
-        ) from error
+    with tempfile.TemporaryDirectory(prefix="tracetax-validate-") as home:
+        try:
+            result = subprocess.run(
+                argv,
+                env=validation_environment(env, Path(home)),
+                cwd=home,
+                capture_output=True,
+                text=True,
+                timeout=VALIDATE_TIMEOUT_S,
+                check=False,
+            )
+        except subprocess.TimeoutExpired as error:
+            raise PipelineConfigError(
+                [_error(files[-1], None, None, f"`{binary.name} validate` did not finish in {VALIDATE_TIMEOUT_S:.0f}s")]
+            ) from error
     if result.returncode != 0:
-        raise PipelineConfigError([locate(collector_message(result.stderr or result.stdout), files)])
+        message = collector_message(result.stderr or result.stdout)
+        own_input = [*argv, *env.values(), *(_text_or_empty(path, max_bytes) for path in files)]
+        raise PipelineConfigError([locate(redact(message, own_input), files, max_bytes)])
+
+
+def validation_environment(env: dict[str, str], home: Path) -> dict[str, str]:
+    """All a validating Collector sees: PATH, a HOME of its own (an empty temporary directory)
+    and the LAB_* variables its configs read. Not the backend's environment: a config's
+    `${env:...}` must find nothing of it (a database URL, a token)."""
+    foreign = sorted(name for name in env if not name.startswith("LAB_"))
+    if foreign:
+        raise ValueError(f"a lab Collector is given LAB_* variables only, not {', '.join(foreign)}")
+    return {"PATH": os.environ.get("PATH", os.defpath), "HOME": str(home), **env}
+
+
+def _text_or_empty(path: Path, max_bytes: int = DEFAULT_MAX_CONFIG_BYTES) -> str:
+    try:
+        return read_config(path, max_bytes)
+    except (OSError, ValueError):
+        return ""
 
 
 # -- from the Collector's message to a file and line -----------------------------------------
@@ -379,21 +526,20 @@ def _setting_hint(message: str, setting: str | None) -> str:
     return "fix the component's settings as the message says"
 
 
-def locate(message: str, files: list[Path]) -> dict[str, Any]:
+def locate(message: str, files: list[Path], max_bytes: int = DEFAULT_MAX_CONFIG_BYTES) -> dict[str, Any]:
     """One error for the Collector's `message`, at the line of the component it names in the
     last file that mentions it (the overlay wins a merge), else at the last file."""
     found = finding(message)
     for path in reversed(files):
-        line = _line_in(path, found)
+        line = _line_in(path, found, max_bytes)
         if line is not None:
             return _error(path, line, found.component, f"{message} — {found.hint}")
     return _error(files[-1] if files else "", None, found.component, f"{message} — {found.hint}")
 
 
-def _line_in(path: Path, found: Finding) -> int | None:
-    try:
-        lines = path.read_text().splitlines()
-    except OSError:
+def _line_in(path: Path, found: Finding, max_bytes: int) -> int | None:
+    lines = _text_or_empty(path, max_bytes).splitlines()
+    if not lines:
         return None
     if found.component is None:
         return _key_line(lines, found.setting, 0, len(lines)) if found.setting else None

@@ -10,9 +10,21 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Annotated, Literal, Protocol
 
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import AfterValidator, Field, field_validator, model_validator
+
+from tracetax.core.inputs import (
+    FILE_PATH_CHARS,
+    IDENTIFIER_CHARS,
+    NAME_CHARS,
+    SEED_MAX,
+    SEED_MIN,
+    SETTING_ENTRIES,
+    InputModel,
+    SettingKey,
+    SettingValue,
+)
 
 # A ramp step's time besides sending: telemetrygen's start and the settle before reading the queue.
 RAMP_STEP_OVERHEAD_S = 1.5
@@ -28,6 +40,22 @@ RESERVED_SETTINGS = {
     "LAB_DOWNSTREAM_B",
     "LAB_DOWNSTREAM_NAME",
 }
+
+
+def literal_setting(value: str) -> str:
+    """A LAB_* value is taken as it is written. The Collector expands `${env:...}` and
+    `${file:...}` in every value it reads, so a `$` could have it read the backend's
+    environment or any file and echo it back in an error: refused outright."""
+    if "$" in value:
+        raise ValueError(
+            "setting values are literal: `$` is refused, since the Collector would expand `${...}` "
+            "(an environment variable, a file) in it; write the value itself (e.g. 1s, 512)"
+        )
+    return value
+
+
+# A LAB_* setting's value; a refusal is located at the setting's key (settings.LAB_...).
+LabSettingValue = Annotated[SettingValue, AfterValidator(literal_setting)]
 
 
 class Named(Protocol):
@@ -49,7 +77,7 @@ def require_one_baseline_and_unique_names(configurations: Sequence[Named]) -> No
         )
 
 
-class VariantSpec(BaseModel):
+class VariantSpec(InputModel):
     """One pipeline under test: a shipped variant of collector-pipelines/lab, or a user's own
     overlay file over the lab base (it sets `service.pipelines.traces/lab`)."""
 
@@ -60,17 +88,23 @@ class VariantSpec(BaseModel):
     )
     pipeline: str | None = Field(
         default=None,
+        max_length=IDENTIFIER_CHARS,
         description="A shipped variant (collector-pipelines/lab/<pipeline>.yaml).",
         examples=["batch-default"],
     )
     config_file: str | None = Field(
         default=None,
-        description="A user's overlay over the lab base, instead of `pipeline`: a path on the backend's host.",
+        max_length=FILE_PATH_CHARS,
+        description="A user's overlay over the lab base, instead of `pipeline`: a YAML file on the backend's "
+        "host under collector-pipelines/lab/ or TRACETAX_PIPELINE_OVERLAYS_DIR, of at most "
+        "TRACETAX_MAX_CONFIG_FILE_BYTES.",
     )
     baseline: bool = False
-    settings: dict[str, str] = Field(
+    settings: dict[SettingKey, LabSettingValue] = Field(
         default_factory=dict,
-        description="LAB_* variables the overlay reads, e.g. LAB_MEMORY_LIMIT_MIB for memory-limited.",
+        max_length=SETTING_ENTRIES,
+        description="LAB_* variables the overlay reads, e.g. LAB_MEMORY_LIMIT_MIB for memory-limited. "
+        "Values are literal: `$` (the Collector's `${...}` expansion) is refused.",
     )
 
     @model_validator(mode="after")
@@ -101,7 +135,7 @@ class VariantSpec(BaseModel):
         return Path(self.config_file).expanduser() if self.config_file else None
 
 
-class RampSpec(BaseModel):
+class RampSpec(InputModel):
     """After the measured phase, steps of rising span rate against the same lab Collector,
     each with a fresh telemetrygen, until the pipeline stops keeping up: the highest
     sustainable rate, and CPU against rate along the way."""
@@ -126,7 +160,7 @@ class RampSpec(BaseModel):
         return rates
 
 
-class SpanLoadSpec(BaseModel):
+class SpanLoadSpec(InputModel):
     """telemetrygen's load: a constant span rate in traces of a fixed shape."""
 
     spans_per_s: float = Field(gt=0, le=1_000_000, description="Constant span rate sent to the lab Collector.")
@@ -159,13 +193,13 @@ class SpanLoadSpec(BaseModel):
     )
 
 
-class PipelineSpec(BaseModel):
+class PipelineSpec(InputModel):
     subject: Literal["collector"]
-    name: str | None = Field(default=None, max_length=120)
+    name: str | None = Field(default=None, max_length=NAME_CHARS)
     configurations: list[VariantSpec] = Field(min_length=1, max_length=12)
     load: SpanLoadSpec
     rounds: int = Field(default=5, ge=1, le=50, description="Interleaved rounds, as for services.")
-    seed: int = 0
+    seed: int = Field(default=0, ge=SEED_MIN, le=SEED_MAX)
 
     @model_validator(mode="after")
     def one_baseline_and_unique_names(self) -> PipelineSpec:

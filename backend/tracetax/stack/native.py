@@ -6,10 +6,17 @@ session fixture, so tests run against exactly what users run.
 
 from __future__ import annotations
 
+import dataclasses
+import math
+import os
 import sys
 import time
 from pathlib import Path
+from urllib.parse import quote
 
+from tracetax.core.api_token import TOKEN_FILE_NAME, TOKEN_FILE_SETTING, read_or_create_token_file, read_token_file
+from tracetax.core.config import get_settings
+from tracetax.core.security import TOKEN_SETTING
 from tracetax.stack.build import Report, build_all
 from tracetax.stack.components import Component, Ports, components, state_dir
 from tracetax.stack.supervisor import ComponentStatus, Supervisor
@@ -28,6 +35,9 @@ def backend_argv(ports: Ports) -> tuple[str, ...]:
         "--port",
         str(ports.backend),
         "--no-access-log",
+        # Open connections get this long once `make down` stops it (event streams end at once).
+        "--timeout-graceful-shutdown",
+        str(math.ceil(get_settings().shutdown_grace_s)),
     )
 
 
@@ -36,7 +46,16 @@ class NativeStack:
         self.state = state or state_dir()
         self.ports = ports or Ports.from_env()
         self.report = report
-        self.components: tuple[Component, ...] = components(self.ports, self.state, backend_argv(self.ports))
+        # The stack's backend keeps its generated token here (unless TRACETAX_API_TOKEN is set),
+        # named explicitly so that the backend, the link `up` prints and the CLI agree on it.
+        configured = os.environ.get(TOKEN_FILE_SETTING, "").strip()
+        self.token_file = Path(configured).expanduser() if configured else self.state / TOKEN_FILE_NAME
+        self.components: tuple[Component, ...] = tuple(
+            dataclasses.replace(c, env={**c.env, TOKEN_FILE_SETTING: str(self.token_file)})
+            if c.name == "backend"
+            else c
+            for c in components(self.ports, self.state, backend_argv(self.ports))
+        )
         self.supervisor = Supervisor(self.state, self.components, report)
 
     def build(self, force: bool = False) -> None:
@@ -47,9 +66,31 @@ class NativeStack:
         started = time.monotonic()
         self.build()
         self.report(f"Starting the stack (state: {self.state}):")
+        self.login_token(create=True)  # before the backend starts: it reads the same file
         statuses = self.supervisor.up()
         self.report(f"all ready in {time.monotonic() - started:.1f}s")
         return statuses
+
+    def login_token(self, *, create: bool = False) -> str | None:
+        """The token the stack's backend requires: TRACETAX_API_TOKEN when set (the backend
+        inherits this environment), else the one generated into the token file (None when
+        there is none yet and `create` is False)."""
+        operator = os.environ.get(TOKEN_SETTING, "").strip()
+        if operator:
+            return operator
+        if create:
+            return read_or_create_token_file(self.token_file)
+        try:
+            return read_token_file(self.token_file)
+        except FileNotFoundError:
+            return None
+
+    def ui_link(self) -> str | None:
+        """The UI's URL with the token, a link that logs in (the UI keeps the token for the tab
+        and removes it from the address bar), the way notebook servers print theirs."""
+        token = self.login_token()
+        backend = self.component("backend").url
+        return f"{backend}/?token={quote(token, safe='')}" if token else None
 
     def down(self) -> None:
         self.supervisor.down()

@@ -6,8 +6,9 @@ from __future__ import annotations
 import math
 from typing import Literal
 
-from pydantic import BaseModel, Field, ValidationInfo, field_validator
+from pydantic import Field, ValidationInfo, field_validator
 
+from tracetax.core.inputs import ENV_ENTRIES, NAME_CHARS, EnvKey, EnvValue, InputModel
 from tracetax.engine.spec import Concurrency, LoadSpec, ServiceRef
 from tracetax.tuning.halving import REFERENCES, Costs, minimum_wall_time_s
 
@@ -21,22 +22,23 @@ EXPERIMENT_OVERHEAD_S = 20.0
 PROBE_MEASURE_S = 5.0
 
 
-class TuningBudgets(BaseModel):
+class TuningBudgets(InputModel):
     p99_overhead_pct: float = Field(gt=0, le=10_000, description="p99 growth against no SDK at all, %.")
     cpu_overhead_pct: float = Field(gt=0, le=10_000, description="CPU per request growth against no SDK, %.")
     max_lost_spans: float = Field(default=0, ge=0, description="Spans lost in the SDK over a rung's rounds.")
 
 
-class TuningSpec(BaseModel):
-    name: str | None = Field(default=None, max_length=120)
+class TuningSpec(InputModel):
+    name: str | None = Field(default=None, max_length=NAME_CHARS)
     service: ServiceRef
     processor: Literal["batch", "agent"] = Field(
         default="batch",
         description="The instrumented launch to tune: the service's own SDK (`batch`) or its zero-code agent.",
     )
     load: LoadSpec
-    current_env: dict[str, str] = Field(
+    current_env: dict[EnvKey, EnvValue] = Field(
         default_factory=dict,
+        max_length=ENV_ENTRIES,
         description="The OTEL_* variables the service runs with today, if not the SDK defaults: measured in the "
         "confirmation beside the defaults and the recommendation.",
     )

@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { json, stubApi } from "../test/render";
-import { authSnapshot, noteUnauthorized, resetAuth, setToken, subscribe } from "./auth";
+import {
+  authSnapshot,
+  noteUnauthorized,
+  resetAuth,
+  setToken,
+  subscribe,
+  takeTokenFromAddress,
+} from "./auth";
 import { api, unwrap } from "./client";
 
 const TOKEN = "ui-token-0123456789abcdef";
@@ -25,7 +32,10 @@ beforeEach(() => {
   sessionStorage.clear();
   resetAuth();
 });
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  window.history.replaceState(null, "", "/");
+});
 
 describe("the API token", () => {
   it("is not sent, nor asked for, until the API answers 401", async () => {
@@ -90,5 +100,30 @@ describe("the API token", () => {
     setToken(TOKEN);
     setToken(`${TOKEN}2`);
     expect(authSnapshot().version).toBe(before + 2);
+  });
+
+  it("is taken from the link `make up` prints, on any path, and removed from the address", async () => {
+    window.history.replaceState(null, "", `/experiments/abc?token=${TOKEN}&tab=results#rounds`);
+    resetAuth(); // what loading the page does
+    expect(authSnapshot().token).toBe(TOKEN);
+    expect(sessionStorage.getItem("tracetax.apiToken")).toBe(TOKEN);
+    expect(`${location.pathname}${location.search}${location.hash}`).toBe(
+      "/experiments/abc?tab=results#rounds",
+    );
+    const sent = guardedApi();
+    await unwrap(api.GET("/api/v1/presets"));
+    expect(sent).toEqual([`Bearer ${TOKEN}`]);
+  });
+
+  it("wins over a stored one, and an address without it changes nothing", () => {
+    sessionStorage.setItem("tracetax.apiToken", "an-older-token-0123456789");
+    window.history.replaceState(null, "", `/?token=${TOKEN}`);
+    resetAuth();
+    expect(authSnapshot().token).toBe(TOKEN);
+    expect(location.search).toBe("");
+    window.history.replaceState(null, "", "/checks?status=failed");
+    expect(takeTokenFromAddress()).toBeNull();
+    expect(location.search).toBe("?status=failed");
+    expect(sessionStorage.getItem("tracetax.apiToken")).toBe(TOKEN);
   });
 });

@@ -1,11 +1,14 @@
-// The API token, when the backend has one (TRACETAX_API_TOKEN): kept in sessionStorage, so it
-// lasts for this tab and is gone when the tab closes, and sent as `Authorization: Bearer` by
-// the one API client (client.ts) and the event stream (eventStream.ts). Nothing asks for it
-// up front: the first 401 marks it required, and the token prompt (app/TokenPrompt.tsx) shows.
+// The API token (TRACETAX_API_TOKEN, or the one the backend generated): kept in sessionStorage,
+// so it lasts for this tab and is gone when the tab closes, and sent as `Authorization: Bearer`
+// by the one API client (client.ts) and the event stream (eventStream.ts). The link `make up`
+// prints carries it as `?token=`, taken from the address on load (and removed from it, so it
+// does not stay in the history or get shared with a copied URL). Nothing asks for it up front:
+// the first 401 marks it required, and the token prompt (app/TokenPrompt.tsx) shows.
 
 import { useSyncExternalStore } from "react";
 
 const STORAGE_KEY = "tracetax.apiToken";
+const ADDRESS_PARAMETER = "token";
 
 export interface AuthState {
   token: string | null;
@@ -20,7 +23,7 @@ export interface AuthState {
 }
 
 let state: AuthState = {
-  token: readStored(),
+  token: takeTokenFromAddress() ?? readStored(),
   required: false,
   message: null,
   refused: false,
@@ -34,6 +37,31 @@ function readStored(): string | null {
   } catch {
     return null; // storage disabled: the token lives in memory for this page
   }
+}
+
+/**
+ * The token in the page's address (`/?token=...` on any path), stored like an entered one and
+ * removed from the address bar; null when the address has none.
+ */
+export function takeTokenFromAddress(): string | null {
+  const location = globalThis.location;
+  if (!location?.search) return null;
+  const url = new URL(location.href);
+  const token = url.searchParams.get(ADDRESS_PARAMETER)?.trim();
+  if (!url.searchParams.has(ADDRESS_PARAMETER)) return null;
+  url.searchParams.delete(ADDRESS_PARAMETER);
+  try {
+    globalThis.history?.replaceState(
+      globalThis.history.state,
+      "",
+      url.pathname + url.search + url.hash,
+    );
+  } catch {
+    // no history (not a browser page): the token is still used
+  }
+  if (!token) return null;
+  store(token);
+  return token;
 }
 
 function store(token: string | null) {
@@ -97,8 +125,14 @@ export function useAuth(): AuthState {
   return useSyncExternalStore(subscribe, authSnapshot);
 }
 
-/** For tests: back to a fresh page's state, reading sessionStorage again. */
+/** For tests: back to a fresh page's state, reading the address and sessionStorage again. */
 export function resetAuth() {
-  state = { token: readStored(), required: false, message: null, refused: false, version: 0 };
+  state = {
+    token: takeTokenFromAddress() ?? readStored(),
+    required: false,
+    message: null,
+    refused: false,
+    version: 0,
+  };
   for (const listener of listeners) listener();
 }

@@ -46,6 +46,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ready
+         * @description Readiness of the backend itself (for supervisors and Kubernetes probes): 503 when the
+         *     experiment queue's worker is no longer running, since experiments submitted then would wait
+         *     `queued` for good; a restart brings it back. Open even when the API requires a token: it
+         *     names nothing. The stack's components are /api/health's business.
+         */
+        get: operations["ready_api_health_ready_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/experiments": {
         parameters: {
             query?: never;
@@ -82,7 +105,14 @@ export interface paths {
         get: operations["get_experiment_api_v1_experiments__experiment_id__get"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete Experiment
+         * @description Delete a finished experiment with everything stored for it: rounds (samples, histograms,
+         *     stacks), results, span ledgers, the check or calibration it answers, and its work
+         *     directory (oha databases, service logs, JFR and perf files). A queued or running one is
+         *     409: cancel it first.
+         */
+        delete: operations["delete_experiment_api_v1_experiments__experiment_id__delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -331,7 +361,12 @@ export interface paths {
         get: operations["get_check_api_v1_checks__check_id__get"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete Check
+         * @description Delete a finished check with its experiment (rows and work directory). While its
+         *     experiment is queued or running: 409, cancel it first.
+         */
+        delete: operations["delete_check_api_v1_checks__check_id__delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -396,7 +431,12 @@ export interface paths {
         get: operations["get_calibration_api_v1_calibrations__calibration_id__get"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete Calibration
+         * @description Delete a finished calibration with its A/A experiment (rows and work directory); checks
+         *     no longer find its noise floor. While its experiment is queued or running: 409.
+         */
+        delete: operations["delete_calibration_api_v1_calibrations__calibration_id__delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -440,7 +480,12 @@ export interface paths {
         get: operations["get_tuning_api_v1_tunings__tuning_id__get"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete Tuning
+         * @description Delete a finished tuning run with every experiment it ran (rows and work directories).
+         *     While it runs: 409, cancel it first.
+         */
+        delete: operations["delete_tuning_api_v1_tunings__tuning_id__delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1110,6 +1155,11 @@ export interface components {
             };
             /** Flagged Rounds */
             flagged_rounds: string[];
+            /**
+             * Stack Down Rounds
+             * @default []
+             */
+            stack_down_rounds: string[];
             /** Ledger */
             ledger: components["schemas"]["RoundLedger"][];
             /** Dropped Spans */
@@ -1578,6 +1628,11 @@ export interface components {
             };
             /** Flagged Rounds */
             flagged_rounds: string[];
+            /**
+             * Stack Down Rounds
+             * @default []
+             */
+            stack_down_rounds: string[];
             /** Saturated Rounds */
             saturated_rounds: string[];
             /** Ledger */
@@ -1715,6 +1770,19 @@ export interface components {
              */
             max_steps: number;
         };
+        /** Readiness */
+        Readiness: {
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "ready" | "not ready";
+            /**
+             * Detail
+             * @default
+             */
+            detail: string;
+        };
         /** Recommendation */
         Recommendation: {
             /** Start From */
@@ -1801,6 +1869,10 @@ export interface components {
             isolation?: {
                 [key: string]: unknown;
             } | null;
+            /** Stack Health */
+            stack_health?: {
+                [key: string]: unknown;
+            } | null;
             /** Histogram */
             histogram: string | null;
             /** Open Phase */
@@ -1862,6 +1934,10 @@ export interface components {
             } | null;
             /** Isolation */
             isolation?: {
+                [key: string]: unknown;
+            } | null;
+            /** Stack Health */
+            stack_health?: {
                 [key: string]: unknown;
             } | null;
         };
@@ -2322,7 +2398,7 @@ export interface components {
             pipeline?: string | null;
             /**
              * Config File
-             * @description A user's overlay over the lab base, instead of `pipeline`: a path on the backend's host.
+             * @description A user's overlay over the lab base, instead of `pipeline`: a YAML file on the backend's host under collector-pipelines/lab/ or TRACETAX_PIPELINE_OVERLAYS_DIR, of at most TRACETAX_MAX_CONFIG_FILE_BYTES.
              */
             config_file?: string | null;
             /**
@@ -2332,7 +2408,7 @@ export interface components {
             baseline: boolean;
             /**
              * Settings
-             * @description LAB_* variables the overlay reads, e.g. LAB_MEMORY_LIMIT_MIB for memory-limited.
+             * @description LAB_* variables the overlay reads, e.g. LAB_MEMORY_LIMIT_MIB for memory-limited. Values are literal: `$` (the Collector's `${...}` expansion) is refused.
              */
             settings?: {
                 [key: string]: string;
@@ -2393,7 +2469,7 @@ export interface operations {
                     "application/json": components["schemas"]["HealthReport"];
                 };
             };
-            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            /** @description no or a wrong bearer token where this request needs one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2435,6 +2511,35 @@ export interface operations {
             };
         };
     };
+    ready_api_health_ready_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description the experiment queue's worker has stopped */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+        };
+    };
     list_experiments_api_v1_experiments_get: {
         parameters: {
             query?: {
@@ -2457,7 +2562,7 @@ export interface operations {
                     "application/json": components["schemas"]["ExperimentSummary"][];
                 };
             };
-            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            /** @description no or a wrong bearer token where this request needs one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2508,7 +2613,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
-            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            /** @description no or a wrong bearer token where this request needs one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2544,6 +2649,15 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description the queue is full: TRACETAX_MAX_QUEUE_LENGTH experiments are waiting */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
         };
     };
     get_experiment_api_v1_experiments__experiment_id__get: {
@@ -2566,7 +2680,7 @@ export interface operations {
                     "application/json": components["schemas"]["ExperimentDetail"];
                 };
             };
-            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            /** @description no or a wrong bearer token where this request needs one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2577,6 +2691,62 @@ export interface operations {
             };
             /** @description not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_experiment_api_v1_experiments__experiment_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                experiment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description no or a wrong bearer token where this request needs one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description queued or running, or its tuning runs: cancel it first */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2615,7 +2785,7 @@ export interface operations {
                     "application/json": components["schemas"]["ExperimentSummary"];
                 };
             };
-            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            /** @description no or a wrong bearer token where this request needs one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2676,7 +2846,7 @@ export interface operations {
                     "application/json": components["schemas"]["ExperimentResults"];
                 };
             };
-            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            /** @description no or a wrong bearer token where this request needs one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2726,7 +2896,7 @@ export interface operations {
                     "text/event-stream": unknown;
                 };
             };
-            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            /** @description no or a wrong bearer token where this request needs one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2780,7 +2950,7 @@ export interface operations {
                     "application/json": components["schemas"]["Diagnostics"] | components["schemas"]["PipelineDiagnostics"];
                 };
             };
-            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            /** @description no or a wrong bearer token where this request needs one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2845,7 +3015,7 @@ export interface operations {
                     "text/plain": unknown;
                 };
             };
-            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            /** @description no or a wrong bearer token where this request needs one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2894,7 +3064,7 @@ export interface operations {
                     "application/json": components["schemas"]["RoundLedger"][];
                 };
             };
-            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            /** @description no or a wrong bearer token where this request needs one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2950,7 +3120,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServiceInfo"][];
                 };
             };
-            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            /** @description no or a wrong bearer token where this request needs one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2979,7 +3149,7 @@ export interface operations {
                     "application/json": components["schemas"]["PipelineVariantInfo"][];
                 };
             };
-            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            /** @description no or a wrong bearer token where this request needs one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3008,7 +3178,7 @@ export interface operations {
                     "application/json": components["schemas"]["Preset"][];
                 };
             };
-            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            /** @description no or a wrong bearer token where this request needs one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3042,7 +3212,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            /** @description no or a wrong bearer token where this request needs one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3100,7 +3270,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckStatus"][];
                 };
             };
-            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            /** @description no or a wrong bearer token where this request needs one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3151,7 +3321,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
-            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            /** @description no or a wrong bearer token where this request needs one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3187,6 +3357,15 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description the queue is full: TRACETAX_MAX_QUEUE_LENGTH experiments are waiting */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
         };
     };
     get_check_api_v1_checks__check_id__get: {
@@ -3213,7 +3392,7 @@ export interface operations {
                     "application/xml": unknown;
                 };
             };
-            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            /** @description no or a wrong bearer token where this request needs one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3232,6 +3411,62 @@ export interface operations {
                 };
             };
             /** @description format=junit before the check has a verdict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_check_api_v1_checks__check_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                check_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description no or a wrong bearer token where this request needs one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description its experiment is queued or running: cancel it first */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3296,7 +3531,7 @@ export interface operations {
                     "application/json": components["schemas"]["CostReport"];
                 };
             };
-            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            /** @description no or a wrong bearer token where this request needs one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3354,7 +3589,7 @@ export interface operations {
                     "application/json": components["schemas"]["CalibrationStatus"][];
                 };
             };
-            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            /** @description no or a wrong bearer token where this request needs one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3405,7 +3640,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
-            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            /** @description no or a wrong bearer token where this request needs one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3441,6 +3676,15 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description the queue is full: TRACETAX_MAX_QUEUE_LENGTH experiments are waiting */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
         };
     };
     get_calibration_api_v1_calibrations__calibration_id__get: {
@@ -3463,7 +3707,7 @@ export interface operations {
                     "application/json": components["schemas"]["CalibrationStatus"];
                 };
             };
-            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            /** @description no or a wrong bearer token where this request needs one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3474,6 +3718,62 @@ export interface operations {
             };
             /** @description no such calibration */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_calibration_api_v1_calibrations__calibration_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                calibration_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description no or a wrong bearer token where this request needs one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description no such calibration */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description its experiment is queued or running: cancel it first */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3512,7 +3812,7 @@ export interface operations {
                     "application/json": components["schemas"]["TuningSummary"][];
                 };
             };
-            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            /** @description no or a wrong bearer token where this request needs one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3563,7 +3863,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
-            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            /** @description no or a wrong bearer token where this request needs one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3599,6 +3899,15 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description the queue is full: TRACETAX_MAX_QUEUE_LENGTH experiments are waiting */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
         };
     };
     get_tuning_api_v1_tunings__tuning_id__get: {
@@ -3621,7 +3930,7 @@ export interface operations {
                     "application/json": components["schemas"]["TuningDetail"];
                 };
             };
-            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            /** @description no or a wrong bearer token where this request needs one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3632,6 +3941,62 @@ export interface operations {
             };
             /** @description not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_tuning_api_v1_tunings__tuning_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tuning_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description no or a wrong bearer token where this request needs one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description queued or running: cancel it first */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3670,7 +4035,7 @@ export interface operations {
                     "application/json": components["schemas"]["TuningSummary"];
                 };
             };
-            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            /** @description no or a wrong bearer token where this request needs one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3733,7 +4098,7 @@ export interface operations {
                     "application/json": components["schemas"]["ExperimentLogs"];
                 };
             };
-            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            /** @description no or a wrong bearer token where this request needs one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3798,7 +4163,7 @@ export interface operations {
                     "application/json": components["schemas"]["Meta"];
                 };
             };
-            /** @description no or a wrong bearer token (TRACETAX_API_TOKEN is set) */
+            /** @description no or a wrong bearer token where this request needs one */
             401: {
                 headers: {
                     [name: string]: unknown;

@@ -3,8 +3,9 @@ import { type FormEvent, useState } from "react";
 import { setToken, useAuth } from "../api/auth";
 
 /**
- * Shown above every page once the API answers 401: asks for the backend's TRACETAX_API_TOKEN,
- * keeps it for this tab (sessionStorage) and loads again what the 401 stopped.
+ * Shown above every page once the API answers 401: asks for the backend's token (its
+ * TRACETAX_API_TOKEN or the one it generated; the link `make up` prints sets it without asking,
+ * see auth.ts), keeps it for this tab (sessionStorage) and loads again what the 401 stopped.
  */
 export function TokenPrompt() {
   const auth = useAuth();
@@ -41,7 +42,9 @@ export function TokenPrompt() {
             aria-describedby="api-token-hint"
           />
           <p id="api-token-hint" className="hint">
-            The backend's <code>TRACETAX_API_TOKEN</code>. On Kubernetes the chart's install notes
+            The backend's <code>TRACETAX_API_TOKEN</code>, or the one it generated: natively, open
+            the link <code>make up</code> prints (it logs in), or read{" "}
+            <code>~/.local/state/tracetax/api-token</code>. On Kubernetes the chart's install notes
             say how to read it from its Secret; with Docker Compose it is in{" "}
             <code>backend.env</code>. Kept in this tab only, until it is closed.
           </p>

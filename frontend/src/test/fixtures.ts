@@ -454,6 +454,7 @@ export function diagnostics(extra: Partial<Diagnostics> = {}): Diagnostics {
       rss_max_bytes: noiseFloor("rss_max_bytes", 0.9, 301990),
     },
     flagged_rounds: [],
+    stack_down_rounds: [],
     ledger: [
       roundLedger("none", 0, [
         spansLedger(0, 0, 0, 0),

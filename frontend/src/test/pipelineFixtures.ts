@@ -1468,6 +1468,7 @@ export function pipelineDiagnostics(extra: Partial<PipelineDiagnostics> = {}): P
         },
       },
       flagged_rounds: [],
+      stack_down_rounds: [],
       saturated_rounds: [],
       span_delay: {
         loadbalancing: { p50_us: 531_200.5, p99_us: 1_041_870.2, rounds: 1 },

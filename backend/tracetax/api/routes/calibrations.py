@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, HTTPException, Query, status
+from fastapi import APIRouter, HTTPException, Query, Response, status
 
+from tracetax import retention
 from tracetax.api.auth import FORBIDDEN, require_allowed_service
-from tracetax.api.deps import EngineDep, SettingsDep, submission_errors
+from tracetax.api.deps import EngineDep, SettingsDep, deletion_errors, submission_errors
 from tracetax.api.schemas.calibrations import CalibrationCreated, CalibrationRequest, CalibrationStatus
-from tracetax.api.schemas.errors import error_responses
+from tracetax.api.schemas.errors import QUEUE_FULL, error_responses
 from tracetax.db import repository as repo
 from tracetax.db.models import Calibration
 from tracetax.submission import calibration_floors, queue_calibration
@@ -22,7 +23,10 @@ router = APIRouter(prefix="/api/v1/calibrations", tags=["calibrations"])
     "",
     status_code=status.HTTP_202_ACCEPTED,
     response_model=CalibrationCreated,
-    responses={**error_responses({400: "the body is not UTF-8 JSON", 404: "unknown service"}), **FORBIDDEN},
+    responses={
+        **error_responses({400: "the body is not UTF-8 JSON", 404: "unknown service", 429: QUEUE_FULL}),
+        **FORBIDDEN,
+    },
 )
 def create_calibration(request: CalibrationRequest, engine: EngineDep, settings: SettingsDep) -> CalibrationCreated:
     """Queue an A/A experiment of the configuration against itself at the given load. A command
@@ -73,3 +77,18 @@ def get_calibration(calibration_id: str, engine: EngineDep) -> CalibrationStatus
     if calibration is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, f"no calibration {calibration_id}")
     return _status(engine, calibration)
+
+
+@router.delete(
+    "/{calibration_id}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    response_class=Response,
+    responses=error_responses(
+        {404: "no such calibration", 409: "its experiment is queued or running: cancel it first"}
+    ),
+)
+def delete_calibration(calibration_id: str, engine: EngineDep) -> None:
+    """Delete a finished calibration with its A/A experiment (rows and work directory); checks
+    no longer find its noise floor. While its experiment is queued or running: 409."""
+    with deletion_errors():
+        retention.delete_calibration(retention.Store.of(engine), calibration_id)

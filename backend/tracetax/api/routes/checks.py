@@ -11,10 +11,11 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, HTTPException, Query, Response, status
 from sqlalchemy.orm import Session
 
+from tracetax import retention
 from tracetax.api.auth import FORBIDDEN, require_allowed_service
-from tracetax.api.deps import EngineDep, SettingsDep, SpecRoute, submission_errors
+from tracetax.api.deps import EngineDep, SettingsDep, SpecRoute, deletion_errors, submission_errors
 from tracetax.api.schemas.checks import CheckBody, CheckCreated, CheckStatus, field_of
-from tracetax.api.schemas.errors import error_responses
+from tracetax.api.schemas.errors import QUEUE_FULL, error_responses
 from tracetax.db import repository as repo
 from tracetax.db.models import Check, Experiment
 from tracetax.diagnostics import report
@@ -34,7 +35,10 @@ router = APIRouter(prefix="/api/v1/checks", tags=["checks"], route_class=SpecRou
     "",
     status_code=status.HTTP_202_ACCEPTED,
     response_model=CheckCreated,
-    responses={**error_responses({400: "the body is not UTF-8 JSON", 404: "unknown service"}), **FORBIDDEN},
+    responses={
+        **error_responses({400: "the body is not UTF-8 JSON", 404: "unknown service", 429: QUEUE_FULL}),
+        **FORBIDDEN,
+    },
 )
 def create_check(request: CheckBody, engine: EngineDep, settings: SettingsDep) -> CheckCreated:
     """Queue an experiment of the baseline against the candidate and judge it against the budget:
@@ -148,3 +152,16 @@ def get_check(
             raise HTTPException(status.HTTP_409_CONFLICT, f"check {check_id} is {result.status}: no verdict yet")
         return Response(junit(check_id, result.verdict, result.error), media_type="application/xml")
     return result
+
+
+@router.delete(
+    "/{check_id}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    response_class=Response,
+    responses=error_responses({404: "not found", 409: "its experiment is queued or running: cancel it first"}),
+)
+def delete_check(check_id: str, engine: EngineDep) -> None:
+    """Delete a finished check with its experiment (rows and work directory). While its
+    experiment is queued or running: 409, cancel it first."""
+    with deletion_errors():
+        retention.delete_check(retention.Store.of(engine), check_id)

@@ -12,19 +12,21 @@ import json
 from collections.abc import AsyncIterator
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, HTTPException, Query, status
+from fastapi import APIRouter, HTTPException, Query, Response, status
 from fastapi.responses import PlainTextResponse, StreamingResponse
 
+from tracetax import retention
 from tracetax.api.auth import FORBIDDEN, require_allowed_service
 from tracetax.api.deps import (
     EngineDep,
     SettingsDep,
     SpecRoute,
+    deletion_errors,
     load_experiment,
     require_configuration,
     submission_errors,
 )
-from tracetax.api.schemas.errors import error_responses
+from tracetax.api.schemas.errors import QUEUE_FULL, error_responses
 from tracetax.api.schemas.experiments import (
     ExperimentCreated,
     ExperimentDetail,
@@ -48,13 +50,18 @@ router = APIRouter(prefix="/api/v1/experiments", tags=["experiments"], route_cla
 # How long the event stream waits for progress before it sends a keep-alive comment and
 # checks whether the experiment ended without a `finished` event.
 EVENTS_IDLE_S = 15.0
+# How long a client waits before it reconnects to an event stream the stopping backend ended.
+STOPPING_RETRY_MS = 5000
 
 
 @router.post(
     "",
     status_code=status.HTTP_202_ACCEPTED,
     response_model=ExperimentCreated,
-    responses={**error_responses({400: "the body is not UTF-8 JSON", 404: "unknown service"}), **FORBIDDEN},
+    responses={
+        **error_responses({400: "the body is not UTF-8 JSON", 404: "unknown service", 429: QUEUE_FULL}),
+        **FORBIDDEN,
+    },
 )
 def create_experiment(spec: SpecBody, engine: EngineDep, settings: SettingsDep) -> ExperimentCreated:
     """Validate the spec and queue the experiment: a service (`subject: service`, the default)
@@ -108,6 +115,21 @@ def cancel_experiment(experiment_id: str, engine: EngineDep) -> ExperimentSummar
         raise HTTPException(status.HTTP_409_CONFLICT, f"experiment {experiment_id} is {experiment.status}")
     experiment = load_experiment(engine, experiment_id)
     return ExperimentSummary.of(experiment, engine.queue.position(experiment_id))
+
+
+@router.delete(
+    "/{experiment_id}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    response_class=Response,
+    responses=error_responses({404: "not found", 409: "queued or running, or its tuning runs: cancel it first"}),
+)
+def delete_experiment(experiment_id: str, engine: EngineDep) -> None:
+    """Delete a finished experiment with everything stored for it: rounds (samples, histograms,
+    stacks), results, span ledgers, the check or calibration it answers, and its work
+    directory (oha databases, service logs, JFR and perf files). A queued or running one is
+    409: cancel it first."""
+    with deletion_errors():
+        retention.delete_experiment(retention.Store.of(engine), experiment_id)
 
 
 @router.get("/{experiment_id}/results", response_model=ExperimentResults, responses=error_responses({404: "not found"}))
@@ -178,6 +200,10 @@ async def experiment_events(experiment_id: str, engine: EngineDep) -> StreamingR
                 yield finished(now.status)
                 return
             yield ": keep-alive\n\n"
+        if engine.broker.closed:
+            # The backend stops: end now so the server's graceful shutdown is not held (the
+            # client reconnects to the next backend, after this `retry`).
+            yield f": the backend is stopping\nretry: {STOPPING_RETRY_MS}\n\n"
 
     return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from fastapi import APIRouter, Depends, Response, status
+from pydantic import BaseModel
 
 from tracetax.api.auth import UNAUTHORIZED, require_token
-from tracetax.api.deps import BackendsDep, SettingsDep
+from tracetax.api.deps import BackendsDep, EngineDep, SettingsDep
 from tracetax.health import HealthReport, check_components
 
 router = APIRouter(prefix="/api/health", tags=["health"])
@@ -32,3 +35,31 @@ async def live() -> dict[str, str]:
     """Liveness of the backend process alone (for supervisors and Kubernetes probes); open
     even when the API requires a token, as it tells nothing."""
     return {"status": "alive"}
+
+
+class Readiness(BaseModel):
+    status: Literal["ready", "not ready"]
+    detail: str = ""
+
+
+@router.get(
+    "/ready",
+    response_model=Readiness,
+    responses={503: {"model": Readiness, "description": "the experiment queue's worker has stopped"}},
+)
+async def ready(engine: EngineDep, response: Response) -> Readiness:
+    """Readiness of the backend itself (for supervisors and Kubernetes probes): 503 when the
+    experiment queue's worker is no longer running, since experiments submitted then would wait
+    `queued` for good; a restart brings it back. Open even when the API requires a token: it
+    names nothing. The stack's components are /api/health's business."""
+    queue = engine.queue
+    if queue.stopping:
+        response.status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+        return Readiness(status="not ready", detail="the backend is stopping")
+    if queue.worker_alive is False:
+        response.status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+        return Readiness(
+            status="not ready",
+            detail="the experiment queue's worker has stopped (see the backend's log); restart the backend",
+        )
+    return Readiness(status="ready")

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, HTTPException, Query, status
+from fastapi import APIRouter, HTTPException, Query, Response, status
 
-from tracetax import tunings
+from tracetax import retention, tunings
 from tracetax.api.auth import FORBIDDEN, require_allowed_service
-from tracetax.api.deps import EngineDep, SettingsDep, submission_errors
-from tracetax.api.schemas.errors import error_responses
+from tracetax.api.deps import EngineDep, SettingsDep, deletion_errors, submission_errors
+from tracetax.api.schemas.errors import QUEUE_FULL, error_responses
 from tracetax.api.schemas.tunings import TuningCreated, TuningDetail, TuningReportModel, TuningSummary
 from tracetax.db import repository as repo
 from tracetax.tuning.spec import TuningSpec
@@ -22,7 +22,10 @@ router = APIRouter(prefix="/api/v1/tunings", tags=["tunings"])
     "",
     status_code=status.HTTP_202_ACCEPTED,
     response_model=TuningCreated,
-    responses={**error_responses({400: "the body is not UTF-8 JSON", 404: "unknown service"}), **FORBIDDEN},
+    responses={
+        **error_responses({400: "the body is not UTF-8 JSON", 404: "unknown service", 429: QUEUE_FULL}),
+        **FORBIDDEN,
+    },
 )
 def create_tuning(spec: TuningSpec, engine: EngineDep, settings: SettingsDep) -> TuningCreated:
     """Start a tuning run: a probe, rungs of successive halving within `wall_time_s`, then a
@@ -66,3 +69,16 @@ def cancel_tuning(tuning_id: str, engine: EngineDep) -> TuningSummary:
         if not tunings.cancel(tuning_id):
             raise HTTPException(status.HTTP_409_CONFLICT, f"tuning {tuning_id} is {tuning.status}")
         return TuningSummary.of(tuning)
+
+
+@router.delete(
+    "/{tuning_id}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    response_class=Response,
+    responses=error_responses({404: "not found", 409: "queued or running: cancel it first"}),
+)
+def delete_tuning(tuning_id: str, engine: EngineDep) -> None:
+    """Delete a finished tuning run with every experiment it ran (rows and work directories).
+    While it runs: 409, cancel it first."""
+    with deletion_errors():
+        retention.delete_tuning(retention.Store.of(engine), tuning_id)

@@ -8,12 +8,13 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from tracetax.api.schemas.queued import QueuedRecord
+from tracetax.core.inputs import SEED_MAX, SEED_MIN, InputModel
 from tracetax.diagnostics.calibration import calibration_spec
 from tracetax.diagnostics.overhead import NoiseFloor
 from tracetax.engine.spec import ConfigurationSpec, ExperimentSpec, LoadSpec, ServiceRef
 
 
-class CalibrationRequest(BaseModel):
+class CalibrationRequest(InputModel):
     """An A/A experiment: `configuration` twice, interleaved, at `load`."""
 
     service: ServiceRef
@@ -23,7 +24,7 @@ class CalibrationRequest(BaseModel):
     )
     load: LoadSpec
     rounds: int = Field(default=5, ge=2, le=50, description="Paired rounds; at least 2 for a spread.")
-    seed: int = 0
+    seed: int = Field(default=0, ge=SEED_MIN, le=SEED_MAX)
 
     def experiment_spec(self) -> ExperimentSpec:
         return calibration_spec(self.service, self.configuration, self.load, self.rounds, self.seed)

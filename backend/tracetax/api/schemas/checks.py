@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import BaseModel, Discriminator, Field, Tag, field_validator
 
 from tracetax.api.schemas.queued import QueuedRecord
+from tracetax.core.inputs import SEED_MAX, SEED_MIN, InputModel
 from tracetax.diagnostics.checks import Budget, Verdict
 from tracetax.engine.spec import ConfigurationSpec, ExperimentSpec, LoadSpec, ServiceRef, subject_of
 from tracetax.lab.spec import PipelineSpec, SpanLoadSpec, VariantSpec
@@ -42,7 +43,7 @@ def _budget_fits(budget: Budget, subject: str) -> Budget:
     return budget
 
 
-class CheckRequest(BaseModel):
+class CheckRequest(InputModel):
     subject: Literal["service"] = Field(default="service", description="A service check; `collector` for a pipeline.")
     service: ServiceRef
     baseline: ConfigurationSpec
@@ -50,7 +51,7 @@ class CheckRequest(BaseModel):
     load: LoadSpec
     budget: Budget
     rounds: int = Field(default=5, ge=1, le=50)
-    seed: int = 0
+    seed: int = Field(default=0, ge=SEED_MIN, le=SEED_MAX)
     strict: bool = Field(default=False, description="Judge the point estimate instead of the interval's lower bound.")
 
     def experiment_spec(self) -> ExperimentSpec:
@@ -72,7 +73,7 @@ class CheckRequest(BaseModel):
         return _budget_fits(budget, "service")
 
 
-class PipelineCheckRequest(BaseModel):
+class PipelineCheckRequest(InputModel):
     """A CI check of a Collector pipeline: the candidate variant against the baseline one."""
 
     subject: Literal["collector"]
@@ -81,7 +82,7 @@ class PipelineCheckRequest(BaseModel):
     load: SpanLoadSpec
     budget: Budget
     rounds: int = Field(default=5, ge=1, le=50)
-    seed: int = 0
+    seed: int = Field(default=0, ge=SEED_MIN, le=SEED_MAX)
     strict: bool = Field(default=False, description="Judge the point estimate instead of the interval's lower bound.")
 
     def experiment_spec(self) -> PipelineSpec:

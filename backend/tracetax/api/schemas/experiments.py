@@ -76,6 +76,9 @@ class RoundSummary(BaseModel):
     # The measured phases' isolation record: other processes' CPU on the service's cores,
     # the service's run-queue wait, and whether the phase was flagged.
     isolation: dict[str, Any] | None = None
+    # The stack's components probed before and after the round: flagged, with the ones not
+    # ready (`down`), when a component was down during it.
+    stack_health: dict[str, Any] | None = None
 
     @classmethod
     def of(cls, round_: Round) -> RoundSummary:
@@ -99,6 +102,7 @@ class RoundSummary(BaseModel):
             limited_by=(round_.closed_phase or {}).get("limited_by"),
             shutdown=round_.shutdown,
             isolation=(round_.resources or {}).get("isolation"),
+            stack_health=(round_.resources or {}).get("stack_health"),
         )
 
 

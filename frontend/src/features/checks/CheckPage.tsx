@@ -12,6 +12,7 @@ import {
   type VariantSpec,
 } from "../../api/types";
 import { DetailGate, DetailHead, Fact, OnceFinal } from "../../components/DetailPage";
+import { DownloadLink } from "../../components/DownloadLink";
 import { ErrorState, Loading } from "../../components/States";
 import {
   formatDateTime,
@@ -146,13 +147,13 @@ function Check({ data, experiment }: { data: CheckStatus; experiment?: Experimen
         <div className="section-head">
           <h2 id="lines-title">Budget lines</h2>
           {verdict && (
-            <a
+            <DownloadLink
               className="button button-small"
               href={junitUrl(data.id)}
-              download={`tracetax-check-${data.id.slice(0, 8)}-junit.xml`}
+              filename={`tracetax-check-${data.id.slice(0, 8)}-junit.xml`}
             >
               Download JUnit XML
-            </a>
+            </DownloadLink>
           )}
         </div>
         <OnceFinal

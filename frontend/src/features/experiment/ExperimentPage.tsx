@@ -1,8 +1,9 @@
-import { useParams } from "react-router";
+import { useNavigate, useParams } from "react-router";
 import { useExperiment } from "../../api/queries";
 import { type ExperimentDetail, isFinal, isPipelineExperiment } from "../../api/types";
 import { DetailGate } from "../../components/DetailPage";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
+import { DeleteExperimentButton } from "../experiments/DeleteExperimentButton";
 import { LiveRun } from "../live-run/LiveRun";
 import { PipelineResults } from "../pipeline-results/PipelineResults";
 import { Results } from "../results/Results";
@@ -32,9 +33,15 @@ export function ExperimentPage() {
 
 function Experiment({ data }: { data: ExperimentDetail }) {
   const pipeline = isPipelineExperiment(data);
+  const navigate = useNavigate();
   return (
     <>
       <ExperimentHeader experiment={data} />
+      {isFinal(data.status) && (
+        <div className="page-actions">
+          <DeleteExperimentButton experiment={data} onDeleted={() => navigate("/")} />
+        </div>
+      )}
       {isFinal(data.status) ? (
         pipeline ? (
           <PipelineResults experiment={data} />

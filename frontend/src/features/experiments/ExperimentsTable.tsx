@@ -1,16 +1,25 @@
 import { type ExperimentSummary, isPipelineSummary } from "../../api/types";
 import { CreatedCell, ListTable, NameCell, StatusCell } from "../../components/ListTable";
 import { MISSING } from "../../lib/format";
+import { DeleteExperimentButton } from "./DeleteExperimentButton";
 
 /**
  * The list: status, what was measured (a service, or a Collector pipeline), configurations or
- * pipeline variants (baseline marked), verdict, date.
+ * pipeline variants (baseline marked), verdict, date, and Delete once it has ended.
  */
 export function ExperimentsTable({ experiments }: { experiments: ExperimentSummary[] }) {
   return (
     <ListTable
       className="experiments"
-      columns={["Experiment", "Status", "Measures", "Configurations", "Verdict", "Created"]}
+      columns={[
+        "Experiment",
+        "Status",
+        "Measures",
+        "Configurations",
+        "Verdict",
+        "Created",
+        "Actions",
+      ]}
     >
       {experiments.map((experiment) => (
         <tr key={experiment.id}>
@@ -49,6 +58,9 @@ export function ExperimentsTable({ experiments }: { experiments: ExperimentSumma
           {/* The verdict comes with the diagnostics (overhead intervals and budgets). */}
           <td className="verdict">{MISSING}</td>
           <CreatedCell at={experiment.created_at} />
+          <td>
+            <DeleteExperimentButton experiment={experiment} compact />
+          </td>
         </tr>
       ))}
     </ListTable>

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useMemo } from "react";
+import { DownloadLink } from "../../components/DownloadLink";
 import { Empty, ErrorState, Loading } from "../../components/States";
 import { formatNumber } from "../../lib/format";
 import {
@@ -57,13 +58,13 @@ export function FlameGraphPanel({
               ))}
             </select>
           </label>
-          <a
+          <DownloadLink
             className="button button-small"
             href={foldedStacksUrl(experimentId, configuration)}
-            download={`tracetax-${experimentId.slice(0, 8)}-${configuration}.folded`}
+            filename={`tracetax-${experimentId.slice(0, 8)}-${configuration}.folded`}
           >
             Download folded stacks
-          </a>
+          </DownloadLink>
           <span className="muted small">for speedscope or flamegraph.pl</span>
         </div>
       </div>

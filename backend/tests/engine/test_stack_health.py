@@ -1,0 +1,123 @@
+"""The stack probed before and after each round, for both subjects (the engine runs their
+rounds alike): a round during which a component was not ready is flagged with which, and the
+API's round summaries show it. A fake subject and probe: no stack, no service."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy.orm import Session, sessionmaker
+
+from tracetax.api.schemas.experiments import RoundSummary
+from tracetax.db import repository as repo
+from tracetax.db.session import make_engine, migrate, session_factory
+from tracetax.engine.aggregate import RoundData
+from tracetax.engine.experiment import ExperimentEngine, StackDown, record_stack_health
+from tracetax.engine.runner import RoundOutcome
+from tracetax.engine.spec import AnySpec
+from tracetax.engine.subjects import Slot, Subject
+
+SPEC: dict[str, Any] = {
+    "name": "probed",
+    "service": {"kind": "demo", "language": "go"},
+    "configurations": [{"preset": "none"}, {"preset": "batch-default"}],
+    "load": {"rate": 100, "warmup_s": 1, "duration_s": 2, "max_throughput_s": 0},
+    "rounds": 1,
+}
+
+
+class CompletingSubject:
+    """Every round completes at once; the probe sees what `events` says happened meanwhile."""
+
+    def __init__(self, log: list[str]) -> None:
+        self.log = log
+
+    def environment(self) -> dict[str, Any]:
+        return {}
+
+    def run_round(self, slot: Slot) -> RoundOutcome:
+        self.log.append(f"round {slot.configuration}")
+        return RoundOutcome(status="completed", resources={"isolation": {}})
+
+    def aggregate(self, rounds: Sequence[RoundData]) -> dict[str, dict[str, Any]]:
+        return {}
+
+
+@pytest.fixture
+def sessions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[sessionmaker[Session]]:
+    monkeypatch.setenv("TRACETAX_STATE_DIR", str(tmp_path / "state"))  # the measurement lock
+    url = f"sqlite:///{tmp_path / 'tracetax.db'}"
+    migrate(url)
+    database = make_engine(url)
+    yield session_factory(database)
+    database.dispose()
+
+
+def test_a_round_with_a_component_down_is_flagged_with_it(
+    sessions: sessionmaker[Session], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log: list[str] = []
+    engine = ExperimentEngine(sessions, tmp_path / "work", "http://127.0.0.1:4318", publish=lambda _: None)
+
+    def subject_for(spec: AnySpec) -> Subject:
+        return CompletingSubject(log)
+
+    monkeypatch.setattr(engine, "subject_for", subject_for)
+    # Probes in order: before and after the first round, then before and after the second.
+    answers: list[StackDown] = [{}, {}, {}, {"tempo": "ConnectError", "collector": "HTTP 503"}]
+
+    def probe() -> StackDown:
+        log.append("probe")
+        return answers.pop(0)
+
+    engine.stack_probe = probe
+    with sessions() as session:
+        experiment_id = repo.create_experiment(session, SPEC, "go", "probed").id
+    assert engine.execute(experiment_id, threading.Event(), threading.Event()) == "completed"
+    assert log[0] == "probe" and log[2] == "probe"  # around each round
+    assert log.count("probe") == 4 and len(log) == 6
+    with sessions() as session:
+        experiment = repo.get_experiment(session, experiment_id)
+        assert experiment is not None
+        summaries = [RoundSummary.of(r) for r in sorted(experiment.rounds, key=lambda r: r.order_index)]
+    first, second = (s.stack_health for s in summaries)
+    assert first == {"flagged": False, "down": [], "before": {}, "after": {}}
+    assert second is not None and second["flagged"] is True
+    assert second["down"] == ["collector", "tempo"]
+    assert second["after"] == {"tempo": "ConnectError", "collector": "HTTP 503"}
+    assert "collector, tempo not ready" in second["note"]
+    assert summaries[1].isolation == {}  # what the round recorded itself stays
+
+
+def test_a_failing_probe_never_fails_the_round(sessions: sessionmaker[Session], tmp_path: Path) -> None:
+    engine = ExperimentEngine(sessions, tmp_path / "work", "http://127.0.0.1:4318", publish=lambda _: None)
+    engine.subject_for = lambda spec: CompletingSubject([])  # type: ignore[method-assign]
+
+    def broken() -> StackDown:
+        raise RuntimeError("probe bug")
+
+    engine.stack_probe = broken
+    with sessions() as session:
+        experiment_id = repo.create_experiment(session, SPEC, "go", "probed").id
+    assert engine.execute(experiment_id, threading.Event(), threading.Event()) == "completed"
+
+
+def test_record_stack_health_keeps_the_rounds_own_resources() -> None:
+    outcome = RoundOutcome(status="failed")  # a failed round has no resources of its own
+    record_stack_health(outcome, {"loki": "ConnectError"}, None)
+    assert outcome.resources == {
+        "stack_health": {
+            "flagged": True,
+            "down": ["loki"],
+            "before": {"loki": "ConnectError"},
+            "after": None,
+            "note": "loki not ready before or after this round: the ledger stages read from it are unknown",
+        }
+    }
+    untouched = RoundOutcome(status="completed", resources={"cpu_s": 1.0})
+    record_stack_health(untouched, None, None)  # no probe: nothing recorded
+    assert untouched.resources == {"cpu_s": 1.0}

@@ -1,0 +1,32 @@
+"""Talking to the real stack's backend as its user would: the backend guards every request
+that starts or changes anything with the token it generated into its state directory
+(README, "Security"), which `make up` prints as a login link and the CLI reads by itself."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import httpx
+
+from tracetax.stack.native import NativeStack
+
+TOKEN_FILE = "api-token"
+
+
+def stack_token(stack: NativeStack) -> str:
+    return (stack.state / TOKEN_FILE).read_text().strip()
+
+
+def stack_headers(stack: NativeStack) -> dict[str, str]:
+    return {"Authorization": f"Bearer {stack_token(stack)}"}
+
+
+def stack_client(stack: NativeStack, **options: Any) -> httpx.AsyncClient:
+    """An async client sending the stack backend's token (options as httpx.AsyncClient's)."""
+    return httpx.AsyncClient(headers=stack_headers(stack), **options)
+
+
+def cli_env(stack: NativeStack) -> dict[str, str]:
+    """The environment a `tracetax` subprocess needs to find this stack's token by itself."""
+    return {**os.environ, "TRACETAX_STATE_DIR": str(stack.state)}
