@@ -12,7 +12,12 @@
 #             the UI (8000) and Grafana (3000) ports are published; every service has a memory
 #             limit, long-running ones a health check, and depends_on waits on health; the
 #             build args pinned in .env equal the Dockerfile's ARG defaults; the Grafana
-#             dashboards parse and use only provisioned data sources.
+#             dashboards parse and use only provisioned data sources. Safe by default: the
+#             backend lists its Host names (TRACETAX_ALLOWED_HOSTS), its health check asks
+#             /api/health/ready, its stop_grace_period exceeds TRACETAX_SHUTDOWN_GRACE_S;
+#             Grafana's anonymous access is decided by deploy/grafana/entrypoint.sh from the
+#             address it is published on (run here: on for 127.0.0.1, off beyond loopback, and
+#             no start there without GRAFANA_ADMIN_PASSWORD).
 #   docker    each Dockerfile passes hadolint (errors fail, warnings are printed), its base images
 #             are pinned, and every path it COPYs/ADDs exists in its build context and is not
 #             excluded by that context's .dockerignore.
@@ -20,8 +25,14 @@
 #             stack/tempo.yaml but for its listen addresses); `helm lint --strict` and
 #             `helm template` for each helm/tracetax/ci/*.yaml, validated by kubeconform -strict
 #             against Kubernetes JSON schemas generated locally from the OpenAPI spec of
-#             k8s.io/kubernetes; the golden file matches; every helm/tracetax/ci-invalid/*.yaml
-#             fails `helm lint` with a message that names the key given on its `# expect:` line.
+#             k8s.io/kubernetes; each rendered set is safe (PyYAML): NetworkPolicies select
+#             every pod, the backend admits port 8000 only, the Collector only the backend, the
+#             stores only the backend and the Collector (and networkPolicy.storesFrom), egress
+#             keeps DNS; probes ask /api/health/ready; terminationGracePeriodSeconds exceeds
+#             TRACETAX_SHUTDOWN_GRACE_S; TRACETAX_ALLOWED_HOSTS names the Service and Ingress
+#             hosts; an Ingress has TLS unless ingress.allowInsecure. The golden file matches;
+#             every helm/tracetax/ci-invalid/*.yaml fails `helm lint` or `helm template` with a
+#             message that names the key given on its `# expect:` line.
 #
 # Tools are installed once into ${TRACETAX_CACHE_DIR:-~/.cache/tracetax}/tools/<name>-<version>/
 # from the Go module proxy (compose plugin, helm, kubeconform; tagged versions, each built from
@@ -305,7 +316,6 @@ for where, texts in problems.items():
         print(f"PROBLEM {where}: {text}")
 PY
 )"
-  rm -f "$compose_json_file"
   services="$(sed -n 's/^SERVICES //p' <<<"$report")"
   if grep -q '^PROBLEM ' <<<"$report"; then
     bad "compose services: pinned images, files present, ports, limits, health" "$(sed -n 's/^PROBLEM //p' <<<"$report")"
@@ -313,8 +323,99 @@ PY
     ok "compose: $services services pinned, their files present, only 8000 and 3000 published, limits and health checks set"
   fi
   COMPOSE_BUILDS="$(sed -n 's/^BUILD //p' <<<"$report")"
+
+  # Safe by default (issue 21): the backend answers only its own Host names, is healthy only
+  # with a live queue worker and gets its shutdown grace; Grafana decides anonymous access
+  # from the address it is published on, through deploy/grafana/entrypoint.sh.
+  if out="$(python3 - "$ROOT" "$compose_json_file" <<'PY' 2>&1
+import json, re, sys
+
+root, config = sys.argv[1], json.load(open(sys.argv[2]))
+services = config.get("services", {})
+problems = []
+config_py = open(f"{root}/backend/tracetax/core/config.py", encoding="utf-8").read()
+grace_match = re.search(r"shutdown_grace_s: float = Field\(default=([0-9.]+)", config_py)
+grace_default = float(grace_match.group(1)) if grace_match else 20.0  # TRACETAX_SHUTDOWN_GRACE_S's default
+
+
+def seconds(duration):
+    total = 0.0
+    for number, unit in re.findall(r"([0-9.]+)(ms|h|m|s)", str(duration or "")):
+        total += float(number) * {"ms": 0.001, "s": 1, "m": 60, "h": 3600}[unit]
+    return total
+
+
+backend = services.get("backend", {})
+environment = backend.get("environment") or {}
+hosts = [h.strip() for h in (environment.get("TRACETAX_ALLOWED_HOSTS") or "").split(",") if h.strip()]
+for needed in ("localhost", "backend"):
+    if needed not in hosts:
+        problems.append(f"backend: TRACETAX_ALLOWED_HOSTS {hosts} lacks {needed!r}")
+test = " ".join(backend.get("healthcheck", {}).get("test") or [])
+if "/api/health/ready" not in test:
+    problems.append(f"backend: the health check does not ask /api/health/ready (it tells a dead queue worker): {test}")
+grace = float(environment.get("TRACETAX_SHUTDOWN_GRACE_S") or grace_default)
+stop = seconds(backend.get("stop_grace_period")) or 10.0  # Docker's default
+if stop < grace + 10:
+    problems.append(f"backend: stop_grace_period {stop:g} s leaves no margin over TRACETAX_SHUTDOWN_GRACE_S={grace:g} s (want at least {grace + 10:g} s)")
+
+grafana = services.get("grafana", {})
+genv = grafana.get("environment") or {}
+for key in ("GF_AUTH_ANONYMOUS_ENABLED", "GF_AUTH_ANONYMOUS_ORG_ROLE", "GF_USERS_VIEWERS_CAN_EDIT"):
+    if key in genv:
+        problems.append(f"grafana: {key} is set in compose.yml; deploy/grafana/entrypoint.sh decides it from the published address")
+entrypoint = grafana.get("entrypoint") or []
+mounts = {v.get("target"): v.get("source", "") for v in grafana.get("volumes", [])}
+script = next((word for word in entrypoint if word.endswith(".sh")), None)
+if not script or not mounts.get(script, "").endswith("deploy/grafana/entrypoint.sh"):
+    problems.append(f"grafana: the entrypoint {entrypoint} is not deploy/grafana/entrypoint.sh mounted into the container")
+published_on = {str(port.get("host_ip", "")) for port in grafana.get("ports", [])}
+if published_on != {str(genv.get("GRAFANA_PUBLISHED_ON", ""))}:
+    problems.append(f"grafana: GRAFANA_PUBLISHED_ON={genv.get('GRAFANA_PUBLISHED_ON')!r} is not the address its port is published on {sorted(published_on)}")
+if "GF_SECURITY_ADMIN_PASSWORD" not in genv:
+    problems.append("grafana: GF_SECURITY_ADMIN_PASSWORD is not passed on from GRAFANA_ADMIN_PASSWORD")
+print("\n".join(problems))
+sys.exit(1 if problems else 0)
+PY
+)"; then
+    ok "compose: backend allowed hosts, readiness health check and stop grace; Grafana's anonymous access decided by its published address"
+  else
+    bad "compose: allowed hosts, readiness, stop grace, Grafana's anonymous access" "$out"
+  fi
+  rm -f "$compose_json_file"
+
+  # The same file published beyond loopback: the address reaches Grafana's entrypoint.
+  if wide="$(BIND_ADDRESS=0.0.0.0 docker_compose "${COMPOSE_ARGS[@]}" config --format json 2>/dev/null)" &&
+    [ "$(python3 -c 'import json,sys; print(json.load(sys.stdin)["services"]["grafana"]["environment"].get("GRAFANA_PUBLISHED_ON"))' <<<"$wide")" = 0.0.0.0 ]; then
+    ok "compose: BIND_ADDRESS=0.0.0.0 reaches Grafana as GRAFANA_PUBLISHED_ON"
+  else
+    bad "compose: BIND_ADDRESS=0.0.0.0 does not reach Grafana as GRAFANA_PUBLISHED_ON"
+  fi
 else
   COMPOSE_BUILDS=""
+fi
+
+# Grafana's entrypoint, run here with `env` in place of Grafana: anonymous viewers on loopback;
+# beyond it anonymous access off, and no start at all without an admin password.
+grafana_entry() { env -i PATH="$PATH" "$@" sh deploy/grafana/entrypoint.sh env 2>&1; }
+entry_problems=""
+out="$(grafana_entry GRAFANA_PUBLISHED_ON=127.0.0.1)" && grep -qx 'GF_AUTH_ANONYMOUS_ENABLED=true' <<<"$out" ||
+  entry_problems+="published on 127.0.0.1: anonymous access not on: $out"$'\n'
+if out="$(grafana_entry GRAFANA_PUBLISHED_ON=0.0.0.0)"; then
+  entry_problems+="published on 0.0.0.0 without GRAFANA_ADMIN_PASSWORD: Grafana starts: $out"$'\n'
+elif ! grep -q 'GRAFANA_ADMIN_PASSWORD' <<<"$out"; then
+  entry_problems+="published on 0.0.0.0 without a password: the refusal does not name GRAFANA_ADMIN_PASSWORD: $out"$'\n'
+fi
+if out="$(grafana_entry GRAFANA_PUBLISHED_ON= )"; then
+  entry_problems+="published on all interfaces without a password: Grafana starts"$'\n'
+fi
+out="$(grafana_entry GRAFANA_PUBLISHED_ON=192.168.1.20 GF_SECURITY_ADMIN_PASSWORD=s3cret-enough)" &&
+  grep -qx 'GF_AUTH_ANONYMOUS_ENABLED=false' <<<"$out" ||
+  entry_problems+="published on 192.168.1.20 with a password: anonymous access not off: $out"$'\n'
+if [ -z "$entry_problems" ]; then
+  ok "grafana entrypoint: anonymous on loopback only; beyond it an admin password or no start"
+else
+  bad "grafana entrypoint: anonymous on loopback only" "$entry_problems"
 fi
 
 # Grafana: the dashboards parse and use only the provisioned data sources.
@@ -557,6 +658,15 @@ else
   bad "chart copies equal their sources" "$sync_problems"
 fi
 
+# The chart safety checks read the rendered YAML: any Python with PyYAML (the backend's venv has it).
+YAML_PYTHON=""
+for candidate in python3 "$ROOT/backend/.venv/bin/python"; do
+  if "$candidate" -c 'import yaml' 2>/dev/null; then
+    YAML_PYTHON="$candidate"
+    break
+  fi
+done
+
 if [ -x "$HELM" ]; then
   helm_env=(env HELM_CACHE_HOME="$CACHE_DIR/helm/cache" HELM_CONFIG_HOME="$CACHE_DIR/helm/config" HELM_DATA_HOME="$CACHE_DIR/helm/data")
   render_dir="$(mktemp -d "${TMPDIR:-/tmp}/tracetax-helm.XXXXXX")"
@@ -583,6 +693,118 @@ if [ -x "$HELM" ]; then
     else
       bad "kubeconform on ci/$set_name.yaml (kubeconform or schemas missing)"
     fi
+    if [ -z "$YAML_PYTHON" ]; then
+      bad "chart safety on ci/$set_name.yaml (no Python with PyYAML: run make backend-deps)"
+    elif out="$("$YAML_PYTHON" - "$rendered" "$values" "$GOLDEN_NAMESPACE" "$ROOT" <<'PY' 2>&1
+"""What issue 21 asks of the rendered chart: NetworkPolicies, probes, grace, Host names, TLS."""
+import re, sys
+
+import yaml
+
+rendered, values_path, namespace, root = sys.argv[1:5]
+docs = [doc for doc in yaml.safe_load_all(open(rendered)) if doc]
+values = yaml.safe_load(open(values_path)) or {}
+problems = []
+
+
+def value(*keys, default=None):
+    node = values
+    for key in keys:
+        if not isinstance(node, dict) or key not in node:
+            return default
+        node = node[key]
+    return node
+
+
+def of_kind(*kinds):
+    return [doc for doc in docs if doc.get("kind") in kinds]
+
+
+def selects(selector, labels):
+    return all(labels.get(key) == wanted for key, wanted in (selector.get("matchLabels") or {}).items())
+
+
+def role(labels):
+    """backend, collector, or the bundled store's name."""
+    if labels.get("app.kubernetes.io/name") in ("tempo", "loki", "mimir"):
+        return labels["app.kubernetes.io/name"]
+    return labels.get("app.kubernetes.io/component", "?")
+
+
+pods = {role(w["spec"]["template"]["metadata"]["labels"]): w["spec"]["template"]["metadata"]["labels"] for w in of_kind("Deployment", "StatefulSet")}
+policies = of_kind("NetworkPolicy")
+network_policy = value("networkPolicy", "enabled", default=True)
+egress = value("networkPolicy", "egress", "enabled", default=True)
+stores_from = value("networkPolicy", "storesFrom", default=[]) or []
+
+if not network_policy and policies:
+    problems.append("networkPolicy.enabled=false, yet NetworkPolicies are rendered")
+for name, labels in sorted(pods.items()) if network_policy else ():
+    mine = [p for p in policies if selects(p["spec"]["podSelector"], labels)]
+    if not mine:
+        problems.append(f"{name}: no NetworkPolicy selects its pod")
+        continue
+    for policy in mine:
+        where = f"NetworkPolicy {policy['metadata']['name']} ({name})"
+        rules = policy["spec"].get("ingress") or []
+        if name == "backend":
+            for rule in rules:
+                ports = sorted(str(port.get("port")) for port in rule.get("ports") or [])
+                if ports != ["8000"]:
+                    problems.append(f"{where}: an ingress rule opens ports {ports or 'all'}, not only 8000 (a demo service's ports and pprof must stay inside the pod)")
+        else:
+            clients = ["backend"] if name == "collector" else ["backend", "collector"]
+            for rule in rules:
+                peers = rule.get("from") or []
+                if not peers:
+                    problems.append(f"{where}: an ingress rule admits anyone")
+                for peer in peers:
+                    if peer in stores_from and name != "collector":
+                        continue
+                    if set(peer) != {"podSelector"} or not any(selects(peer["podSelector"], pods.get(c, {})) for c in clients):
+                        problems.append(f"{where}: admits {peer}, not only {' and '.join(clients)}")
+        if egress:
+            if "Egress" not in policy["spec"].get("policyTypes", []):
+                problems.append(f"{where}: egress is not restricted")
+            elif not any({(str(p.get("port")), p.get("protocol")) for p in r.get("ports") or []} >= {("53", "UDP"), ("53", "TCP")} and not r.get("to") for r in policy["spec"].get("egress") or []):
+                problems.append(f"{where}: no DNS egress rule (port 53 over UDP and TCP)")
+
+config_py = open(f"{root}/backend/tracetax/core/config.py", encoding="utf-8").read()
+grace_match = re.search(r"shutdown_grace_s: float = Field\(default=([0-9.]+)", config_py)
+grace_default = float(grace_match.group(1)) if grace_match else 20.0  # TRACETAX_SHUTDOWN_GRACE_S's default
+ingresses = of_kind("Ingress")
+for deployment in of_kind("Deployment"):
+    if role(deployment["spec"]["template"]["metadata"]["labels"]) != "backend":
+        continue
+    spec = deployment["spec"]["template"]["spec"]
+    container = next(c for c in spec["containers"] if c["name"] == "backend")
+    env = {e["name"]: e.get("value") for e in container.get("env", [])}
+    for probe in ("readinessProbe", "livenessProbe"):
+        path = (container.get(probe) or {}).get("httpGet", {}).get("path")
+        if path != "/api/health/ready":
+            problems.append(f"backend: {probe} asks {path}, not /api/health/ready (which tells a dead queue worker)")
+    grace = float(env.get("TRACETAX_SHUTDOWN_GRACE_S") or grace_default)
+    if spec.get("terminationGracePeriodSeconds", 30) < grace + 10:
+        problems.append(f"backend: terminationGracePeriodSeconds {spec.get('terminationGracePeriodSeconds', 30)} leaves no margin over TRACETAX_SHUTDOWN_GRACE_S={grace:g}")
+    hosts = (env.get("TRACETAX_ALLOWED_HOSTS") or "").split(",")
+    service = next((s["metadata"]["name"] for s in of_kind("Service") if selects({"matchLabels": s["spec"]["selector"]}, deployment["spec"]["template"]["metadata"]["labels"])), "?")
+    wanted = ["localhost", service, f"{service}.{namespace}", f"{service}.{namespace}.svc", f"{service}.{namespace}.svc.cluster.local"]
+    wanted += [rule["host"] for ingress in ingresses for rule in ingress["spec"].get("rules", [])]
+    wanted += value("backend", "allowedHosts", default=[]) or []
+    missing = [host for host in wanted if host not in hosts]
+    if missing:
+        problems.append(f"backend: TRACETAX_ALLOWED_HOSTS={','.join(hosts)} lacks {missing}")
+for ingress in ingresses:
+    if not ingress["spec"].get("tls") and not value("ingress", "allowInsecure", default=False):
+        problems.append(f"Ingress {ingress['metadata']['name']}: no TLS, and ingress.allowInsecure is not set")
+print("\n".join(problems))
+sys.exit(1 if problems else 0)
+PY
+)"; then
+      ok "chart safety: ci/$set_name.yaml isolates its pods (NetworkPolicy), probes /api/health/ready, keeps its shutdown grace, lists its Host names, serves TLS"
+    else
+      bad "chart safety: ci/$set_name.yaml" "$out"
+    fi
   done
 
   # Golden files: the rendered default install, so a chart change shows in review. The API
@@ -607,7 +829,9 @@ if [ -x "$HELM" ]; then
     bad "golden files: none under helm/tracetax/tests/golden/"
   fi
 
-  # Bad input: each file names the key its failure message must mention.
+  # Bad input: each file names the key its failure message must mention. The schema fails
+  # `helm lint`; a template's `fail` (an Ingress without TLS, egress with no way out) only
+  # fails rendering, as `helm install` does it: lint reports it as [INFO].
   for values in "$CHART"/ci-invalid/*.yaml; do
     set_name="$(basename "$values")"
     expect="$(sed -n 's/^# expect: //p' "$values" | head -n1)"
@@ -615,12 +839,13 @@ if [ -x "$HELM" ]; then
       bad "ci-invalid/$set_name has an '# expect: <text>' line"
       continue
     fi
-    if out="$("${helm_env[@]}" "$HELM" lint "$CHART" -f "$values" 2>&1)"; then
-      bad "helm lint rejects ci-invalid/$set_name" "$out"
+    if out="$("${helm_env[@]}" "$HELM" lint "$CHART" -f "$values" 2>&1)" &&
+      out="$("${helm_env[@]}" "$HELM" template "$GOLDEN_RELEASE" "$CHART" --namespace "$GOLDEN_NAMESPACE" -f "$values" 2>&1 >/dev/null)"; then
+      bad "helm lint or helm template rejects ci-invalid/$set_name" "$out"
     elif grep -qF -- "$expect" <<<"$out"; then
-      ok "helm lint rejects ci-invalid/$set_name naming '$expect'"
+      ok "helm lint or helm template rejects ci-invalid/$set_name naming '$expect'"
     else
-      bad "helm lint rejects ci-invalid/$set_name but does not name '$expect'" "$out"
+      bad "helm lint or helm template rejects ci-invalid/$set_name but does not name '$expect'" "$out"
     fi
   done
 else

@@ -105,3 +105,56 @@ helm.sh/chart: {{ include "tracetax.chart" .ctx }}
 {{- printf "%s-database" (include "tracetax.fullname" .) -}}
 {{- end -}}
 {{- end -}}
+
+{{/*
+TRACETAX_ALLOWED_HOSTS: the Host names the backend answers besides IP literals. localhost for
+kubectl port-forward, every name of its Service, the Ingress host, then backend.allowedHosts.
+*/}}
+{{- define "tracetax.allowedHosts" -}}
+{{- $service := include "tracetax.fullname" . -}}
+{{- $namespace := .Release.Namespace -}}
+{{- $hosts := list "localhost" $service (printf "%s.%s" $service $namespace) (printf "%s.%s.svc" $service $namespace) (printf "%s.%s.svc.%s" $service $namespace .Values.clusterDomain) -}}
+{{- if .Values.ingress.enabled -}}
+{{- $hosts = append $hosts .Values.ingress.host -}}
+{{- end -}}
+{{- concat $hosts .Values.backend.allowedHosts | uniq | join "," -}}
+{{- end -}}
+
+{{/* Selector labels of the pods that may reach the bundled stores: the backend and the Collector. */}}
+{{- define "tracetax.storeClients" -}}
+- podSelector:
+    matchLabels:
+      {{- include "tracetax.selectorLabels" (dict "ctx" . "component" "backend") | nindent 6 }}
+- podSelector:
+    matchLabels:
+      {{- include "tracetax.selectorLabels" (dict "ctx" . "component" "collector") | nindent 6 }}
+{{- with .Values.networkPolicy.storesFrom }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}
+
+{{/* Egress every pod of the chart keeps: DNS, wherever the cluster serves it (kube-dns, NodeLocal DNSCache). */}}
+{{- define "tracetax.dnsEgress" -}}
+- ports:
+    - port: 53
+      protocol: UDP
+    - port: 53
+      protocol: TCP
+{{- end -}}
+
+{{/*
+Anything the backend or the Collector reaches outside the chart: an external database, existing
+backends (externalBackends). Empty when everything is bundled.
+*/}}
+{{- define "tracetax.externalDependencies" -}}
+{{- $outside := list -}}
+{{- if or .Values.backend.database.url .Values.backend.database.existingSecret -}}
+{{- $outside = append $outside "backend.database" -}}
+{{- end -}}
+{{- range $store := list "tempo" "loki" "mimir" -}}
+{{- if not (index $.Values $store).enabled -}}
+{{- $outside = append $outside (printf "externalBackends (%s.enabled=false)" $store) -}}
+{{- end -}}
+{{- end -}}
+{{- join ", " $outside -}}
+{{- end -}}
