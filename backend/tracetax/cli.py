@@ -8,6 +8,7 @@ import math
 import os
 from pathlib import Path
 from typing import Annotated
+from urllib.parse import quote
 
 import typer
 
@@ -16,7 +17,8 @@ from tracetax.cli_check import register as register_check_command
 from tracetax.cli_cost import register as register_cost_command
 from tracetax.cli_run import register as register_run_commands
 from tracetax.cli_tune import register as register_tune_command
-from tracetax.core.config import get_settings
+from tracetax.core.api_token import ApiToken, TokenFileError, read_or_create_token_file
+from tracetax.core.config import Settings, get_settings
 from tracetax.health import Backends, check_components
 from tracetax.services.catalog import CatalogError
 from tracetax.stack.build import BuildError
@@ -38,6 +40,25 @@ StateOption = Annotated[
 ]
 
 
+# Listen addresses that name no host a browser can open: the link names this machine instead.
+WILDCARD_ADDRESSES = frozenset({"", "0.0.0.0", "::"})  # noqa: S104 (compared against, never bound)
+
+
+def login_link(settings: Settings, host: str, port: int) -> str | None:
+    """The UI's URL with the generated token, a link that logs in (the notebook servers' way;
+    `docker compose logs backend` shows it). None when an operator set TRACETAX_API_TOKEN: a
+    token someone chose is theirs to hand out, never printed. Generates the token file when
+    there is none yet, as the app would: both read the same file."""
+    api_token = ApiToken(settings)
+    if api_token.file is None:
+        return None
+    token = read_or_create_token_file(api_token.file)
+    shown = "localhost" if host in WILDCARD_ADDRESSES else host
+    if ":" in shown:  # an IPv6 address goes in brackets in a URL
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/?token={quote(token, safe='')}"
+
+
 @app.command()
 def serve(
     host: Annotated[str | None, typer.Option(help="Listen address (default: settings).")] = None,
@@ -54,11 +75,19 @@ def serve(
             os.environ[variable] = str(value)
     get_settings.cache_clear()
     settings = get_settings()
+    bound_host, bound_port = host or settings.host, port or settings.port
+    try:
+        link = login_link(settings, bound_host, bound_port)
+    except TokenFileError as error:
+        typer.echo(str(error), err=True)
+        raise typer.Exit(1) from None
+    if link is not None:
+        typer.echo(f"TraceTax: {link}")
     uvicorn.run(
         "tracetax.main:create_app",
         factory=True,
-        host=host or settings.host,
-        port=port or settings.port,
+        host=bound_host,
+        port=bound_port,
         # Open connections get this long on SIGTERM; event streams end at once (tracetax.shutdown).
         timeout_graceful_shutdown=math.ceil(settings.shutdown_grace_s),
     )

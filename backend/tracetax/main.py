@@ -14,6 +14,7 @@ from starlette.responses import Response
 from starlette.types import Scope
 
 from tracetax import __version__
+from tracetax.api.access_log import redact_tokens_in_access_log
 from tracetax.api.errors import validation_error
 from tracetax.api.main import api_router
 from tracetax.api.middleware import AllowedHosts, BodyLimit, HostGuard, TokenGuard
@@ -86,6 +87,7 @@ def create_app(settings: Settings | None = None, *, run_experiments: bool = True
         lifespan=lifespan,
     )
     app.state.settings = settings
+    redact_tokens_in_access_log()
     api_token = ApiToken(settings)
     app.state.api_token = api_token
     # The last added runs first: Host and Origin, then the body's size, then the token, all

@@ -185,6 +185,33 @@ describe("ExperimentPage", () => {
     expect(baselineRow.textContent).toContain("limited by: service");
   });
 
+  it("warns of a round during which a component of the stack was down", async () => {
+    finishedApi({
+      [`GET /api/v1/experiments/${id}/results`]: results({
+        rounds: [
+          round("none", 0),
+          round("batch-default", 1, {
+            order_index: 1,
+            stack_health: {
+              flagged: true,
+              down: ["collector", "tempo"],
+              before: { tempo: "HTTP 503" },
+              after: { collector: "connection refused", tempo: "HTTP 503" },
+            },
+          }),
+        ],
+      }),
+    });
+    renderAt(<ExperimentPage />, at);
+    const banner = await screen.findByTestId("stack-down-rounds");
+    expect(within(banner).getByRole("listitem").textContent).toBe(
+      "batch-default round 2: collector, tempo were down: its Collector and stored spans stages read unknown.",
+    );
+    expect(screen.getByTestId("round-stack-health").textContent).toContain(
+      "tempo (before and after): HTTP 503",
+    );
+  });
+
   it("shows the recommendation, where export runs, the ledger, a trace and the logs", async () => {
     finishedApi();
     renderAt(<ExperimentPage />, at);

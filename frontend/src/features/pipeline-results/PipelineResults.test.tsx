@@ -155,6 +155,37 @@ describe("a Collector pipeline experiment's page", () => {
     expect(saturated.textContent).toContain("tail-sampling round 0");
   });
 
+  it("warns of a round during which the stack's Collector was down", async () => {
+    const results = pipelineResults();
+    finishedApi({
+      [`GET /api/v1/experiments/${id}/results`]: {
+        ...results,
+        rounds: results.rounds.map((r, i) =>
+          i === 0
+            ? {
+                ...r,
+                stack_health: {
+                  flagged: true,
+                  down: ["collector"],
+                  before: null,
+                  after: { collector: "connection refused" },
+                },
+              }
+            : r,
+        ),
+      },
+    });
+    renderAt(<ExperimentPage />, at);
+    const banner = await screen.findByTestId("stack-down-rounds");
+    const label = `${results.rounds[0].configuration} round ${results.rounds[0].round_index + 1}`;
+    expect(within(banner).getByRole("listitem").textContent).toContain(
+      `${label}: collector was down: its stored stage may be short`,
+    );
+    expect(screen.getByTestId("round-stack-health").textContent).toContain(
+      "collector (after): connection refused",
+    );
+  });
+
   it("draws the ledger of each round per stage, per downstream, into Tempo", async () => {
     finishedApi();
     renderAt(<ExperimentPage />, at);

@@ -5,6 +5,7 @@ import { parseApiDate } from "../../lib/format";
 import { runRange } from "../../lib/grafana";
 import { FlaggedRounds } from "../results/FlaggedRounds";
 import { RoundsTable } from "../results/RoundsTable";
+import { StackDownRounds } from "../results/StackDownRounds";
 import { Telemetry } from "../results/Telemetry";
 import { MemoryChart } from "./MemoryChart";
 import { PipelineComparisonTable } from "./PipelineComparisonTable";
@@ -88,6 +89,7 @@ export function PipelineResults({ experiment }: { experiment: ExperimentDetail }
             <SaturatedRounds saturated={diagnostics.data.saturated_rounds ?? []} />
           </>
         )}
+        <StackDownRounds rounds={rounds} subject="pipeline" />
         {diagnostics.isPending && (
           <Loading>
             Computing the changes against the baseline pipeline and the noise floor…

@@ -13,6 +13,7 @@ import { RecommendationPanel } from "./RecommendationPanel";
 import { RoundsTable } from "./RoundsTable";
 import { throughputLimits } from "./rounds";
 import { SpanLedger } from "./SpanLedger";
+import { StackDownRounds } from "./StackDownRounds";
 import { Telemetry } from "./Telemetry";
 import { ThreadGroups } from "./ThreadGroups";
 import { useDiagnostics } from "./useDiagnostics";
@@ -84,6 +85,7 @@ export function Results({ experiment }: { experiment: ExperimentDetail }) {
       <section className="panel" aria-labelledby="comparison-title">
         <h2 id="comparison-title">Side by side</h2>
         {diagnostics.data && <FlaggedRounds flagged={diagnostics.data.flagged_rounds ?? []} />}
+        <StackDownRounds rounds={rounds} />
         {diagnostics.isPending && (
           <Loading>Computing the changes against the baseline and the noise floor…</Loading>
         )}

@@ -10,6 +10,7 @@ import {
   PHASE_NAMES,
   shutdownRecord,
 } from "./rounds";
+import { stackDownReasons } from "./stackHealth";
 
 function phaseName(record: IsolationRecord): string {
   return record.phase ? (PHASE_NAMES[record.phase] ?? record.phase) : "measured phase";
@@ -145,9 +146,10 @@ export function RoundsTable({
             const flagged = records.filter((r) => r.flagged);
             const shutdown = shutdownRecord(round);
             const unclean = shutdown != null && !shutdown.clean;
+            const stackDown = stackDownReasons(round);
             const classes = [
               round.status === "failed" ? "row-failed" : null,
-              flagged.length > 0 ? "row-flagged" : null,
+              flagged.length > 0 || stackDown.length > 0 ? "row-flagged" : null,
             ].filter(Boolean);
             return (
               <Fragment key={round.run_id}>
@@ -172,7 +174,11 @@ export function RoundsTable({
                     {unclean && <span className="small warning"> not clean</span>}
                   </td>
                 </tr>
-                {(round.error || round.service_log_tail || flagged.length > 0 || unclean) && (
+                {(round.error ||
+                  round.service_log_tail ||
+                  flagged.length > 0 ||
+                  unclean ||
+                  stackDown.length > 0) && (
                   <tr className="round-detail">
                     <td colSpan={columns}>
                       {round.error && (
@@ -182,6 +188,13 @@ export function RoundsTable({
                       )}
                       {flagged.length > 0 && (
                         <IsolationDetail records={flagged} measured={measured} />
+                      )}
+                      {stackDown.length > 0 && (
+                        <p className="warning" data-testid="round-stack-health">
+                          <strong>Stack not ready around this round:</strong> {stackDown.join("; ")}
+                          . The round is kept; what the stack counted or stored of it cannot be
+                          trusted.
+                        </p>
                       )}
                       {unclean && (
                         <p className="warning" data-testid="round-shutdown">
