@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.api.conftest import go_check, go_spec, offline_headers
+from tests.api.test_tunings_routes import body as tuning_request
 from tracetax.core.config import Settings
 from tracetax.main import create_app
 
@@ -32,13 +33,8 @@ def post_text(client: TestClient, url: str, text: str) -> Any:
     return client.post(url, content=text, headers={"content-type": "application/json"})
 
 
-def tuning(**changes: Any) -> dict[str, Any]:
-    return {
-        "service": {"kind": "demo", "language": "go"},
-        "load": {"rate": 500, "duration_s": 10, "warmup_s": 1},
-        "budgets": {"p99_overhead_pct": 10, "cpu_overhead_pct": 20},
-        "wall_time_s": 1200,
-    } | changes
+# A valid tuning request, as the tunings routes' own tests write it.
+tuning = tuning_request
 
 
 @pytest.fixture
