@@ -126,7 +126,8 @@ async def test_simple_batch_ledger_and_tiny_queue(language: str, native_stack: N
     assert simple["export_on_request_path_of_export"] > 0.5, simple
     assert batch["export_background"] > 0, batch
     assert batch["export_on_request_path_of_export"] < 0.1, batch
-    assert where["none"]["location"]["export_share"] == 0, where["none"]
+    none = where["none"]["location"]
+    assert none is not None and none["export_share"] == 0, where["none"]
     simple_rule = next(r for r in diagnostics["recommendation"]["rules"] if r["rule"] == "simple-on-request-path")
     assert simple_rule["evidence"]["export_on_request_path_share"] == round(simple["export_request_path"], 4)
 

@@ -12,6 +12,7 @@ from typing import Any
 from tracetax.db.models import Round
 from tracetax.diagnostics.ledger import RoundFacts, SignalLedger, Stage, counter_ledger, log_ledger, span_ledger
 from tracetax.diagnostics.rounds import stack_down_during, stack_down_rounds
+from tracetax.diagnostics.volume import UPTIME
 
 END = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 START = END - timedelta(seconds=30)
@@ -32,7 +33,7 @@ class Metrics:
     counters: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     async def query(self, promql: str, at: datetime | None = None) -> list[Sample]:
-        name = next((n for n in self.counters if f"({n}{{" in promql), None)
+        name = next((n for n in self.counters if f"{n}{{" in promql), None)
         if name is None:
             return []
         before, after = self.counters[name]
@@ -76,6 +77,7 @@ def healthy_counters(item: str, accepted: float) -> dict[str, tuple[float, float
         f"otelcol_receiver_refused_{item}_total": (0.0, 0.0),
         f"otelcol_exporter_sent_{item}_total": (100.0, 100.0 + accepted),
         f"otelcol_exporter_send_failed_{item}_total": (0.0, 0.0),
+        UPTIME: (60.0, 90.0),
     }
 
 
@@ -106,9 +108,19 @@ def test_absent_collector_series_are_unknown_not_zero() -> None:
     assert spans.balanced is None
 
 
-def test_one_absent_series_makes_only_its_stage_unknown() -> None:
+def test_a_counter_never_created_reads_0_while_the_collector_reports() -> None:
+    # The Collector creates its refused and failed counters at the first refusal or failure:
+    # with its uptime in the store, their absence is a count of 0.
     counters = healthy_counters("spans", 1000)
-    del counters["otelcol_receiver_refused_spans_total"]
+    del counters["otelcol_receiver_refused_spans_total"], counters["otelcol_exporter_send_failed_spans_total"]
+    spans = spans_of(Metrics(counters))
+    assert [stage(spans, name).value for name in COLLECTOR_STAGES] == [1000, 0, 1000, 0]
+    assert spans.balanced is True
+
+
+def test_an_absent_series_is_unknown_when_the_collector_does_not_report() -> None:
+    counters = healthy_counters("spans", 1000)
+    del counters["otelcol_receiver_refused_spans_total"], counters[UPTIME]
     spans = spans_of(Metrics(counters))
     assert stage(spans, "collector_accepted").value == 1000
     assert stage(spans, "collector_refused").value is None

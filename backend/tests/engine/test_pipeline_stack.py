@@ -251,13 +251,13 @@ def pipeline_check(stack: NativeStack, junit: Path, *args: str) -> tuple[int, st
 
 
 def test_a_pipeline_check_passes_a_kept_budget_and_fails_on_lost_spans(
-    native_stack: NativeStack, tmp_path: Path
+    native_stack: NativeStack, tmp_path: Path, overlays: Path
 ) -> None:
     # The tiny memory_limiter refuses most spans (lost) and holds no more memory than
     # passthrough, so the RSS line passes while the lost-spans line fails: exit 1 (a failed
     # line decides the verdict even when a round was flagged for interference).
     junit = tmp_path / "check.xml"
-    candidate = str(tiny_limit_overlay(tmp_path))
+    candidate = str(tiny_limit_overlay(overlays))
     code, output = pipeline_check(
         native_stack, junit, "--candidate", candidate, "--rss-overhead-pct", "50", "--max-lost-spans", "0"
     )

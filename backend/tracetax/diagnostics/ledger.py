@@ -22,8 +22,8 @@ from pydantic import BaseModel
 
 from tracetax.clients.base import BackendError
 from tracetax.clients.prometheus import PrometheusClient
-from tracetax.diagnostics.volume import RECEIVER, RoundVolume, round_volume
-from tracetax.readback import RunReadback, counter_increase, with_run_id
+from tracetax.diagnostics.volume import RECEIVER, UPTIME, RoundVolume, round_volume
+from tracetax.readback import COLLECTOR_SERVICE_NAME, RunReadback, counter_increase, with_run_id
 
 Signal = Literal["spans", "log_records", "request_counter"]
 EXPORTERS = {"spans": "otlp/tempo", "log_records": "otlphttp/loki"}
@@ -162,20 +162,39 @@ async def collector_delta(
     metrics: PrometheusClient, metric: str, matchers: str, start: datetime, end: datetime
 ) -> float | None:
     """A ledger stage's Collector counter over the round; None when the metrics store holds no
-    series of it at the round's end. The Collector records its receiver's and exporter's
-    counters together at every batch, zeros included, so a missing series means its telemetry
-    did not reach the store (the Collector or the store was down), never that it counted 0."""
+    series of it at the round's end (what that means is `collector_stages`' to decide)."""
     return await counter_increase(metrics, metric, matchers, start, end)
 
 
-async def _collector_stage(stage: str, read: Any, metric: str) -> Stage:
-    known = await _known(stage, read)
-    if known.value is None and known.unknown_reason is None:
-        known.unknown_reason = (
-            f"no {metric} series in the metrics store at the round's end: the Collector's own telemetry "
-            "did not arrive (was the Collector or the metrics store down?)"
-        )
-    return known
+async def collector_reported(metrics: PrometheusClient, at: datetime) -> bool:
+    """Whether the Collector's own telemetry had reached the metrics store by `at`: its
+    uptime counter is exported at every interval from its start, whatever it has handled."""
+    return bool(await metrics.query(f'{UPTIME}{{job="{COLLECTOR_SERVICE_NAME}"}}', at))
+
+
+async def _absent_as_zero_or_unknown(metrics: PrometheusClient, stages: list[Stage], end: datetime) -> None:
+    """A counter the Collector never incremented has no series at all (it creates a refused or
+    failed counter at its first refusal or failure): absent while its telemetry is in the
+    store, it counted 0. Absent while its telemetry is not (the Collector or the store was
+    down), it is unknown, never 0."""
+    absent = [stage for stage in stages if stage.value is None and stage.unknown_reason is None]
+    if not absent:
+        return
+    try:
+        reported = await collector_reported(metrics, end)
+    except BackendError as error:
+        for stage in absent:
+            stage.unknown_reason = str(error)
+        return
+    for stage in absent:
+        if reported:
+            stage.value = 0.0
+        else:
+            stage.unknown_reason = (
+                f"no otelcol_ series of this stage nor the Collector's {UPTIME} in the metrics store at the "
+                "round's end: the Collector's own telemetry did not arrive (was the Collector or the metrics "
+                "store down?)"
+            )
 
 
 async def collector_stages(
@@ -190,10 +209,12 @@ async def collector_stages(
         ("exporter_sent", f"otelcol_exporter_sent_{item}_total", exporter),
         ("exporter_failed", f"otelcol_exporter_send_failed_{item}_total", exporter),
     )
-    return [
-        await _collector_stage(stage, collector_delta(metrics, metric, matchers, start, end), metric)
+    stages = [
+        await _known(stage, collector_delta(metrics, metric, matchers, start, end))
         for stage, metric, matchers in counters
     ]
+    await _absent_as_zero_or_unknown(metrics, stages, end)
+    return stages
 
 
 def _balanced(stages: list[Stage], losses: list[str]) -> bool | None:

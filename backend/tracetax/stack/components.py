@@ -320,6 +320,8 @@ def components(ports: Ports, state: Path, backend_argv: tuple[str, ...]) -> tupl
             env={
                 "TRACETAX_HOST": loopback,
                 "TRACETAX_PORT": str(ports.backend),
+                # Its database, work directories, token and overlays live in the stack's state.
+                "TRACETAX_STATE_DIR": str(state),
                 "TRACETAX_TEMPO_URL": f"http://{loopback}:{ports.tempo_http}",
                 "TRACETAX_LOKI_URL": f"http://{loopback}:{ports.loki_http}",
                 "TRACETAX_METRICS_URL": f"http://{loopback}:{ports.prometheus_http}",
