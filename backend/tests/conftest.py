@@ -21,7 +21,7 @@ from tests.databases import Databases, PostgresDatabases, SqliteDatabases
 from tracetax import procfs
 from tracetax.engine.placement import Placement
 from tracetax.stack.native import NativeStack
-from tracetax.stack.supervisor import format_table, http_ready
+from tracetax.stack.supervisor import format_table, http_ready, port_is_free
 
 
 def _all_ready(stack: NativeStack) -> bool:
@@ -56,6 +56,9 @@ def native_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[NativeSta
         stack.down()
         leftovers = [c.name for c in stack.components if stack.supervisor.running_pid(c.name)]
         assert not leftovers, f"still running after down: {leftovers}\n{format_table(stack.status())}"
+        # `make down` leaves no listener: not Mimir's memberlist or gRPC port, not a child's.
+        listening = [(c.name, port) for c in stack.components for port in c.ports if not port_is_free(port)]
+        assert not listening, f"still listening after down: {listening}"
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,5 @@
 """Round trip through the real stack: OTLP into the Collector, exact counts back out of
-Tempo, Loki and Prometheus through TraceTax's own clients."""
+Tempo, Loki and Mimir through TraceTax's own clients."""
 
 from __future__ import annotations
 
@@ -23,10 +23,11 @@ from opentelemetry.sdk.trace.export import BatchSpanProcessor
 
 from tests.polling import equals, eventually
 from tracetax.clients.loki import LokiClient
-from tracetax.clients.prometheus import PrometheusClient
 from tracetax.clients.tempo import TempoClient, spans_in_trace
+from tracetax.core.config import get_settings
 from tracetax.diagnostics.ledger import collector_delta
-from tracetax.readback import RunReadback
+from tracetax.readback import RunReadback, with_run_id
+from tracetax.stack.components import scrape_targets
 from tracetax.stack.native import NativeStack
 
 pytestmark = pytest.mark.stack
@@ -90,7 +91,7 @@ async def test_exact_counts_round_trip(native_stack: NativeStack) -> None:
     async with (
         TempoClient(f"http://127.0.0.1:{ports.tempo_http}") as tempo,
         LokiClient(f"http://127.0.0.1:{ports.loki_http}") as loki,
-        PrometheusClient(f"http://127.0.0.1:{ports.prometheus_http}") as metrics,
+        native_stack.metrics_client() as metrics,
     ):
         for client in (tempo, loki, metrics):
             await client.wait_ready(timeout_s=30)
@@ -135,3 +136,40 @@ async def test_exact_counts_round_trip(native_stack: NativeStack) -> None:
         assert len(traces) == TRACES
         whole = await tempo.trace(traces[0].trace_id)
         assert len(spans_in_trace(whole)) == SPANS_PER_TRACE
+
+
+async def test_otlp_and_scraped_metrics_both_reach_mimir(native_stack: NativeStack) -> None:
+    """The reference layout: a service's metric goes Collector -> Mimir over OTLP, found by its
+    run id; the Collector's own counters go Prometheus (scrape) -> Mimir (remote write), found
+    by the spans this test sent; Tempo's, Loki's and Mimir's own metrics are scraped too. Both
+    arrive within the ledger's settle time, the ledger's only wait before reading them."""
+    run_id = uuid.uuid4().hex
+    ports = native_stack.ports
+    settle_s = get_settings().ledger_settle_s
+    async with native_stack.metrics_client() as mimir:
+        await mimir.wait_ready(timeout_s=30)
+        before = datetime.now(UTC)
+        await asyncio.to_thread(send_telemetry, f"127.0.0.1:{ports.otlp_grpc}", run_id)
+        sent = time.monotonic()
+
+        async def counter() -> float:
+            selector = with_run_id("tracetax_roundtrip_requests_total", run_id)
+            return sum(sample.value for sample in await mimir.query(f"sum({selector})"))
+
+        async def accepted_spans() -> float:
+            increase = await collector_delta(
+                mimir, "otelcol_receiver_accepted_spans_total", 'receiver="otlp/apps"', before, datetime.now(UTC)
+            )
+            return increase or 0.0
+
+        assert await eventually(counter, equals(COUNTER_INCREMENTS), settle_s) == COUNTER_INCREMENTS
+        assert await eventually(accepted_spans, lambda v: v >= TRACES * SPANS_PER_TRACE, settle_s) >= (
+            TRACES * SPANS_PER_TRACE
+        )
+        assert time.monotonic() - sent < settle_s, "the scraped counters took longer than ledger_settle_s"
+
+        # The Collector's series came through Prometheus: its scrape target, not an OTLP instance.
+        scraped = await mimir.query('otelcol_process_uptime_seconds_total{job="otelcol-tracetax"}')
+        assert {s.labels["instance"] for s in scraped} == {f"127.0.0.1:{ports.collector_metrics}"}
+        up = {s.labels["job"]: s.value for s in await mimir.query("up")}
+        assert {job: up.get(job) for job in scrape_targets(ports)} == dict.fromkeys(scrape_targets(ports), 1.0)

@@ -10,6 +10,7 @@ import time
 import httpx
 import pytest
 
+from tracetax.stack.components import MIMIR_VERSION
 from tracetax.stack.native import NativeStack
 
 pytestmark = pytest.mark.stack
@@ -26,9 +27,10 @@ async def test_health_is_all_green_with_versions(native_stack: NativeStack) -> N
     assert response.status_code == 200, report
     assert report["status"] == "ok"
     by_name = {component["name"]: component for component in report["components"]}
-    assert set(by_name) == {"backend", "tempo", "loki", "prometheus", "collector"}
+    assert set(by_name) == {"backend", "tempo", "loki", "mimir", "collector"}
     assert all(component["ready"] for component in by_name.values())
-    assert by_name["prometheus"]["version"] == "3.5.0"
+    assert by_name["mimir"]["version"] == MIMIR_VERSION
+    assert by_name["mimir"]["url"].rstrip("/") == native_stack.component("mimir").url
     assert by_name["loki"]["version"] == "3.7.8"
     assert by_name["tempo"]["version"].startswith("2.6.0")
     assert by_name["collector"]["version"] == "0.160.0"

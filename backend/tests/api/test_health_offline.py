@@ -25,7 +25,7 @@ async def test_all_down_is_503_with_reasons(offline_settings: Settings) -> None:
     assert report["status"] == "degraded"
     by_name = {c["name"]: c for c in report["components"]}
     assert by_name["backend"]["ready"] is True
-    for name in ("tempo", "loki", "prometheus", "collector"):
+    for name in ("tempo", "loki", "mimir", "collector"):
         assert by_name[name]["ready"] is False
         assert "ConnectError" in by_name[name]["detail"], by_name[name]
 

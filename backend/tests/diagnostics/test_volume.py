@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from tracetax.clients.prometheus import Sample
-from tracetax.diagnostics.volume import GRPC_UNSIZED, NO_SIZES, NOT_REPORTING, signal_volume
+from tracetax.diagnostics.volume import GRPC_UNSIZED, NO_SIZES, NOT_REPORTING, STORE_NOT_SCRAPED, signal_volume
 
 START, END = datetime(2026, 1, 1, tzinfo=UTC), datetime(2026, 1, 1, 0, 1, tzinfo=UTC)
 
@@ -15,10 +15,16 @@ START, END = datetime(2026, 1, 1, tzinfo=UTC), datetime(2026, 1, 1, 0, 1, tzinfo
 class FakeMetrics:
     """Counter values by metric name: (at the window's start, at its end); absent: no series."""
 
-    def __init__(self, counters: dict[str, tuple[float, float]]) -> None:
+    def __init__(self, counters: dict[str, tuple[float, float]], run_samples: int = 0) -> None:
         self.counters = counters
+        self.run_samples = run_samples
+        self.queries: list[str] = []
+
+    async def count_samples(self, selector: str, seconds: int, at: datetime) -> int:
+        return self.run_samples
 
     async def query(self, promql: str, at: datetime) -> list[Sample]:
+        self.queries.append(promql)
         for name, (before, after) in self.counters.items():
             if f"({name}{{" in promql:
                 return [Sample(labels={"instance": "a"}, timestamp=0, value=before if at == START else after)]
@@ -89,3 +95,24 @@ async def test_a_store_counter_that_went_down_restarted() -> None:
         }
     )
     assert got.stored_bytes == 2_400
+
+
+MIMIR_BODIES = "cortex_distributor_uncompressed_request_body_size_bytes_sum"
+
+
+async def test_the_metrics_stores_bytes_are_mimirs_otlp_request_bodies() -> None:
+    store = FakeMetrics(
+        {"otelcol_receiver_accepted_metric_points_total": (0, 30), MIMIR_BODIES: (1_000, 4_000)}, run_samples=30
+    )
+    got = await signal_volume(store, "metrics", START, END, run_id="r1")  # type: ignore[arg-type]
+    assert (got.stored_bytes, got.stored_items, got.store_unknown_reason) == (3_000, 30, None)
+    # Only OTLP bodies (the services' metrics): the stack's own arrive by remote write, handler "push".
+    (bodies,) = {q for q in store.queries if MIMIR_BODIES in q}
+    assert 'job="mimir"' in bodies and 'handler="otlp"' in bodies
+
+
+async def test_an_unscraped_metrics_store_still_counts_the_runs_samples() -> None:
+    # compose and Helm: nothing scrapes Mimir, so its bytes are unknown, said as such.
+    store = FakeMetrics({"otelcol_receiver_accepted_metric_points_total": (0, 30)}, run_samples=30)
+    got = await signal_volume(store, "metrics", START, END, run_id="r1")  # type: ignore[arg-type]
+    assert (got.stored_bytes, got.stored_items, got.store_unknown_reason) == (None, 30, STORE_NOT_SCRAPED)

@@ -21,7 +21,6 @@ import pytest
 
 from tests.polling import equals, eventually
 from tracetax.clients.loki import LokiClient
-from tracetax.clients.prometheus import PrometheusClient
 from tracetax.clients.tempo import TempoClient
 from tracetax.ports import free_port
 from tracetax.readback import RunReadback
@@ -101,7 +100,7 @@ async def readback(native_stack: NativeStack) -> AsyncIterator[RunReadback]:
     async with (
         TempoClient(f"http://127.0.0.1:{ports.tempo_http}") as tempo,
         LokiClient(f"http://127.0.0.1:{ports.loki_http}") as loki,
-        PrometheusClient(f"http://127.0.0.1:{ports.prometheus_http}") as metrics,
+        native_stack.metrics_client() as metrics,
     ):
         yield RunReadback(tempo, loki, metrics)
 

@@ -22,7 +22,7 @@ def test_bad_port_names_the_variable(monkeypatch: pytest.MonkeyPatch, raw: str) 
 
 
 def test_no_two_components_share_a_port() -> None:
-    stack = components(Ports(), Path("/state"), ("backend",))
+    stack = components(Ports(), Path("/state"), ("backend",), backend_shutdown_grace_s=20)
     ports = [port for component in stack for port in component.ports]
     assert len(ports) == len(set(ports))
 

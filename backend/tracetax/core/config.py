@@ -84,15 +84,17 @@ class Settings(BaseSettings):
 
     tempo_url: AnyHttpUrl = AnyHttpUrl("http://127.0.0.1:3200")
     loki_url: AnyHttpUrl = AnyHttpUrl("http://127.0.0.1:3100")
-    metrics_url: AnyHttpUrl = AnyHttpUrl("http://127.0.0.1:9090")
+    # The metrics store: the native stack's Mimir by default (`make up`); a Prometheus works
+    # too (metrics_path_prefix "", metrics_ready_path "/-/ready", metrics_store "prometheus").
+    metrics_url: AnyHttpUrl = AnyHttpUrl("http://127.0.0.1:9009")
     # "" for Prometheus; "/prometheus" for Mimir.
-    metrics_path_prefix: str = ""
+    metrics_path_prefix: str = "/prometheus"
     # Readiness path relative to metrics_url: Prometheus "/-/ready", Mimir "/ready".
-    metrics_ready_path: str = "/-/ready"
+    metrics_ready_path: str = "/ready"
     # Sent as X-Scope-OrgID when set (Mimir, multi-tenant Loki/Tempo).
     metrics_tenant: str | None = None
     # Which product stands behind metrics_url, for /api/health ("prometheus" or "mimir").
-    metrics_store: str = "prometheus"
+    metrics_store: str = "mimir"
     collector_health_url: AnyHttpUrl = AnyHttpUrl("http://127.0.0.1:13133/")
     # Where instrumented services send OTLP (the Collector's receiver).
     collector_otlp_grpc_endpoint: str = "127.0.0.1:4317"

@@ -11,8 +11,11 @@ handed on to each store and what the store says it received.
               the protobuf size of the batches it sends to Tempo, Loki or the metrics store
     stored    the store's own ingestion counters, scraped by the native Prometheus: Tempo's
               `tempo_distributor_bytes_received_total` and spans, Loki's
-              `loki_distributor_bytes_received_total` and lines; the metrics store counts no
-              bytes, so its items are the run's samples (`count_over_time` of the run id's series)
+              `loki_distributor_bytes_received_total` and lines, Mimir's uncompressed OTLP
+              request bodies (`cortex_distributor_uncompressed_request_body_size_bytes` of
+              handler `otlp`: natively only the services' metrics arrive over OTLP, the stack's
+              own come by remote write); the metrics store's items are the run's samples
+              (`count_over_time` of the run id's series), its counter counts all tenants' samples
 
 Counters are read as deltas over the round's window, like the ledger's stages (one
 measurement at a time, nothing else sends meanwhile). The Collector's figures need its
@@ -45,10 +48,12 @@ class Route:
     accepted: str
     exporter: str
     store: str
-    # The store's own counters (job, bytes, items); None where the store has no such counter.
-    store_job: str | None = None
-    store_bytes: str | None = None
+    # The store's own counters, as scraped (job, bytes, items, and the series of them that
+    # count this signal's data); items None: the run's samples, for the metrics store.
+    store_job: str
+    store_bytes: str
     store_items: str | None = None
+    store_matchers: str = 'instance!=""'
 
 
 ROUTES: dict[VolumeSignal, Route] = {
@@ -78,6 +83,9 @@ ROUTES: dict[VolumeSignal, Route] = {
         "otelcol_receiver_accepted_metric_points_total",
         "otlphttp/metrics",
         "metrics store",
+        "mimir",
+        "cortex_distributor_uncompressed_request_body_size_bytes_sum",
+        store_matchers='handler="otlp"',
     ),
 }
 HTTP_BODY = "http_server_request_body_size_bytes_sum"
@@ -97,7 +105,7 @@ STORE_NOT_SCRAPED = "the store's ingestion counters are not in the metrics store
 SOURCE = (
     "sent: request body bytes at the Collector's OTLP HTTP receiver by route (its own telemetry, level detailed); "
     "items: accepted by its receiver; exported: bytes its exporter to each store enqueued; stored: Tempo's and "
-    "Loki's distributor bytes received, the metrics store's samples of the run"
+    "Loki's distributor bytes received, Mimir's uncompressed OTLP request bytes and the run's samples"
 )
 
 
@@ -185,26 +193,33 @@ async def signal_volume(
 async def store_volume(
     metrics: PrometheusClient, route: Route, start: datetime, end: datetime, run_id: str | None
 ) -> dict[str, Any]:
-    """The store's own count of what it received over the window: bytes and items from its
-    scraped counters, or for the metrics store the run's samples."""
+    """The store's own count of what it received over the window: bytes from its scraped
+    counter; items from its counter, or for the metrics store the run's samples."""
     try:
-        if route.store_job is None:
-            if run_id is None:
-                return {"store_unknown_reason": "no run id to count the run's samples by"}
-            seconds = max(1, math.ceil((end - start).total_seconds()))
-            samples = await metrics.count_samples(with_run_id('{__name__=~".+"}', run_id), seconds, end)
-            return {
-                "stored_items": float(samples),
-                "store_unknown_reason": "the metrics store counts no bytes received; its volume is what the "
-                "Collector sent it",
-            }
-        received = await counter_increase(metrics, route.store_bytes or "", 'instance!=""', start, end, route.store_job)
-        items = await counter_increase(metrics, route.store_items or "", 'instance!=""', start, end, route.store_job)
+        received = await counter_increase(metrics, route.store_bytes, route.store_matchers, start, end, route.store_job)
+        if route.store_items is None:
+            return await _run_samples(metrics, received, start, end, run_id)
+        items = await counter_increase(metrics, route.store_items, route.store_matchers, start, end, route.store_job)
     except BackendError as error:
         return {"store_unknown_reason": str(error)}
     if received is None:
         return {"store_unknown_reason": STORE_NOT_SCRAPED}
     return {"stored_bytes": received, "stored_items": items if items is not None else 0.0}
+
+
+async def _run_samples(
+    metrics: PrometheusClient, received: float | None, start: datetime, end: datetime, run_id: str | None
+) -> dict[str, Any]:
+    """The metrics store's figures: its counted bytes and, as items, the run's samples (its
+    own sample counter has no per-source series: the stack's remote write would be in it)."""
+    stored: dict[str, Any] = {"stored_bytes": received}
+    if received is None:
+        stored["store_unknown_reason"] = STORE_NOT_SCRAPED
+    if run_id is None:
+        return stored | {"store_unknown_reason": "no run id to count the run's samples by"}
+    seconds = max(1, math.ceil((end - start).total_seconds()))
+    samples = await metrics.count_samples(with_run_id('{__name__=~".+"}', run_id), seconds, end)
+    return stored | {"stored_items": float(samples)}
 
 
 async def round_volume(

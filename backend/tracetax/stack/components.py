@@ -9,7 +9,10 @@ Pinned versions and why (the Go module proxy here refuses many recent pseudo-ver
   pkg/push version its go.mod already requires.
 - Tempo v1.5.1-0.20241001135150-ed943d7a56b2 (the 2.6 line; Tempo's module path has no /v2):
   not in the checksum database, so GONOSUMDB covers exactly that module.
-- Prometheus v0.305.0 (= Prometheus 3.5): the native metrics store; Mimir cannot be built here.
+- Prometheus v0.305.0 (= Prometheus 3.5): scrapes the stack's own components and remote-writes
+  to Mimir, as in the reference layout (Prometheus short-term in front, Mimir long-term behind).
+- Mimir v1.3.1-0.20260423142704-aced80d74930 (main after 3.0.6): the metrics store, with the
+  same configuration as compose and Helm (deploy/mimir/mimir.yaml, paths and addresses moved).
 - Collector v0.160.0: built by ocb from collector-pipelines/builder-config.yaml.
 - telemetrygen v0.160.0 (cmd/telemetrygen of collector-contrib, a module of its own): the
   Collector pipeline lab's load, from the same release line as the Collector it loads. It
@@ -22,6 +25,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -29,6 +33,10 @@ REPO_ROOT = Path(__file__).resolve().parents[3]
 COLLECTOR_MANIFEST = REPO_ROOT / "collector-pipelines" / "builder-config.yaml"
 COLLECTOR_CONFIG_DIR = REPO_ROOT / "collector-pipelines"
 NATIVE_CONFIG_DIR = REPO_ROOT / "stack"
+# compose's and Helm's Mimir configuration; the native one is generated from it (mimir_config).
+MIMIR_CONFIG = REPO_ROOT / "deploy" / "mimir" / "mimir.yaml"
+# Where that configuration keeps its data: a volume mounted at /data in the container.
+MIMIR_CONTAINER_DATA = "/data"
 
 
 @dataclass(frozen=True)
@@ -118,6 +126,35 @@ LOKI_BUILD = GoBuild(
     tags=("netgo",),
 )
 
+# Mimir's module path has no /v2 (nor /v3) and its releases are tagged `mimir-X.Y.Z`, which is
+# no semantic version: Go can name a release only by its commit's pseudo-version, and the
+# module proxy here serves none of the release commits (mimir-2.17.2, the compose and Helm
+# image's, is refused by tag, by branch and by commit). `@latest` resolves to this one, the
+# 2026-04-23 main (after 3.0.6, the unreleased 3.1 line); docs/native-stack.md says more.
+MIMIR_COMMIT = "aced80d74930"
+# What its build info says (/api/health shows it): the unreleased 3.1 line at that commit.
+MIMIR_VERSION = f"3.1.0-main-{MIMIR_COMMIT}"
+MIMIR_BUILD = GoBuild(
+    name="mimir",
+    module="github.com/grafana/mimir",
+    version=f"v1.3.1-0.20260423142704-{MIMIR_COMMIT}",
+    package="./cmd/mimir",
+    # Measured on 2 cores: 3.3 min quiet (issue 25), 6.2 min beside another build
+    # (docs/native-stack.md); 1.7-2.0 GB peak.
+    expected_minutes=4,
+    ldflags=(
+        f"-X github.com/grafana/mimir/pkg/util/version.Version={MIMIR_VERSION}",
+        f"-X github.com/grafana/mimir/pkg/util/version.Revision={MIMIR_COMMIT}",
+        "-X github.com/grafana/mimir/pkg/util/version.Branch=main",
+    ),
+    # Its go.mod's replaces (mimir-prometheus, grafana's forks) stay in force: the build runs
+    # in a writable copy of the module. Pseudo-versions of grafana's modules are not in the
+    # checksum database.
+    nosumdb=("github.com/grafana",),
+    # As Mimir's own Makefile builds it.
+    tags=("netgo", "stringlabels"),
+)
+
 # The lab's load: the Collector project's own OTLP generator, from the same release line as
 # the Collector it loads. A module of its own (cmd/telemetrygen), so it is built at its root.
 TELEMETRYGEN_BUILD = GoBuild(
@@ -142,6 +179,7 @@ BUILDS: tuple[GoBuild | CollectorBuild, ...] = (
     TELEMETRYGEN_BUILD,
     TEMPO_BUILD,
     PROMETHEUS_BUILD,
+    MIMIR_BUILD,
     LOKI_BUILD,
     COLLECTOR_BUILD,
 )
@@ -182,6 +220,12 @@ class Ports:
     loki_http: int = 3100
     loki_grpc: int = 9096
     prometheus_http: int = 9090
+    mimir_http: int = 9009
+    mimir_grpc: int = 9095
+    # Mimir's rings live in memberlist, which listens even without peers.
+    mimir_memberlist: int = 7946
+    # The Collector's own telemetry, exposed for Prometheus to scrape.
+    collector_metrics: int = 8888
 
     @classmethod
     def from_env(cls) -> Ports:
@@ -213,12 +257,29 @@ class Component:
     start_timeout_s: float = 90.0
     # Files written before each start (path -> text): configuration that depends on the ports.
     files: dict[Path, str] = field(default_factory=dict)
+    # How long `down` waits after SIGTERM before SIGKILL; None: the supervisor's STOP_GRACE_S.
+    stop_grace_s: float | None = None
+
+
+# Of Mimir's own metrics, what Prometheus keeps: its distributor's (what it received).
+MIMIR_SCRAPED_METRICS = "cortex_distributor_.*"
+
+
+# What the native Prometheus scrapes every second (job -> port): the stores' ingestion counters
+# and the Collector's own telemetry, read as deltas over a round's window (docs/cost.md). The
+# Collector's job is its service name, the job its telemetry had when it was pushed.
+def scrape_targets(ports: Ports) -> dict[str, int]:
+    return {
+        "tempo": ports.tempo_http,
+        "loki": ports.loki_http,
+        "mimir": ports.mimir_http,
+        "otelcol-tracetax": ports.collector_metrics,
+    }
 
 
 def prometheus_config(ports: Ports) -> str:
-    """stack/prometheus.yml plus scraping of Tempo's and Loki's own metrics every second, on
-    the ports this stack uses: their ingestion counters (bytes and items received) are read as
-    deltas over a round's window, like the Collector's (docs/cost.md)."""
+    """stack/prometheus.yml plus a 1 s scrape of the stack's components and remote write of
+    everything to Mimir, on the ports this stack uses."""
     config = yaml.safe_load((NATIVE_CONFIG_DIR / "prometheus.yml").read_text())
     config["scrape_configs"] = [
         {
@@ -227,20 +288,103 @@ def prometheus_config(ports: Ports) -> str:
             "scrape_timeout": "1s",
             "static_configs": [{"targets": [f"127.0.0.1:{port}"]}],
         }
-        for job, port in (("tempo", ports.tempo_http), ("loki", ports.loki_http))
+        for job, port in scrape_targets(ports).items()
     ]
+    for scrape in config["scrape_configs"]:
+        if scrape["job_name"] == "mimir":
+            # Only its distributor's counters (what it received) are read; its thousands of other
+            # series, written back into it every second, would only load the stack's cores.
+            scrape["metric_relabel_configs"] = [
+                {"source_labels": ["__name__"], "regex": MIMIR_SCRAPED_METRICS, "action": "keep"}
+            ]
+    for destination in config["remote_write"]:
+        destination["url"] = f"http://127.0.0.1:{ports.mimir_http}/api/v1/push"
     header = "# Written by TraceTax at stack start from stack/prometheus.yml and the stack's ports.\n"
     return header + yaml.safe_dump(config, sort_keys=False)
 
 
-def components(ports: Ports, state: Path, backend_argv: tuple[str, ...]) -> tuple[Component, ...]:
-    """The native stack in start order: stores first, then the Collector, then the backend."""
+# Mimir's settings that hold an address or a port (dotted YAML paths), every one of them set
+# natively: loopback only. In a container its components advertise the container's address;
+# natively the query-frontend would advertise the machine's and the querier, dialing it back
+# on a gRPC port bound to loopback, would never answer a query.
+def mimir_addresses(ports: Ports) -> dict[str, Any]:
+    loopback = "127.0.0.1"
+    rings = ("distributor", "ingester", "querier", "ruler", "query_scheduler", "overrides_exporter")
+    return {
+        "server.http_listen_address": loopback,
+        "server.http_listen_port": ports.mimir_http,
+        "server.grpc_listen_address": loopback,
+        "server.grpc_listen_port": ports.mimir_grpc,
+        "frontend.address": loopback,
+        **{f"{component}.ring.instance_addr": loopback for component in rings},
+        "store_gateway.sharding_ring.instance_addr": loopback,
+        "compactor.sharding_ring.instance_addr": loopback,
+        "memberlist.bind_addr": [loopback],
+        "memberlist.advertise_addr": loopback,
+        "memberlist.bind_port": ports.mimir_memberlist,
+        "memberlist.advertise_port": ports.mimir_memberlist,
+    }
+
+
+def mimir_settings(data: Path, ports: Ports) -> dict[str, Any]:
+    """deploy/mimir/mimir.yaml (compose's and Helm's) as the native stack runs it: its data
+    under `data` instead of /data, every address on loopback and the stack's ports. Nothing
+    else differs (tests/stack/test_mimir_native.py holds the two to that)."""
+    config: dict[str, Any] = _moved_paths(yaml.safe_load(MIMIR_CONFIG.read_text()), data)
+    for dotted, value in mimir_addresses(ports).items():
+        *parents, key = dotted.split(".")
+        node = config
+        for parent in parents:
+            node = node.setdefault(parent, {})
+        node[key] = value
+    return config
+
+
+def _moved_paths(node: Any, data: Path) -> Any:
+    if isinstance(node, dict):
+        return {key: _moved_paths(value, data) for key, value in node.items()}
+    if isinstance(node, str) and (node == MIMIR_CONTAINER_DATA or node.startswith(f"{MIMIR_CONTAINER_DATA}/")):
+        return str(data) + node.removeprefix(MIMIR_CONTAINER_DATA)
+    return node
+
+
+def mimir_config(data: Path, ports: Ports) -> str:
+    header = "# Written by TraceTax at stack start from deploy/mimir/mimir.yaml: paths and addresses moved.\n"
+    return header + yaml.safe_dump(mimir_settings(data, ports), sort_keys=False)
+
+
+# The backend's graceful shutdown (TRACETAX_SHUTDOWN_GRACE_S: streams end, the running service's
+# SIGTERM flush, the experiment marked interrupted) plus this: time to exit after it, so `make
+# down` never kills a backend that is still shutting down as documented.
+BACKEND_STOP_MARGIN_S = 10.0
+
+
+def backend_stop_grace_s(shutdown_grace_s: float) -> float:
+    """How long `down` waits for the backend: its own shutdown grace, plus a margin."""
+    return shutdown_grace_s + BACKEND_STOP_MARGIN_S
+
+
+def components(
+    ports: Ports, state: Path, backend_argv: tuple[str, ...], *, backend_shutdown_grace_s: float
+) -> tuple[Component, ...]:
+    """The native stack in start order: stores first, then the Collector, then the backend
+    (`backend_shutdown_grace_s`: the settings' TRACETAX_SHUTDOWN_GRACE_S it runs with)."""
     data = state / "data"
     loopback = "127.0.0.1"
     otlp_base = str(COLLECTOR_CONFIG_DIR / "otelcol-base.yaml")
     otlp_native = str(COLLECTOR_CONFIG_DIR / "otelcol-native.yaml")
     backend_url = f"http://{loopback}:{ports.backend}"
+    mimir_url = f"http://{loopback}:{ports.mimir_http}"
     return (
+        Component(
+            name="mimir",
+            url=mimir_url,
+            ready_url=f"{mimir_url}/ready",
+            argv=(str(binary_path(MIMIR_BUILD)), f"-config.file={state / 'mimir.yaml'}"),
+            ports=(ports.mimir_http, ports.mimir_grpc, ports.mimir_memberlist),
+            data_subdir="mimir",
+            files={state / "mimir.yaml": mimir_config(data / "mimir", ports)},
+        ),
         Component(
             name="prometheus",
             url=f"http://{loopback}:{ports.prometheus_http}",
@@ -250,8 +394,6 @@ def components(ports: Ports, state: Path, backend_argv: tuple[str, ...]) -> tupl
                 f"--config.file={state / 'prometheus.yml'}",
                 f"--storage.tsdb.path={data / 'prometheus'}",
                 f"--web.listen-address={loopback}:{ports.prometheus_http}",
-                "--web.enable-otlp-receiver",
-                "--web.enable-remote-write-receiver",
                 "--log.level=warn",
             ),
             ports=(ports.prometheus_http,),
@@ -308,9 +450,10 @@ def components(ports: Ports, state: Path, backend_argv: tuple[str, ...]) -> tupl
                 "HEALTH_CHECK_ENDPOINT": f"{loopback}:{ports.collector_health}",
                 "TEMPO_OTLP_GRPC_ENDPOINT": f"{loopback}:{ports.tempo_otlp_grpc}",
                 "LOKI_OTLP_ENDPOINT": f"http://{loopback}:{ports.loki_http}/otlp",
-                "METRICS_OTLP_ENDPOINT": f"http://{loopback}:{ports.prometheus_http}/api/v1/otlp",
+                "METRICS_OTLP_ENDPOINT": f"{mimir_url}/otlp",
+                "COLLECTOR_METRICS_PORT": str(ports.collector_metrics),
             },
-            ports=(ports.otlp_grpc, ports.otlp_http, ports.collector_health),
+            ports=(ports.otlp_grpc, ports.otlp_http, ports.collector_health, ports.collector_metrics),
         ),
         Component(
             name="backend",
@@ -324,11 +467,16 @@ def components(ports: Ports, state: Path, backend_argv: tuple[str, ...]) -> tupl
                 "TRACETAX_STATE_DIR": str(state),
                 "TRACETAX_TEMPO_URL": f"http://{loopback}:{ports.tempo_http}",
                 "TRACETAX_LOKI_URL": f"http://{loopback}:{ports.loki_http}",
-                "TRACETAX_METRICS_URL": f"http://{loopback}:{ports.prometheus_http}",
+                # Mimir with multitenancy off: no tenant header (deploy/mimir/mimir.yaml).
+                "TRACETAX_METRICS_URL": mimir_url,
+                "TRACETAX_METRICS_PATH_PREFIX": "/prometheus",
+                "TRACETAX_METRICS_READY_PATH": "/ready",
+                "TRACETAX_METRICS_STORE": "mimir",
                 "TRACETAX_COLLECTOR_HEALTH_URL": f"http://{loopback}:{ports.collector_health}/",
                 "TRACETAX_COLLECTOR_OTLP_GRPC_ENDPOINT": f"{loopback}:{ports.otlp_grpc}",
                 "TRACETAX_COLLECTOR_OTLP_HTTP_ENDPOINT": f"http://{loopback}:{ports.otlp_http}",
             },
             ports=(ports.backend,),
+            stop_grace_s=backend_stop_grace_s(backend_shutdown_grace_s),
         ),
     )

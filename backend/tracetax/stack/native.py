@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from urllib.parse import quote
 
+from tracetax.clients.prometheus import PrometheusClient
 from tracetax.core.api_token import TOKEN_FILE_NAME, TOKEN_FILE_SETTING, read_or_create_token_file, read_token_file
 from tracetax.core.config import get_settings
 from tracetax.core.security import TOKEN_SETTING
@@ -22,7 +23,7 @@ from tracetax.stack.components import Component, Ports, components, state_dir
 from tracetax.stack.supervisor import ComponentStatus, Supervisor
 
 
-def backend_argv(ports: Ports) -> tuple[str, ...]:
+def backend_argv(ports: Ports, shutdown_grace_s: float) -> tuple[str, ...]:
     """The backend runs from the same interpreter (and so the same environment) as the CLI."""
     return (
         sys.executable,
@@ -37,7 +38,7 @@ def backend_argv(ports: Ports) -> tuple[str, ...]:
         "--no-access-log",
         # Open connections get this long once `make down` stops it (event streams end at once).
         "--timeout-graceful-shutdown",
-        str(math.ceil(get_settings().shutdown_grace_s)),
+        str(math.ceil(shutdown_grace_s)),
     )
 
 
@@ -50,11 +51,19 @@ class NativeStack:
         # named explicitly so that the backend, the link `up` prints and the CLI agree on it.
         configured = os.environ.get(TOKEN_FILE_SETTING, "").strip()
         self.token_file = Path(configured).expanduser() if configured else self.state / TOKEN_FILE_NAME
+        # The backend's graceful shutdown, for its uvicorn and for how long `down` waits on it.
+        shutdown_grace_s = get_settings().shutdown_grace_s
+        stack = components(
+            self.ports,
+            self.state,
+            backend_argv(self.ports, shutdown_grace_s),
+            backend_shutdown_grace_s=shutdown_grace_s,
+        )
         self.components: tuple[Component, ...] = tuple(
             dataclasses.replace(c, env={**c.env, TOKEN_FILE_SETTING: str(self.token_file)})
             if c.name == "backend"
             else c
-            for c in components(self.ports, self.state, backend_argv(self.ports))
+            for c in stack
         )
         self.supervisor = Supervisor(self.state, self.components, report)
 
@@ -103,3 +112,12 @@ class NativeStack:
 
     def component(self, name: str) -> Component:
         return next(c for c in self.components if c.name == name)
+
+    def metrics_client(self) -> PrometheusClient:
+        """A client of the stack's metrics store (Mimir) as the stack's backend reads it."""
+        env = self.component("backend").env
+        return PrometheusClient(
+            env["TRACETAX_METRICS_URL"],
+            path_prefix=env["TRACETAX_METRICS_PATH_PREFIX"],
+            ready_path=env["TRACETAX_METRICS_READY_PATH"],
+        )

@@ -236,12 +236,22 @@ class Supervisor:
 
     # -- stop ------------------------------------------------------------------------------
 
+    def stop_grace_s(self, name: str) -> float:
+        """How long `name` gets between SIGTERM and SIGKILL: its own grace (the backend's
+        exceeds its graceful shutdown), else STOP_GRACE_S (also for a pid file of a component
+        no longer in the stack)."""
+        component = next((c for c in self.stack if c.name == name), None)
+        if component is None or component.stop_grace_s is None:
+            return STOP_GRACE_S
+        return component.stop_grace_s
+
     def _stop_one(self, name: str) -> None:
         pid = self.running_pid(name)
         pid_file = self._pid_file(name)
         if pid is not None:
+            grace = self.stop_grace_s(name)
             processes.stop_group(
-                pid, STOP_GRACE_S, lambda: self.report(f"  {name} did not stop within {STOP_GRACE_S:.0f}s: killing it")
+                pid, grace, lambda: self.report(f"  {name} did not stop within {grace:.0f}s: killing it")
             )
         pid_file.unlink(missing_ok=True)
 
