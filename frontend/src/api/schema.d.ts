@@ -1949,7 +1949,7 @@ export interface components {
             signals: components["schemas"]["SignalVolume"][];
             /**
              * Source
-             * @default sent: request body bytes at the Collector's OTLP HTTP receiver by route (its own telemetry, level detailed); items: accepted by its receiver; exported: bytes its exporter to each store enqueued; stored: Tempo's and Loki's distributor bytes received, the metrics store's samples of the run
+             * @default sent: request body bytes at the Collector's OTLP HTTP receiver by route (its own telemetry, level detailed); items: accepted by its receiver; exported: bytes its exporter to each store enqueued; stored: Tempo's and Loki's distributor bytes received, Mimir's uncompressed OTLP request bytes and the run's samples
              */
             source: string;
         };
