@@ -24,6 +24,15 @@ from tracetax.procfs import available_cpus
 MIN_TOKEN_LENGTH = 16
 
 
+def _comma_list(value: Any) -> list[str] | None:
+    """A list setting as written: a comma-separated string or a list, its entries stripped and
+    the empty ones dropped; None for anything else (left to the field's own validation)."""
+    items = value.split(",") if isinstance(value, str) else value
+    if not isinstance(items, list):
+        return None
+    return [str(item).strip() for item in items if str(item).strip()]
+
+
 class Settings(BaseSettings):
     # hide_input_in_errors: a validation error would otherwise print the input, the token too.
     model_config = SettingsConfigDict(
@@ -145,19 +154,17 @@ class Settings(BaseSettings):
     @field_validator("allowed_hosts", mode="before")
     @classmethod
     def _hosts(cls, value: Any) -> Any:
-        items = value.split(",") if isinstance(value, str) else value
-        if not isinstance(items, list):
-            return value
-        return [str(item).strip().lower() for item in items if str(item).strip()]
+        items = _comma_list(value)
+        return value if items is None else [item.lower() for item in items]
 
     @field_validator("command_allowlist", mode="before")
     @classmethod
     def _allowlist(cls, value: Any) -> Any:
-        items = value.split(",") if isinstance(value, str) else value
-        if not isinstance(items, list):
+        items = _comma_list(value)
+        if items is None:
             return value
         # os.path keeps each entry a str as written (Path would turn "./x" into "x").
-        entries = [os.path.expanduser(str(item).strip()) for item in items if str(item).strip()]  # noqa: PTH111
+        entries = [os.path.expanduser(item) for item in items]  # noqa: PTH111
         errors = [error for entry in entries if (error := security.allowlist_entry_error(entry))]
         if errors:
             raise ValueError("; ".join(errors))
