@@ -15,14 +15,14 @@
 #             dashboards parse and use only provisioned data sources. Safe by default: the
 #             backend lists its Host names (TRACETAX_ALLOWED_HOSTS), its health check asks
 #             /api/health/ready, its stop_grace_period exceeds TRACETAX_SHUTDOWN_GRACE_S;
-#             Grafana's anonymous access is decided by deploy/grafana/entrypoint.sh from the
+#             Grafana's anonymous access is decided by stack/grafana/entrypoint.sh from the
 #             address it is published on (run here: on for 127.0.0.1, off beyond loopback, and
 #             no start there without GRAFANA_ADMIN_PASSWORD).
 #   docker    each Dockerfile passes hadolint (errors fail, warnings are printed), its base images
 #             are pinned, and every path it COPYs/ADDs exists in its build context and is not
 #             excluded by that context's .dockerignore.
-#   helm      copies kept inside the chart equal their sources (and deploy/tempo/tempo.yaml equals
-#             stack/tempo.yaml but for its listen addresses); `helm lint --strict` and
+#   helm      the chart's copies of the components' configs (and compose's Tempo config) are what
+#             scripts/gen-stack-configs.py generates from their sources; `helm lint --strict` and
 #             `helm template` for each helm/tracetax/ci/*.yaml, validated by kubeconform -strict
 #             against Kubernetes JSON schemas generated locally from the OpenAPI spec of
 #             k8s.io/kubernetes; each rendered set is safe (PyYAML): NetworkPolicies select
@@ -326,7 +326,7 @@ PY
 
   # Safe by default (issue 21): the backend answers only its own Host names, is healthy only
   # with a live queue worker and gets its shutdown grace; Grafana decides anonymous access
-  # from the address it is published on, through deploy/grafana/entrypoint.sh.
+  # from the address it is published on, through stack/grafana/entrypoint.sh.
   if out="$(python3 - "$ROOT" "$compose_json_file" <<'PY' 2>&1
 import json, re, sys
 
@@ -363,12 +363,12 @@ grafana = services.get("grafana", {})
 genv = grafana.get("environment") or {}
 for key in ("GF_AUTH_ANONYMOUS_ENABLED", "GF_AUTH_ANONYMOUS_ORG_ROLE", "GF_USERS_VIEWERS_CAN_EDIT"):
     if key in genv:
-        problems.append(f"grafana: {key} is set in compose.yml; deploy/grafana/entrypoint.sh decides it from the published address")
+        problems.append(f"grafana: {key} is set in compose.yml; stack/grafana/entrypoint.sh decides it from the published address")
 entrypoint = grafana.get("entrypoint") or []
 mounts = {v.get("target"): v.get("source", "") for v in grafana.get("volumes", [])}
 script = next((word for word in entrypoint if word.endswith(".sh")), None)
-if not script or not mounts.get(script, "").endswith("deploy/grafana/entrypoint.sh"):
-    problems.append(f"grafana: the entrypoint {entrypoint} is not deploy/grafana/entrypoint.sh mounted into the container")
+if not script or not mounts.get(script, "").endswith("stack/grafana/entrypoint.sh"):
+    problems.append(f"grafana: the entrypoint {entrypoint} is not stack/grafana/entrypoint.sh mounted into the container")
 published_on = {str(port.get("host_ip", "")) for port in grafana.get("ports", [])}
 if published_on != {str(genv.get("GRAFANA_PUBLISHED_ON", ""))}:
     problems.append(f"grafana: GRAFANA_PUBLISHED_ON={genv.get('GRAFANA_PUBLISHED_ON')!r} is not the address its port is published on {sorted(published_on)}")
@@ -397,7 +397,7 @@ fi
 
 # Grafana's entrypoint, run here with `env` in place of Grafana: anonymous viewers on loopback;
 # beyond it anonymous access off, and no start at all without an admin password.
-grafana_entry() { env -i PATH="$PATH" "$@" sh deploy/grafana/entrypoint.sh env 2>&1; }
+grafana_entry() { env -i PATH="$PATH" "$@" sh stack/grafana/entrypoint.sh env 2>&1; }
 entry_problems=""
 out="$(grafana_entry GRAFANA_PUBLISHED_ON=127.0.0.1)" && grep -qx 'GF_AUTH_ANONYMOUS_ENABLED=true' <<<"$out" ||
   entry_problems+="published on 127.0.0.1: anonymous access not on: $out"$'\n'
@@ -419,7 +419,7 @@ else
 fi
 
 # Grafana: the dashboards parse and use only the provisioned data sources.
-if out="$(python3 - deploy/grafana <<'PY' 2>&1
+if out="$(python3 - stack/grafana <<'PY' 2>&1
 import glob, json, os, re, sys
 
 base = sys.argv[1]
@@ -450,7 +450,7 @@ for path in sorted(glob.glob(os.path.join(base, "dashboards/*.json"))):
     count += 1
     walk(dashboard, path)
 if not count:
-    problems.append("no dashboard under deploy/grafana/dashboards/")
+    problems.append("no dashboard under stack/grafana/dashboards/")
 print("\n".join(problems) if problems else f"{count} dashboard(s), data sources {sorted(provisioned)}")
 sys.exit(1 if problems else 0)
 PY
@@ -469,7 +469,7 @@ while read -r dockerfile context; do
   [ -n "${dockerfile:-}" ] && CONTEXT[$dockerfile]=$context
 done <<<"$COMPOSE_BUILDS"
 [ -z "${CONTEXT[backend/Dockerfile]:-}" ] && CONTEXT[backend/Dockerfile]=.
-for dockerfile in instrumented-services/*/Dockerfile deploy/*/Dockerfile; do
+for dockerfile in instrumented-services/*/Dockerfile stack/*/Dockerfile; do
   [ -f "$dockerfile" ] && [ -z "${CONTEXT[$dockerfile]:-}" ] && CONTEXT[$dockerfile]="$(dirname "$dockerfile")"
 done
 
@@ -631,31 +631,13 @@ done
 # ---------------------------------------------------------------------------------------------
 # Helm
 # ---------------------------------------------------------------------------------------------
-# Files the chart must carry itself (Helm reads nothing outside the chart): each must equal
-# its source in the repository.
-sync_pairs=(
-  "collector-pipelines/otelcol-base.yaml helm/tracetax/files/otelcol-base.yaml"
-  "deploy/tempo/tempo.yaml helm/tracetax/charts/tempo/files/tempo.yaml"
-  "stack/loki.yaml helm/tracetax/charts/loki/files/loki.yaml"
-  "deploy/mimir/mimir.yaml helm/tracetax/charts/mimir/files/mimir.yaml"
-)
-sync_problems=""
-for pair in "${sync_pairs[@]}"; do
-  read -r source copy <<<"$pair"
-  if ! cmp -s "$source" "$copy"; then
-    sync_problems+="$copy differs from $source: cp $source $copy"$'\n'
-  fi
-done
-# The container Tempo config is the native one listening on 0.0.0.0 (Tempo has no flag for the
-# listen addresses): nothing else may differ.
-normalised_tempo() { grep -v '^#' "$1" | sed -E 's/^(  (http|grpc)_listen_address:) .*/\1 ADDRESS/'; }
-if ! diff_out="$(diff <(normalised_tempo stack/tempo.yaml) <(normalised_tempo deploy/tempo/tempo.yaml))"; then
-  sync_problems+="deploy/tempo/tempo.yaml differs from stack/tempo.yaml beyond the listen addresses:"$'\n'"$diff_out"$'\n'
-fi
-if [ -z "$sync_problems" ]; then
-  ok "chart copies equal their sources; deploy/tempo/tempo.yaml = stack/tempo.yaml but for the listen addresses"
+# Files the chart must carry itself (Helm reads nothing outside the chart) and compose's Tempo
+# config are generated from each component's one source (stack/<component>/, the Collector's
+# collector-pipelines/): each must be what scripts/gen-stack-configs.py writes now.
+if out="$(python3 "$ROOT/scripts/gen-stack-configs.py" --check 2>&1)"; then
+  ok "generated configs (chart copies, compose's Tempo): $out"
 else
-  bad "chart copies equal their sources" "$sync_problems"
+  bad "generated configs equal what their sources generate (run scripts/gen-stack-configs.py)" "$out"
 fi
 
 # The chart safety checks read the rendered YAML: any Python with PyYAML (the backend's venv has it).
