@@ -109,7 +109,7 @@ stack-build: backend-deps ## Build the Collector, Tempo, Loki, Mimir and Prometh
 	@$(TRACETAX) stack build
 
 lint: backend-deps frontend-deps ## Linters and type checkers
-	cd backend && $(UV) run --frozen ruff check . && $(UV) run --frozen ruff format --check . && $(UV) run --frozen mypy
+	cd backend && $(UV) run --frozen ruff check . && $(UV) run --frozen ruff format --check . && $(UV) run --frozen mypy && $(UV) run --frozen lint-imports
 	cd frontend && npx biome check . && npx tsc -b && npm run --silent check:api
 	@cd backend && $(UV) run --frozen python -c "import json, sys; from tracetax.main import create_app; current = create_app().openapi(); committed = json.load(open('../frontend/openapi.json')); sys.exit(0 if current == committed else 'frontend/openapi.json is stale: run cd frontend && npm run gen:openapi')"
 
@@ -123,7 +123,7 @@ test-unit: backend-deps frontend-deps ## The quick loop: pytest of pure logic an
 	cd frontend && npx vitest run
 
 test-e2e: backend-deps frontend services tools zero-code examples ## Browser tests (Chromium) against the running stack, or one started for them
-	@UV=$(UV) scripts/run-e2e.sh
+	@UV=$(UV) scripts/run-e2e.sh $(E2E_ARGS)
 
 check-packaging: ## Packaging checks without a Docker engine: compose, Dockerfiles, Helm chart (UPDATE_GOLDEN=1 rewrites the golden file)
 	@scripts/check-packaging.sh
@@ -132,20 +132,20 @@ test-frontend: frontend-deps
 	cd frontend && npx vitest run
 
 bench-services: backend-deps services tools ## Benchmark: each demo service's max throughput and p50/p99 per mode
-	cd backend && $(UV) run --frozen python -m tracetax.bench.services $(BENCH_ARGS)
+	cd backend && $(UV) run --frozen python -m benchmarks.services $(BENCH_ARGS)
 
 bench-engine: backend-deps services tools ## Benchmark: the harness's footprint, highest accurate rate, default experiment's wall time
-	cd backend && $(UV) run --frozen python -m tracetax.bench.engine $(BENCH_ARGS)
+	cd backend && $(UV) run --frozen python -m benchmarks.engine $(BENCH_ARGS)
 
 bench-truth: backend-deps services tools ## Benchmark: A/A on Go and Python (nothing significant, the noise floor) and a known injected cost measured as itself
-	cd backend && $(UV) run --frozen python -m tracetax.bench.truth $(BENCH_ARGS)
+	cd backend && $(UV) run --frozen python -m benchmarks.truth $(BENCH_ARGS)
 
 bench-studies: backend-deps services tools ## Benchmark: the two ready studies in docs/examples (seed 000's producer threads on Java, seed 002's eBPF vs SDK on Go; about 20 min, needs `make up`)
 	cd backend && $(UV) run --frozen tracetax run ../docs/examples/java-producer-threads.yaml
 	cd backend && $(UV) run --frozen tracetax run ../docs/examples/go-ebpf-vs-sdk.yaml
 
 bench-collector: backend-deps ## Benchmark: groupbytrace vs tail_sampling (memory, loss, best rate) and the loadbalancing exporter's CPU per span (needs `make up`)
-	cd backend && $(UV) run --frozen python -m tracetax.bench.collector $(BENCH_ARGS)
+	cd backend && $(UV) run --frozen python -m benchmarks.collector $(BENCH_ARGS)
 
 bench-stacks: backend-deps services ## Benchmark: where export runs per language and the stack sampler's cost (needs `make up`)
-	cd backend && $(UV) run --frozen python -m tracetax.bench.stacks $(BENCH_ARGS)
+	cd backend && $(UV) run --frozen python -m benchmarks.stacks $(BENCH_ARGS)

@@ -18,10 +18,10 @@ import pytest
 
 from tests import postgres
 from tests.databases import Databases, PostgresDatabases, SqliteDatabases
-from tracetax import procfs
-from tracetax.engine.placement import Placement
-from tracetax.stack.native import NativeStack
-from tracetax.stack.supervisor import format_table, http_ready, port_is_free
+from tracetax.native_stack.native import NativeStack
+from tracetax.native_stack.supervisor import format_table, http_ready, port_is_free
+from tracetax.system import procfs
+from tracetax.system.placement import Placement
 
 
 def _all_ready(stack: NativeStack) -> bool:

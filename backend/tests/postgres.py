@@ -25,7 +25,7 @@ from pathlib import Path
 import psycopg
 from psycopg import sql
 
-from tracetax import processes
+from tracetax.system import processes
 
 DEBIAN_ROOT = Path("/usr/lib/postgresql")
 SUPERUSER = "tracetax"

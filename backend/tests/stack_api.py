@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 
-from tracetax.stack.native import NativeStack
+from tracetax.native_stack.native import NativeStack
 
 TOKEN_FILE = "api-token"
 

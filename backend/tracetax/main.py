@@ -18,15 +18,15 @@ from tracetax.api.access_log import redact_tokens_in_access_log
 from tracetax.api.errors import validation_error
 from tracetax.api.main import api_router
 from tracetax.api.middleware import AllowedHosts, BodyLimit, HostGuard, TokenGuard
+from tracetax.api.shutdown import on_termination
+from tracetax.app.retention import RetentionTask, Store
+from tracetax.app.runtime import EngineRuntime
+from tracetax.app.submission import refuse_queued_commands
+from tracetax.app.tunings import fail_interrupted as fail_interrupted_tunings
+from tracetax.app.tunings import stop_all as stop_tunings
+from tracetax.clients.health import Backends
 from tracetax.core.api_token import ApiToken
 from tracetax.core.config import Settings, get_settings
-from tracetax.health import Backends
-from tracetax.retention import RetentionTask, Store
-from tracetax.runtime import EngineRuntime
-from tracetax.shutdown import on_termination
-from tracetax.submission import refuse_queued_commands
-from tracetax.tunings import fail_interrupted as fail_interrupted_tunings
-from tracetax.tunings import stop_all as stop_tunings
 
 
 class SPAStaticFiles(StaticFiles):

@@ -15,7 +15,7 @@ from pydantic import AnyHttpUrl, SecretStr
 
 from tracetax.core.config import Settings
 from tracetax.main import create_app
-from tracetax.ports import free_port
+from tracetax.system.ports import free_port
 
 OFFLINE_TOKEN = "offline-token-0123456789abcdef"
 TEST_HOST = "testserver"  # the Host header TestClient sends

@@ -9,7 +9,7 @@ import pytest
 
 from tests.engine.test_engine_stack import api, go_spec, needs_tools, wait_final  # noqa: F401 - fixture
 from tests.stack_api import stack_client
-from tracetax.stack.native import NativeStack
+from tracetax.native_stack.native import NativeStack
 
 pytestmark = pytest.mark.stack
 

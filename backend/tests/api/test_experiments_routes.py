@@ -8,9 +8,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.api.conftest import go_spec
+from tracetax.app.runtime import EngineRuntime
 from tracetax.db import repository as repo
-from tracetax.engine.spec import ExperimentSpec
-from tracetax.runtime import EngineRuntime
+from tracetax.spec.service import ExperimentSpec
 
 EXPERIMENTS = "/api/v1/experiments"
 

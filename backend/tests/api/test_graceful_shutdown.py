@@ -19,7 +19,7 @@ import pytest
 
 from tracetax.db import repository as repo
 from tracetax.db.session import make_engine, session_factory
-from tracetax.ports import free_port
+from tracetax.system.ports import free_port
 
 GRACE_S = 12.0
 TOKEN = "graceful-shutdown-test-token"

@@ -10,8 +10,8 @@ import time
 import httpx
 import pytest
 
-from tracetax.stack.components import MIMIR_VERSION
-from tracetax.stack.native import NativeStack
+from tracetax.native_stack.components import MIMIR_VERSION
+from tracetax.native_stack.native import NativeStack
 
 pytestmark = pytest.mark.stack
 

@@ -8,9 +8,9 @@ import asyncio
 import httpx
 from pydantic import SecretStr
 
+from tracetax.app.runtime import EngineRuntime
 from tracetax.core.config import Settings
 from tracetax.main import create_app
-from tracetax.runtime import EngineRuntime
 
 
 async def test_ready_while_the_worker_runs_and_503_once_it_is_gone(offline_settings: Settings) -> None:

@@ -39,8 +39,8 @@ from tests.api.conftest import go_spec, offline_headers
 from tracetax.core.config import Settings
 from tracetax.db.models import Check, Experiment, Round
 from tracetax.db.session import make_engine, session_factory
-from tracetax.engine.spec import ExperimentSpec
 from tracetax.main import create_app
+from tracetax.spec.service import ExperimentSpec
 
 pytestmark = pytest.mark.schemathesis
 

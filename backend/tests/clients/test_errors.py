@@ -8,7 +8,7 @@ from tracetax.clients.base import BackendError
 from tracetax.clients.loki import LokiClient
 from tracetax.clients.prometheus import PrometheusClient
 from tracetax.clients.tempo import TempoClient, spans_in_trace
-from tracetax.ports import free_port
+from tracetax.system.ports import free_port
 
 
 def closed_port_url() -> str:

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from tracetax.core.command_policy import check_command
 from tracetax.core.config import Settings
 from tracetax.core.security import (
     ALLOWLIST_SETTING,
     SERVICES_SETTING,
     CommandNotAllowedError,
-    check_command,
     commands_enabled,
     is_loopback,
     resolve_argv0,

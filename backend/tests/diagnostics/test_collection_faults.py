@@ -11,14 +11,14 @@ from typing import Any
 import pytest
 from pydantic import AnyHttpUrl
 
+from tracetax.app.runtime import EngineRuntime
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
 from tracetax.diagnostics import report
 from tracetax.diagnostics.ledger import RoundLedger, SignalLedger
-from tracetax.engine.spec import ExperimentSpec
-from tracetax.ports import free_port
-from tracetax.runtime import EngineRuntime
-from tracetax.stack.native import NativeStack
+from tracetax.native_stack.native import NativeStack
+from tracetax.spec.service import ExperimentSpec
+from tracetax.system.ports import free_port
 
 pytestmark = pytest.mark.stack
 

@@ -13,7 +13,7 @@ import pytest
 
 from tests.diagnostics.test_diagnostics_stack import base, run_experiment
 from tests.stack_api import cli_env, stack_client
-from tracetax.stack.native import NativeStack
+from tracetax.native_stack.native import NativeStack
 
 pytestmark = pytest.mark.stack
 LOAD = {"rate": 300, "warmup_s": 1, "duration_s": 4, "connections": 4, "max_throughput_s": 0}

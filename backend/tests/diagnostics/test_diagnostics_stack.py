@@ -12,7 +12,7 @@ import pytest
 
 from tests.engine.test_engine_stack import wait_final
 from tests.stack_api import cli_env, stack_client
-from tracetax.stack.native import NativeStack
+from tracetax.native_stack.native import NativeStack
 
 pytestmark = pytest.mark.stack
 LOAD = {

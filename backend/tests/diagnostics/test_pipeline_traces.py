@@ -3,9 +3,9 @@ a span's end to its arrival downstream (pure parts)."""
 
 from __future__ import annotations
 
+from tracetax.clients.readback import SEARCH_LIMIT, WHOLE_TRACE_LIMIT
 from tracetax.clients.tempo import TraceSummary
 from tracetax.diagnostics.pipeline_traces import TRACE_SAMPLE, delay_us, round_traces, summarize, to_fetch, trace_facts
-from tracetax.readback import SEARCH_LIMIT, WHOLE_TRACE_LIMIT
 
 
 def span(run: str, downstream: str | None, end_ns: int = 0, arrived_ns: int | None = None) -> dict[str, object]:

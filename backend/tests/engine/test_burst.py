@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from tracetax import processes
+from tracetax.demos.process import ServiceProcess
 from tracetax.engine.loadgen import OhaDriver, Requests
-from tracetax.engine.spec import LoadSpec
-from tracetax.ports import free_port
-from tracetax.services.process import ServiceProcess
+from tracetax.spec.service import LoadSpec
+from tracetax.system import processes
+from tracetax.system.ports import free_port
 
 
 def test_a_burst_makes_three_steps() -> None:

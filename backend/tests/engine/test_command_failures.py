@@ -13,10 +13,10 @@ import psutil
 import pytest
 
 from tracetax.engine.loadgen import OhaDriver
-from tracetax.engine.placement import Placement
 from tracetax.engine.runner import RoundContext, RoundOutcome, run_round
-from tracetax.engine.spec import ExperimentSpec
-from tracetax.ports import free_port
+from tracetax.spec.service import ExperimentSpec
+from tracetax.system.placement import Placement
+from tracetax.system.ports import free_port
 
 SERVER = Path(__file__).parents[1] / "fixtures" / "plain_server.py"
 
@@ -103,7 +103,7 @@ def test_a_program_that_does_not_exist_is_named(tmp_path: Path, argv: list[str])
 
 
 def test_a_port_left_in_time_wait_is_free_for_the_next_round(tmp_path: Path) -> None:
-    from tracetax.ports import port_in_use
+    from tracetax.system.ports import port_in_use
 
     with socket.socket() as server:
         server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from tracetax.demos.catalog import ModeSpec, ServiceManifest
 from tracetax.engine.aggregate import RoundData, thread_groups
-from tracetax.engine.placement import Placement
 from tracetax.engine.runner import concurrency_environment, service_cores
 from tracetax.engine.sampler import thread_group, thread_group_summary
-from tracetax.engine.spec import ExperimentSpec, SpecError, validate_against_catalog, validate_command, validate_cores
 from tracetax.profiling.samplers import NodeCpuProfile, PySpy
-from tracetax.services.catalog import ModeSpec, ServiceManifest
+from tracetax.spec.service import ExperimentSpec, SpecError, validate_against_catalog, validate_command, validate_cores
+from tracetax.system.placement import Placement
 
 JAVA = ServiceManifest(
     language="java",

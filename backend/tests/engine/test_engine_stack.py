@@ -17,9 +17,9 @@ import httpx
 import pytest
 
 from tests.stack_api import stack_client
+from tracetax.demos.catalog import demo_services
 from tracetax.engine.loadgen import oha_binary
-from tracetax.services.catalog import demo_services
-from tracetax.stack.native import NativeStack
+from tracetax.native_stack.native import NativeStack
 
 pytestmark = pytest.mark.stack
 FINAL = {"completed", "failed", "cancelled", "interrupted"}

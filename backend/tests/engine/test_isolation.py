@@ -11,7 +11,6 @@ import time
 
 import pytest
 
-from tracetax import processes, procfs
 from tracetax.engine import isolation
 from tracetax.engine.isolation import (
     FOREIGN_CPU_MAX_SHARE,
@@ -24,8 +23,9 @@ from tracetax.engine.isolation import (
     isolation_record,
     tree_cpu_delta,
 )
-from tracetax.engine.placement import Placement
 from tracetax.engine.sampler import Sampler, resource_summary, snapshot
+from tracetax.system import processes, procfs
+from tracetax.system.placement import Placement
 
 TICKS = procfs.CLOCK_TICKS
 

@@ -31,7 +31,7 @@ from tests.engine.test_engine_stack import api, processes_running, wait_final
 from tests.stack_api import cli_env, stack_client
 from tracetax.lab import pipelines
 from tracetax.lab.telemetrygen import telemetrygen_binary
-from tracetax.stack.native import NativeStack
+from tracetax.native_stack.native import NativeStack
 
 pytestmark = pytest.mark.stack
 SPANS_PER_S, SPANS_PER_TRACE = 500, 5

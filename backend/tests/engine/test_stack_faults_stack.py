@@ -14,7 +14,7 @@ import pytest
 
 from tests.engine.test_engine_stack import api, wait_final
 from tests.stack_api import stack_client
-from tracetax.stack.native import NativeStack
+from tracetax.native_stack.native import NativeStack
 
 pytestmark = pytest.mark.stack
 KILLED = ("collector", "tempo")

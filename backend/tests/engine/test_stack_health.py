@@ -13,13 +13,14 @@ import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
 from tracetax.api.schemas.experiments import RoundSummary
+from tracetax.core.config import Settings
 from tracetax.db import repository as repo
 from tracetax.db.session import make_engine, migrate, session_factory
 from tracetax.engine.aggregate import RoundData
 from tracetax.engine.experiment import ExperimentEngine, StackDown, record_stack_health
 from tracetax.engine.runner import RoundOutcome
-from tracetax.engine.spec import AnySpec
 from tracetax.engine.subjects import Slot, Subject
+from tracetax.spec.service import AnySpec
 
 SPEC: dict[str, Any] = {
     "name": "probed",
@@ -61,7 +62,9 @@ def test_a_round_with_a_component_down_is_flagged_with_it(
     sessions: sessionmaker[Session], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     log: list[str] = []
-    engine = ExperimentEngine(sessions, tmp_path / "work", "http://127.0.0.1:4318", publish=lambda _: None)
+    engine = ExperimentEngine(
+        sessions, tmp_path / "work", "http://127.0.0.1:4318", publish=lambda _: None, settings=Settings()
+    )
 
     def subject_for(spec: AnySpec) -> Subject:
         return CompletingSubject(log)
@@ -94,7 +97,9 @@ def test_a_round_with_a_component_down_is_flagged_with_it(
 
 
 def test_a_failing_probe_never_fails_the_round(sessions: sessionmaker[Session], tmp_path: Path) -> None:
-    engine = ExperimentEngine(sessions, tmp_path / "work", "http://127.0.0.1:4318", publish=lambda _: None)
+    engine = ExperimentEngine(
+        sessions, tmp_path / "work", "http://127.0.0.1:4318", publish=lambda _: None, settings=Settings()
+    )
     engine.subject_for = lambda spec: CompletingSubject([])  # type: ignore[method-assign]
 
     def broken() -> StackDown:

@@ -30,7 +30,7 @@ import pytest
 
 from tests.engine.test_engine_stack import api, needs_tools, wait_final
 from tests.stack_api import stack_client
-from tracetax.stack.native import NativeStack
+from tracetax.native_stack.native import NativeStack
 
 pytestmark = pytest.mark.stack
 __all__ = ["needs_tools"]  # the module fixture checks oha and the Go service

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from tests.diagnostics.test_diagnostics_stack import run_experiment, signal, stage
-from tracetax.ports import free_port
-from tracetax.stack.components import cache_dir
-from tracetax.stack.native import NativeStack
+from tracetax.native_stack.native import NativeStack
+from tracetax.system.paths import cache_dir
+from tracetax.system.ports import free_port
 
 pytestmark = pytest.mark.stack
 HTTPBIN = cache_dir() / "examples" / "httpbin"

@@ -29,12 +29,12 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor
 from prometheus_client.parser import text_string_to_metric_families
 
-from tracetax import processes
 from tracetax.lab import pipelines
 from tracetax.lab.pipelines import PipelineConfigError
-from tracetax.ports import free_port
-from tracetax.stack import components
-from tracetax.stack.supervisor import http_ready
+from tracetax.native_stack import components
+from tracetax.native_stack.supervisor import http_ready
+from tracetax.system import processes
+from tracetax.system.ports import free_port
 
 COLLECTOR = components.binary_path(components.COLLECTOR_BUILD)
 needs_collector = pytest.mark.skipif(

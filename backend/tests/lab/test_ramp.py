@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tracetax.lab.ramp import evaluate, summarize
-from tracetax.lab.spec import RampSpec
+from tracetax.spec.collector import RampSpec
 
 
 def step(**changes: Any) -> dict[str, Any]:

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from tracetax import processes
 from tracetax.lab import telemetrygen
 from tracetax.lab.ledger import accepted
 from tracetax.lab.telemetry import TelemetryError, scrape
 from tracetax.lab.telemetrygen import GeneratorError, TraceShape
-from tracetax.ports import free_port
-from tracetax.stack.components import COLLECTOR_BUILD, binary_path
+from tracetax.native_stack.components import COLLECTOR_BUILD, binary_path
+from tracetax.system import processes
+from tracetax.system.ports import free_port
 
 FIVE = TraceShape(spans_per_trace=5, attribute_bytes=0)
 

@@ -21,12 +21,12 @@ import pytest
 from pydantic import ValidationError
 
 from tests.lab.test_pipelines import needs_collector
-from tracetax.engine.spec import SpecError
+from tracetax.app.submission import validate_pipelines
 from tracetax.lab import pipelines
 from tracetax.lab.pipelines import OverlayPolicy, OverlayRefusedError, PipelineConfigError
 from tracetax.lab.redact import REDACTED, redact, redact_environment
-from tracetax.lab.spec import PipelineSpec, VariantSpec
-from tracetax.submission import validate_pipelines
+from tracetax.spec.collector import PipelineSpec, VariantSpec
+from tracetax.spec.service import SpecError
 
 SECRET = "postgresql://tracetax:hunter2-very-secret@db.internal/tracetax"
 FILE_SECRET = "root:x:0:0:file-secret-line:/root:/bin/sh"
@@ -304,8 +304,8 @@ def test_no_configuration_name_can_become_a_path_of_its_own(name: str) -> None:
     (the id is the backend's own): the name pattern keeps it one plain component."""
     import re
 
-    from tracetax.engine import spec as service_spec
-    from tracetax.lab import spec as lab_spec
+    from tracetax.spec import collector as lab_spec
+    from tracetax.spec import service as service_spec
 
     for pattern in (service_spec.NAME_PATTERN, lab_spec.NAME_PATTERN):
         assert re.match(pattern, name) is None, (pattern, name)

@@ -13,7 +13,7 @@ import pytest
 
 from tests.diagnostics.test_diagnostics_stack import base
 from tests.stack_api import stack_client
-from tracetax.stack.native import NativeStack
+from tracetax.native_stack.native import NativeStack
 from tracetax.tuning.paste import parse_env_block, parse_java_block, parse_kubernetes_block
 
 pytestmark = pytest.mark.stack

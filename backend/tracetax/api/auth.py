@@ -16,9 +16,10 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from tracetax.api.schemas.errors import error_responses
 from tracetax.core.api_token import ApiToken
+from tracetax.core.command_policy import check_spec
 from tracetax.core.config import Settings
-from tracetax.core.security import TOKEN_SETTING, CommandNotAllowedError, check_spec
-from tracetax.engine.spec import AnySpec
+from tracetax.core.security import TOKEN_SETTING, CommandNotAllowedError
+from tracetax.spec.service import AnySpec
 
 bearer = HTTPBearer(
     auto_error=False,

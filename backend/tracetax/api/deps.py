@@ -10,14 +10,14 @@ from fastapi import Depends, HTTPException, Request, Response, status
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 
+from tracetax.app.retention import NotFoundError, StillActiveError
+from tracetax.app.runtime import EngineRuntime
+from tracetax.app.submission import QueueFullError, UnknownServiceError
+from tracetax.clients.health import Backends
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
 from tracetax.db.models import Experiment
-from tracetax.engine.spec import SPEC_SUBJECTS, SpecError
-from tracetax.health import Backends
-from tracetax.retention import NotFoundError, StillActiveError
-from tracetax.runtime import EngineRuntime
-from tracetax.submission import QueueFullError, UnknownServiceError
+from tracetax.spec.service import SPEC_SUBJECTS, SpecError
 
 
 def get_backends(request: Request) -> Backends:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tracetax.core.security import TOKEN_SETTING, token_matches
+from tracetax.system.paths import state_dir
 
 if TYPE_CHECKING:
     from tracetax.core.config import Settings
@@ -48,8 +49,6 @@ def token_file_path(settings: Settings) -> Path:
 
 
 def default_token_file() -> Path:
-    from tracetax.stack.components import state_dir
-
     return state_dir() / TOKEN_FILE_NAME
 
 

@@ -17,8 +17,9 @@ from pydantic import AnyHttpUrl, Field, SecretStr, ValidationInfo, field_validat
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from tracetax.core import security
-from tracetax.engine.placement import PlacementError, parse_cpus_setting
-from tracetax.procfs import available_cpus
+from tracetax.system.paths import state_dir
+from tracetax.system.placement import PlacementError, parse_cpus_setting
+from tracetax.system.procfs import available_cpus
 
 # Shorter tokens are guessable enough to matter for an API that starts processes.
 MIN_TOKEN_LENGTH = 16
@@ -113,7 +114,7 @@ class Settings(BaseSettings):
     backend_timeout_s: float = Field(default=10.0, gt=0)
     # The span ledger reads Tempo this long after a run's last round ended at the earliest:
     # Tempo's search finds a trace only once the ingester has cut it from its live traces
-    # (trace_idle_period, 5 s in stack/tempo.yaml, plus its flush check). Read sooner, a
+    # (trace_idle_period, 5 s in stack/tempo/tempo.yaml, plus its flush check). Read sooner, a
     # closed-loop phase's last seconds were missing (7,680 of 75,460 spans found).
     ledger_settle_s: float = Field(default=10.0, ge=0)
     health_probe_timeout_s: float = Field(default=1.5, gt=0)
@@ -125,7 +126,7 @@ class Settings(BaseSettings):
     work_dir: Path | None = None
     # CPU lists ("3", "2-3", "0,2") overriding where the measured service and the load
     # generator are pinned; the stack takes the cores left. Default: the layout rule in
-    # tracetax/engine/placement.py (docs/engine.md). `make up` reads them from the environment.
+    # tracetax/system/placement.py (docs/engine.md). `make up` reads them from the environment.
     service_cpus: str | None = None
     loadgen_cpus: str | None = None
 
@@ -201,14 +202,10 @@ def get_settings() -> Settings:
 def resolved_database_url(settings: Settings) -> str:
     if settings.database_url:
         return settings.database_url
-    from tracetax.stack.components import state_dir
-
     return f"sqlite:///{state_dir() / 'tracetax.db'}"
 
 
 def resolved_work_dir(settings: Settings) -> Path:
     if settings.work_dir:
         return settings.work_dir
-    from tracetax.stack.components import state_dir
-
     return state_dir() / "experiments"

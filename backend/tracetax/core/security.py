@@ -12,7 +12,9 @@ execution anywhere else, so (see README.md, "Security"):
   they are (symlinks followed); no globs. Empty on loopback: anything (today's behaviour).
 - TRACETAX_API_TOKEN, when set, is the bearer token every /api route but liveness requires.
 
-The API turns `CommandNotAllowedError` into 403 and a failed `token_matches` into 401.
+The API turns `CommandNotAllowedError` into 403 and a failed `token_matches` into 401. The checks
+that need the settings live in `command_policy.py`: the settings validate themselves with the
+plain decisions here, so this module must not import them.
 """
 
 from __future__ import annotations
@@ -23,12 +25,6 @@ import os
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-from tracetax.engine.spec import AnySpec, CommandServiceRef, ExperimentSpec
-
-if TYPE_CHECKING:
-    from tracetax.core.config import Settings
 
 SERVICES_SETTING = "TRACETAX_COMMAND_SERVICES"
 ALLOWLIST_SETTING = "TRACETAX_COMMAND_ALLOWLIST"
@@ -66,43 +62,6 @@ def token_matches(expected: str | None, presented: str | None) -> bool:
     if presented is None:
         return False
     return hmac.compare_digest(presented.encode(), expected.encode())
-
-
-def check_spec(settings: Settings, spec: AnySpec) -> None:
-    """Raise CommandNotAllowedError unless the spec's service may run here (demo services and pipelines
-    always may)."""
-    if isinstance(spec, ExperimentSpec) and isinstance(spec.service, CommandServiceRef):
-        check_command(settings, spec.service.argv, spec.service.cwd)
-
-
-def check_command(settings: Settings, argv: Sequence[str], cwd: str | None) -> None:
-    if not commands_enabled(settings.command_services, settings.host):
-        raise CommandNotAllowedError(SERVICES_SETTING, _disabled_message(settings))
-    if not settings.command_allowlist:
-        return  # loopback with nothing listed: a developer on their own machine
-    program = argv[0] if argv else ""
-    resolved = resolve_argv0(program, cwd)
-    if resolved is None or resolved not in allowed_files(settings.command_allowlist):
-        if resolved is None:
-            found = " (no such executable)"
-        else:
-            found = "" if str(resolved) == program else f" (resolved to {resolved})"
-        raise CommandNotAllowedError(
-            ALLOWLIST_SETTING,
-            f"argv[0] {program!r}{found} is not in {ALLOWLIST_SETTING} "
-            f"({', '.join(settings.command_allowlist)}): add it there, or start a listed executable",
-        )
-
-
-def _disabled_message(settings: Settings) -> str:
-    if settings.command_services == "off":
-        why = f"{SERVICES_SETTING}=off"
-    else:
-        why = f"{SERVICES_SETTING}=auto and the backend listens beyond loopback (TRACETAX_HOST={settings.host})"
-    return (
-        f"Command services are disabled on this backend ({why}): measure a demo service, or have its "
-        f"operator set {SERVICES_SETTING}=on with {ALLOWLIST_SETTING} naming the executables it may start"
-    )
 
 
 def resolve_argv0(program: str, cwd: str | None) -> Path | None:

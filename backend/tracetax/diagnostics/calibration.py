@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from tracetax.diagnostics.overhead import NoiseFloor, RoundSample, noise_floor
-from tracetax.engine.spec import CommandServiceRef, ConfigurationSpec, ExperimentSpec, LoadSpec, ServiceRef
+from tracetax.spec.service import CommandServiceRef, ConfigurationSpec, ExperimentSpec, LoadSpec, ServiceRef
 
 AGAIN = "again"
 

@@ -26,7 +26,6 @@ import numpy as np
 from pydantic import BaseModel, Field
 from scipy import stats
 
-from tracetax.core.inputs import InputModel
 from tracetax.diagnostics.cost import ConfigurationCost, CostInputs, Figure
 from tracetax.diagnostics.overhead import (
     ALPHA,
@@ -43,6 +42,7 @@ from tracetax.diagnostics.overhead import (
     rounds_to_resolve,
 )
 from tracetax.diagnostics.pipeline import PIPELINE_METRICS
+from tracetax.spec.inputs import InputModel
 
 LineVerdict = Literal["pass", "fail", "inconclusive", "unknown"]
 CheckVerdict = Literal["pass", "fail", "error"]

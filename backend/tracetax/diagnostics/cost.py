@@ -31,9 +31,9 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, Field
 
-from tracetax.core.inputs import InputModel
 from tracetax.diagnostics.overhead import t_interval
 from tracetax.diagnostics.volume import VolumeSignal
+from tracetax.spec.inputs import InputModel
 
 SIGNALS: tuple[VolumeSignal, ...] = ("traces", "logs", "metrics")
 HOURS_PER_MONTH = 8760 / 12

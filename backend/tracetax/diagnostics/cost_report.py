@@ -25,8 +25,8 @@ from tracetax.diagnostics.ledger import RoundLedger
 from tracetax.diagnostics.overhead import format_value
 from tracetax.diagnostics.volume import SOURCE as VOLUME_SOURCE
 from tracetax.diagnostics.volume import SignalVolume, VolumeSignal
-from tracetax.engine.spec import ExperimentSpec
-from tracetax.lab.spec import PipelineSpec
+from tracetax.spec.collector import PipelineSpec
+from tracetax.spec.service import ExperimentSpec
 
 
 class CollectorFigure(BaseModel):

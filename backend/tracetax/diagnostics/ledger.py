@@ -22,8 +22,8 @@ from pydantic import BaseModel
 
 from tracetax.clients.base import BackendError
 from tracetax.clients.prometheus import PrometheusClient
+from tracetax.clients.readback import COLLECTOR_SERVICE_NAME, RunReadback, counter_increase, with_run_id
 from tracetax.diagnostics.volume import RECEIVER, UPTIME, RoundVolume, round_volume
-from tracetax.readback import COLLECTOR_SERVICE_NAME, RunReadback, counter_increase, with_run_id
 
 Signal = Literal["spans", "log_records", "request_counter"]
 EXPORTERS = {"spans": "otlp/tempo", "log_records": "otlphttp/loki"}
@@ -139,7 +139,7 @@ async def _known(stage: str, read: Any) -> Stage:
 
 
 # What a ledger stage is read from, by the names the engine's stack probe records a component
-# down under (tracetax.health.stack_down): a component down around a round makes it unknown.
+# down under (tracetax.clients.health.stack_down): a component down around a round makes it unknown.
 COLLECTOR_STAGE_SOURCES = ("collector", "metrics")
 STORED_SOURCES = {"spans": ("tempo",), "log_records": ("loki",), "request_counter": ("metrics",)}
 

@@ -14,14 +14,14 @@ import numpy as np
 from pydantic import BaseModel
 from sqlalchemy.orm import Session
 
+from tracetax.clients.readback import RunReadback
 from tracetax.db import repository as repo
 from tracetax.db.models import Experiment, LedgerReading, Round
 from tracetax.diagnostics.overhead import Change, Metric, NoiseFloor, RoundSample, compare, noise_floor
 from tracetax.diagnostics.pipeline_recommend import PipelineRecommendation, recommend_pipeline
 from tracetax.diagnostics.pipeline_traces import round_traces
 from tracetax.diagnostics.rounds import flagged_rounds, round_label, settle, stack_down_rounds
-from tracetax.lab.spec import PipelineSpec
-from tracetax.readback import RunReadback
+from tracetax.spec.collector import PipelineSpec
 
 PIPELINE_METRICS: dict[str, Metric] = {
     metric.name: metric

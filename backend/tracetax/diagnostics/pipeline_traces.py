@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 
 from tracetax.clients.base import BackendError
+from tracetax.clients.readback import RUN_ID_ATTRIBUTE, SEARCH_LIMIT, WHOLE_TRACE_LIMIT, RunReadback, quoted
 from tracetax.clients.tempo import attribute_value, resource_string, spans_in_trace
-from tracetax.readback import RUN_ID_ATTRIBUTE, SEARCH_LIMIT, WHOLE_TRACE_LIMIT, RunReadback, quoted
 
 DOWNSTREAM_ATTRIBUTE = "tracetax.downstream"
 ARRIVED_ATTRIBUTE = "tracetax.arrived_unix_nano"

@@ -3,6 +3,7 @@ sample traces and the recommendation. Knows nothing of HTTP; the API and CLI cal
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -11,17 +12,17 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from tracetax.clients.base import BackendError
+from tracetax.clients.readback import RUN_ID_ATTRIBUTE, RunReadback
 from tracetax.db import repository as repo
 from tracetax.db.models import Experiment, LedgerReading, Round
 from tracetax.db.repository import FINAL_EXPERIMENT_STATES
+from tracetax.demos.catalog import ServiceManifest
 from tracetax.diagnostics.ledger import RoundFacts, RoundLedger, mean_export_s, round_ledger
 from tracetax.diagnostics.overhead import Change, NoiseFloor, RoundSample, compare, noise_floor
 from tracetax.diagnostics.recommend import ConfigurationFacts, Recommendation, recommend
 from tracetax.diagnostics.rounds import flagged_rounds, settle, stack_down_during, stack_down_rounds
 from tracetax.diagnostics.stacks import StackSummary, summarize_configuration
-from tracetax.engine.spec import CommandServiceRef, ExperimentSpec
-from tracetax.readback import RUN_ID_ATTRIBUTE, RunReadback
-from tracetax.services.catalog import ServiceManifest
+from tracetax.spec.service import CommandServiceRef, ExperimentSpec
 
 SAMPLE_TRACES = 3
 
@@ -146,6 +147,9 @@ async def collect_ledger(
 # about a second per experiment, and the checks list asks for many at once.
 _CACHE: dict[tuple[Any, ...], Diagnostics] = {}
 _CACHE_SIZE = 128
+# The API's routes run in a thread pool and read and evict at once; the lock covers the dict
+# only, never the bootstrap, so two experiments are still computed side by side.
+_CACHE_LOCK = threading.Lock()
 
 
 def build(
@@ -162,14 +166,21 @@ def build(
         cpu_budget_pct,
         tuple(sorted((r, v.collected_at) for r, v in readings.items())),
     )
-    cached = _CACHE.get(key)
+    with _CACHE_LOCK:
+        cached = _CACHE.get(key)
     if cached is None:
         cached = _build(experiment, manifest, cpu_budget_pct, readings)
         if experiment.status in FINAL_EXPERIMENT_STATES:
-            if len(_CACHE) >= _CACHE_SIZE:
-                _CACHE.pop(next(iter(_CACHE)))
-            _CACHE[key] = cached
+            _remember(key, cached)
     return cached
+
+
+def _remember(key: tuple[Any, ...], diagnostics: Diagnostics) -> None:
+    """Keep `diagnostics` under `key`, the oldest entry leaving when the cache is full."""
+    with _CACHE_LOCK:
+        if key not in _CACHE and len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = diagnostics
 
 
 def _build(

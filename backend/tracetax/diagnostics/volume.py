@@ -34,7 +34,7 @@ from pydantic import BaseModel
 
 from tracetax.clients.base import BackendError
 from tracetax.clients.prometheus import PrometheusClient
-from tracetax.readback import counter_increase, with_run_id
+from tracetax.clients.readback import counter_increase, with_run_id
 
 VolumeSignal = Literal["traces", "logs", "metrics"]
 

@@ -15,21 +15,22 @@ from typing import Any
 from sqlalchemy.orm import Session, sessionmaker
 
 from tracetax import __version__
-from tracetax.core.config import get_settings
+from tracetax.core.config import Settings
 from tracetax.db import repository as repo
 from tracetax.db.models import Experiment, Round
+from tracetax.demos.catalog import ServiceManifest, demo_services
 from tracetax.engine.aggregate import RoundData
 from tracetax.engine.isolation import ServiceCoresBusyError, check_service_cores_free
 from tracetax.engine.loadgen import LoadDriver, OhaDriver
-from tracetax.engine.lock import LockWaitCancelledError, measurement_lock
-from tracetax.engine.placement import Placement, engine_on_stack_cores
 from tracetax.engine.progress import Phase, Progress, ProgressCallback, ended
 from tracetax.engine.runner import RoundOutcome
 from tracetax.engine.schedule import round_robin_schedule
-from tracetax.engine.spec import AnySpec, DemoServiceRef, ExperimentSpec, parse_spec
 from tracetax.engine.subjects import PipelineSubject, ServiceSubject, Slot, Subject
-from tracetax.lab.spec import PipelineSpec
-from tracetax.services.catalog import ServiceManifest, demo_services
+from tracetax.lab import pipelines
+from tracetax.spec.collector import PipelineSpec
+from tracetax.spec.service import AnySpec, DemoServiceRef, ExperimentSpec, parse_spec
+from tracetax.system.lock import LockWaitCancelledError, measurement_lock
+from tracetax.system.placement import Placement, engine_on_stack_cores
 
 log = logging.getLogger(__name__)
 
@@ -68,10 +69,9 @@ def round_data(round_: Round) -> RoundData:
     )
 
 
-def measurement_placement() -> Placement:
+def measurement_placement(settings: Settings) -> Placement:
     """The cores for a measurement: the layout rule, or TRACETAX_SERVICE_CPUS /
     TRACETAX_LOADGEN_CPUS (environment or .env). Raises ValueError naming a bad variable."""
-    settings = get_settings()
     return Placement.for_this_machine(settings.service_cpus, settings.loadgen_cpus)
 
 
@@ -85,8 +85,13 @@ class ExperimentEngine:
         driver: LoadDriver | None = None,
         services: dict[str, ServiceManifest] | None = None,
         lab_export_endpoint: str = "127.0.0.1:4317",
+        *,
+        settings: Settings,
     ) -> None:
         self.sessions = sessions
+        # Given by the caller, never read from the environment here: the engine measures with
+        # the settings the backend (or the CLI) validated the spec against.
+        self.settings = settings
         self.work_dir = work_dir
         self.otlp_endpoint = otlp_endpoint
         # Where a Collector pipeline's downstream Collectors send on (the stack's OTLP gRPC).
@@ -112,7 +117,8 @@ class ExperimentEngine:
 
     def subject_for(self, spec: AnySpec) -> Subject:
         if isinstance(spec, PipelineSpec):
-            return PipelineSubject(spec, self.lab_export_endpoint)
+            overlays = pipelines.OverlayPolicy.from_settings(self.settings)
+            return PipelineSubject(spec, self.lab_export_endpoint, overlays)
         return ServiceSubject(spec, self.manifest_for(spec), self.driver, self.otlp_endpoint)
 
     def execute(self, experiment_id: str, cancel: threading.Event, shutdown: threading.Event) -> str:
@@ -144,7 +150,7 @@ class ExperimentEngine:
             spec = parse_spec(experiment.spec)
             subject = self.subject_for(spec)
             try:
-                placement = measurement_placement()
+                placement = measurement_placement(self.settings)
                 check_service_cores_free(placement)
             except (ValueError, ServiceCoresBusyError) as error:
                 repo.set_status(session, experiment, "failed", str(error))

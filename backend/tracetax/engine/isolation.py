@@ -24,8 +24,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from tracetax import procfs
-from tracetax.engine.placement import Placement
+from tracetax.system import procfs
+from tracetax.system.placement import Placement
 
 # Flag a phase when processes other than the service's tree used more CPU on the service's
 # cores than this share of the phase's wall time, per service core (2%: 0.4 s of a 20 s phase).

@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from tracetax import processes
 from tracetax.engine import histogram as hdr
 from tracetax.engine import oha_rows
-from tracetax.stack.components import cache_dir
+from tracetax.system import processes
+from tracetax.system.paths import cache_dir
 
 OHA_VERSION = "1.16.0"
 

@@ -23,9 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tracetax.core.config import get_settings
+from tracetax.demos.process import ServiceError, ServiceProcess
 from tracetax.engine.isolation import PhaseWatch
-from tracetax.engine.placement import Placement
 from tracetax.engine.runner import STOP_GRACE_S, RoundCancelledError, RoundOutcome, shutdown_record
 from tracetax.engine.sampler import Sampler, resource_summary
 from tracetax.lab import pipelines, telemetrygen
@@ -33,10 +32,10 @@ from tracetax.lab.ledger import ledger, round_figures
 from tracetax.lab.ramp import evaluate, step_losses
 from tracetax.lab.ramp import summarize as summarize_ramp
 from tracetax.lab.redact import redact_environment
-from tracetax.lab.spec import PipelineSpec, RampSpec, VariantSpec
 from tracetax.lab.telemetry import Snapshot, TelemetryError, scrape
-from tracetax.ports import free_port, taken_port_message
-from tracetax.services.process import ServiceError, ServiceProcess
+from tracetax.spec.collector import PipelineSpec, RampSpec, VariantSpec
+from tracetax.system.placement import Placement
+from tracetax.system.ports import free_port, taken_port_message
 
 COLLECTOR_START_TIMEOUT_S = 30.0
 # A Collector shuts down within a second or two once its queues are empty.
@@ -68,6 +67,8 @@ class PipelineRoundContext:
     workdir: Path
     # Where the downstream Collectors send on (the stack's Collector, then Tempo).
     export_endpoint: str
+    # Where a variant's config_file may come from, checked again as the round starts.
+    overlays: pipelines.OverlayPolicy
     placement: Placement
     cancel: threading.Event
     report: Callable[[str, float | None, dict[str, Any]], None]
@@ -132,8 +133,7 @@ def start_lab(ctx: PipelineRoundContext, started: list[LabCollector]) -> LabColl
         _start(downstream)
     downstreams = [c.otlp_endpoint for c in started]
     env = {**ctx.variant.settings, **_routing(downstreams)}
-    overlays = pipelines.OverlayPolicy.from_settings(get_settings())
-    files = pipelines.config_files(ctx.variant.pipeline, ctx.variant.config_path, overlays)
+    files = pipelines.config_files(ctx.variant.pipeline, ctx.variant.config_path, ctx.overlays)
     lab = _collector(ctx, LAB, files, env, ctx.placement.service_cpus)
     started.append(lab)
     _start(lab)

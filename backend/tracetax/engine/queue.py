@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from tracetax.db import repository as repo
 from tracetax.engine.experiment import ExperimentEngine
 from tracetax.engine.progress import ended
-from tracetax.processes import reap_leftovers
+from tracetax.system.processes import reap_leftovers
 
 log = logging.getLogger(__name__)
 

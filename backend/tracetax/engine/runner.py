@@ -18,17 +18,17 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from tracetax.demos import zero_code
+from tracetax.demos.catalog import ConcurrencyKnob, ServiceManifest
+from tracetax.demos.process import ServiceError, ServiceProcess
 from tracetax.engine.isolation import PhaseWatch
 from tracetax.engine.loadgen import LoadDriver, LoadError, OpenPhaseResult, Requests, RunningLoad
-from tracetax.engine.placement import Placement
 from tracetax.engine.sampler import Sampler, resource_summary
-from tracetax.engine.spec import CommandServiceRef, ConfigurationSpec, ExperimentSpec, LoadSpec
-from tracetax.ports import free_port, holder_of, port_in_use
 from tracetax.profiling import folded
 from tracetax.profiling.samplers import SAMPLERS, AnyServiceSampler, SamplerError, StackSampler
-from tracetax.services import zero_code
-from tracetax.services.catalog import ConcurrencyKnob, ServiceManifest
-from tracetax.services.process import ServiceError, ServiceProcess
+from tracetax.spec.service import CommandServiceRef, ConfigurationSpec, ExperimentSpec, LoadSpec
+from tracetax.system.placement import Placement
+from tracetax.system.ports import free_port, holder_of, port_in_use
 
 SERVICE_START_TIMEOUT_S = 60.0
 STOP_GRACE_S = 20.0

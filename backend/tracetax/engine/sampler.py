@@ -1,6 +1,6 @@
 """Resource samples of the measured service (and of the load generator) every 250 ms.
 
-Read straight from /proc (tracetax.procfs) so every thread is covered: per-thread CPU with the
+Read straight from /proc (tracetax.system.procfs) so every thread is covered: per-thread CPU with the
 thread's name (so the SDK's export worker shows apart from request threads), RSS, and
 voluntary and involuntary context switches summed over all threads (/proc/<pid>/status alone
 counts only the main thread).
@@ -23,7 +23,7 @@ from typing import Any
 
 import psutil
 
-from tracetax import procfs
+from tracetax.system import procfs
 
 # Per sample, the thread names and thread groups kept by name, by CPU; the rest are summed as
 # OTHER. A pool of 500 request threads sampled every 250 ms for an hour would otherwise store

@@ -12,16 +12,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from tracetax.demos.catalog import ServiceManifest
 from tracetax.engine.aggregate import RoundData, aggregate, aggregate_pipeline
 from tracetax.engine.loadgen import LoadDriver
 from tracetax.engine.pipeline_runner import PipelineRoundContext, run_pipeline_round
-from tracetax.engine.placement import Placement
 from tracetax.engine.runner import RoundContext, RoundOutcome, run_round
-from tracetax.engine.spec import AnySpec, DemoServiceRef, ExperimentSpec
-from tracetax.lab import telemetrygen
-from tracetax.lab.spec import PipelineSpec
-from tracetax.services.catalog import ServiceManifest
-from tracetax.stack.components import COLLECTOR_BUILD
+from tracetax.lab import pipelines, telemetrygen
+from tracetax.native_stack.components import COLLECTOR_BUILD
+from tracetax.spec.collector import PipelineSpec
+from tracetax.spec.service import AnySpec, DemoServiceRef, ExperimentSpec
+from tracetax.system.placement import Placement
 
 Report = Callable[[str, float | None, dict[str, Any]], None]
 
@@ -91,6 +91,8 @@ class PipelineSubject:
     spec: PipelineSpec
     # Where the downstream Collectors send on: the stack's Collector (OTLP gRPC), then Tempo.
     export_endpoint: str
+    # Where a variant's config_file may come from (the backend's settings).
+    overlays: pipelines.OverlayPolicy
 
     def environment(self) -> dict[str, Any]:
         return {
@@ -106,6 +108,7 @@ class PipelineSubject:
                 run_id=slot.run_id,
                 workdir=slot.workdir,
                 export_endpoint=self.export_endpoint,
+                overlays=self.overlays,
                 placement=slot.placement,
                 cancel=slot.cancel,
                 report=slot.report,

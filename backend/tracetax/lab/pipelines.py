@@ -31,12 +31,13 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from tracetax.lab.redact import redact
-from tracetax.stack import components
+from tracetax.native_stack import components
+from tracetax.system import paths
 
 if TYPE_CHECKING:
     from tracetax.core.config import Settings
 
-LAB_DIR = components.REPO_ROOT / "collector-pipelines" / "lab"
+LAB_DIR = paths.REPO_ROOT / "collector-pipelines" / "lab"
 BASE_CONFIG = LAB_DIR / "base.yaml"
 DOWNSTREAM_CONFIG = LAB_DIR / "downstream.yaml"
 PIPELINE = "traces/lab"
@@ -163,7 +164,7 @@ class OverlayPolicy:
     def from_settings(cls, settings: Settings) -> OverlayPolicy:
         """The backend's policy: TRACETAX_PIPELINE_OVERLAYS_DIR, by default `pipeline-overlays`
         in the state directory (only the backend's own user writes there)."""
-        overlays_dir = settings.pipeline_overlays_dir or components.state_dir() / "pipeline-overlays"
+        overlays_dir = settings.pipeline_overlays_dir or paths.state_dir() / "pipeline-overlays"
         return cls(overlays_dir, settings.max_config_file_bytes)
 
     @property

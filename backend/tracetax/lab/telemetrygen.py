@@ -48,8 +48,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from tracetax import processes
-from tracetax.stack.components import TELEMETRYGEN_BUILD, binary_path
+from tracetax.native_stack.components import TELEMETRYGEN_BUILD, binary_path
+from tracetax.system import processes
 
 # A worker throttled to this many spans/s delivers 99%+ of it; above it, timer lateness bites.
 SPANS_PER_WORKER = 250.0

@@ -25,10 +25,10 @@ from typing import Any
 import httpx
 import psutil
 
-from tracetax import processes
-from tracetax.ports import free_port
 from tracetax.profiling import pprof
 from tracetax.profiling.folded import Folded, parse
+from tracetax.system import processes
+from tracetax.system.ports import free_port
 
 SAMPLE_HZ = 100
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from tracetax.diagnostics.ledger import RoundLedger, SignalLedger, mean_export_s
-from tracetax.engine.spec import DemoServiceRef, LoadSpec
+from tracetax.spec.service import DemoServiceRef, LoadSpec
 from tracetax.tuning.candidates import Measured, Setting, candidates, sampled
 from tracetax.tuning.halving import plan
 from tracetax.tuning.paste import blocks

@@ -8,8 +8,8 @@ from typing import Literal
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from tracetax.core.inputs import ENV_ENTRIES, NAME_CHARS, EnvKey, EnvValue, InputModel
-from tracetax.engine.spec import Concurrency, LoadSpec, ServiceRef
+from tracetax.spec.inputs import ENV_ENTRIES, NAME_CHARS, EnvKey, EnvValue, InputModel
+from tracetax.spec.service import Concurrency, LoadSpec, ServiceRef
 from tracetax.tuning.halving import REFERENCES, Costs, minimum_wall_time_s
 
 # Seconds a round spends beyond its phases: start, health, stop, settle; the engine's own estimate

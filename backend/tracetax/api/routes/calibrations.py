@@ -7,14 +7,14 @@ from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Response, status
 
-from tracetax import retention
 from tracetax.api.auth import FORBIDDEN, require_allowed_service
 from tracetax.api.deps import EngineDep, SettingsDep, deletion_errors, submission_errors
 from tracetax.api.schemas.calibrations import CalibrationCreated, CalibrationRequest, CalibrationStatus
 from tracetax.api.schemas.errors import QUEUE_FULL, error_responses
+from tracetax.app import retention
+from tracetax.app.submission import calibration_floors, queue_calibration
 from tracetax.db import repository as repo
 from tracetax.db.models import Calibration
-from tracetax.submission import calibration_floors, queue_calibration
 
 router = APIRouter(prefix="/api/v1/calibrations", tags=["calibrations"])
 

@@ -11,11 +11,12 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, HTTPException, Query, Response, status
 from sqlalchemy.orm import Session
 
-from tracetax import retention
 from tracetax.api.auth import FORBIDDEN, require_allowed_service
 from tracetax.api.deps import EngineDep, SettingsDep, SpecRoute, deletion_errors, submission_errors
 from tracetax.api.schemas.checks import CheckBody, CheckCreated, CheckStatus, field_of
 from tracetax.api.schemas.errors import QUEUE_FULL, error_responses
+from tracetax.app import retention
+from tracetax.app.submission import queue_check
 from tracetax.db import repository as repo
 from tracetax.db.models import Check, Experiment
 from tracetax.diagnostics import report
@@ -23,9 +24,8 @@ from tracetax.diagnostics.checks import Budget, Verdict, judge, junit
 from tracetax.diagnostics.cost import ConfigurationCost, CostInputs
 from tracetax.diagnostics.cost_report import build_cost, collector_figure
 from tracetax.diagnostics.pipeline import build_pipeline, pipeline_samples
-from tracetax.engine.spec import parse_spec
-from tracetax.lab.spec import PipelineSpec
-from tracetax.submission import queue_check
+from tracetax.spec.collector import PipelineSpec
+from tracetax.spec.service import parse_spec
 
 # SpecRoute: the create route's body is a check of either subject; its 422s name fields as written.
 router = APIRouter(prefix="/api/v1/checks", tags=["checks"], route_class=SpecRoute)

@@ -13,8 +13,8 @@ from tracetax.db import repository as repo
 from tracetax.db.models import Experiment
 from tracetax.diagnostics import report
 from tracetax.diagnostics.cost_report import CostReport, PipelineChoiceError, build_cost, collector_figure
-from tracetax.engine.spec import parse_spec
-from tracetax.lab.spec import PipelineSpec
+from tracetax.spec.collector import PipelineSpec
+from tracetax.spec.service import parse_spec
 
 router = APIRouter(prefix="/api/v1/experiments", tags=["costs"])
 

@@ -15,7 +15,6 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, HTTPException, Query, Response, status
 from fastapi.responses import PlainTextResponse, StreamingResponse
 
-from tracetax import retention
 from tracetax.api.auth import FORBIDDEN, require_allowed_service
 from tracetax.api.deps import (
     EngineDep,
@@ -35,15 +34,16 @@ from tracetax.api.schemas.experiments import (
     RoundRaw,
     RoundSummary,
 )
+from tracetax.app import retention
+from tracetax.app.submission import queue_experiment
 from tracetax.db import repository as repo
 from tracetax.diagnostics import report, stacks
 from tracetax.diagnostics.ledger import RoundLedger
 from tracetax.diagnostics.pipeline import PipelineDiagnostics, build_pipeline
 from tracetax.diagnostics.report import Diagnostics
 from tracetax.diagnostics.stacks import FlameGraph
-from tracetax.engine.spec import SpecBody, parse_spec
-from tracetax.lab.spec import PipelineSpec
-from tracetax.submission import queue_experiment
+from tracetax.spec.collector import PipelineSpec
+from tracetax.spec.service import SpecBody, parse_spec
 
 # SpecRoute: the create route's body is a spec of either subject; its 422s name fields as written.
 router = APIRouter(prefix="/api/v1/experiments", tags=["experiments"], route_class=SpecRoute)

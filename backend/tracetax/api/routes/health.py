@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from tracetax.api.auth import UNAUTHORIZED, require_token
 from tracetax.api.deps import BackendsDep, EngineDep, SettingsDep
-from tracetax.health import HealthReport, check_components
+from tracetax.clients.health import HealthReport, check_components
 
 router = APIRouter(prefix="/api/health", tags=["health"])
 

@@ -12,9 +12,9 @@ from tracetax.api.deps import BackendsDep, EngineDep, load_experiment, require_c
 from tracetax.api.schemas.errors import error_responses
 from tracetax.api.schemas.logs import ExperimentLogs, LogRecord
 from tracetax.clients.base import BackendError
-from tracetax.engine.spec import parse_spec
-from tracetax.lab.spec import PipelineSpec
-from tracetax.readback import RUN_ID_LABEL, quoted
+from tracetax.clients.readback import RUN_ID_LABEL, quoted
+from tracetax.spec.collector import PipelineSpec
+from tracetax.spec.service import parse_spec
 
 router = APIRouter(prefix="/api/v1/experiments", tags=["logs"])
 

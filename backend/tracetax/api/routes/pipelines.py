@@ -6,7 +6,7 @@ from fastapi import APIRouter
 
 from tracetax.api.schemas.pipelines import PipelineVariantInfo
 from tracetax.lab import pipelines
-from tracetax.stack.components import REPO_ROOT
+from tracetax.system.paths import REPO_ROOT
 
 router = APIRouter(prefix="/api/v1/pipelines", tags=["pipelines"])
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from tracetax.engine.presets import PRESETS, Preset
+from tracetax.spec.presets import PRESETS, Preset
 
 router = APIRouter(prefix="/api/v1/presets", tags=["presets"])
 

@@ -7,11 +7,11 @@ from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Response, status
 
-from tracetax import retention, tunings
 from tracetax.api.auth import FORBIDDEN, require_allowed_service
 from tracetax.api.deps import EngineDep, SettingsDep, deletion_errors, submission_errors
 from tracetax.api.schemas.errors import QUEUE_FULL, error_responses
 from tracetax.api.schemas.tunings import TuningCreated, TuningDetail, TuningReportModel, TuningSummary
+from tracetax.app import retention, tunings
 from tracetax.db import repository as repo
 from tracetax.tuning.spec import TuningSpec
 

@@ -8,10 +8,10 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from tracetax.api.schemas.queued import QueuedRecord
-from tracetax.core.inputs import SEED_MAX, SEED_MIN, InputModel
 from tracetax.diagnostics.calibration import calibration_spec
 from tracetax.diagnostics.overhead import NoiseFloor
-from tracetax.engine.spec import ConfigurationSpec, ExperimentSpec, LoadSpec, ServiceRef
+from tracetax.spec.inputs import SEED_MAX, SEED_MIN, InputModel
+from tracetax.spec.service import ConfigurationSpec, ExperimentSpec, LoadSpec, ServiceRef
 
 
 class CalibrationRequest(InputModel):

@@ -9,10 +9,10 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import BaseModel, Discriminator, Field, Tag, field_validator
 
 from tracetax.api.schemas.queued import QueuedRecord
-from tracetax.core.inputs import SEED_MAX, SEED_MIN, InputModel
 from tracetax.diagnostics.checks import Budget, Verdict
-from tracetax.engine.spec import ConfigurationSpec, ExperimentSpec, LoadSpec, ServiceRef, subject_of
-from tracetax.lab.spec import PipelineSpec, SpanLoadSpec, VariantSpec
+from tracetax.spec.collector import PipelineSpec, SpanLoadSpec, VariantSpec
+from tracetax.spec.inputs import SEED_MAX, SEED_MIN, InputModel
+from tracetax.spec.service import ConfigurationSpec, ExperimentSpec, LoadSpec, ServiceRef, subject_of
 
 
 def _check_location(spec_loc: Sequence[Any]) -> Sequence[Any]:

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-# The 429 of every route that queues an experiment (tracetax.submission.QueueFullError).
+# The 429 of every route that queues an experiment (tracetax.app.submission.QueueFullError).
 QUEUE_FULL = "the queue is full: TRACETAX_MAX_QUEUE_LENGTH experiments are waiting"
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Self
 from pydantic import BaseModel
 
 if TYPE_CHECKING:
-    from tracetax.submission import Queued
+    from tracetax.app.submission import Queued
 
 
 class QueuedRecord(BaseModel):

@@ -1,4 +1,4 @@
-"""Put on PYTHONPATH by TraceTax's zero-code Python launch (backend/tracetax/services/zero_code.py).
+"""Put on PYTHONPATH by TraceTax's zero-code Python launch (backend/tracetax/demos/zero_code.py).
 
 opentelemetry-instrument's providers shut down at exit in the reverse order they were set up:
 the MeterProvider's final export runs before the TracerProvider flushes its last batch, so the

@@ -1,0 +1,96 @@
+"""TRACETAX_INJECT_BUSY_US, the known cost for checking the harness: every /work request spins
+that many microseconds on the monotonic clock. 2000 µs must add about 2 ms to one request.
+
+Not a benchmark: two instances of the service run side by side, without and with the busy-wait,
+and take turns answering a few sequential keep-alive requests, so each pair of requests sees the
+same machine load; the median of the pairs' differences is what the busy-wait added. (The spin
+ends on elapsed wall time, so a preempted spin is not longer.) No stack needed: exports go to a
+closed port and the services are not asked for a graceful exit.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tracetax.demos.catalog import demo_services
+from tracetax.demos.process import ServiceProcess
+from tracetax.system.ports import free_port
+
+pytestmark = pytest.mark.services  # starts the real demo services: not in make test-unit
+
+SERVICES = demo_services()
+BUSY_US = 2000
+WARM_UP, MEASURED = 10, 60
+# Go and Python without OpenTelemetry and with the batch SDK (Go's is another binary), Node without.
+# Java is left out: on a loaded machine its hand-off of each request between the HttpServer's threads
+# varies by more than this allows (its bad values are refused in test_bad_input.py).
+CASES = [
+    pytest.param(language, mode, id=f"{language}-{mode}")
+    for language, modes in (("go", ("none", "batch")), ("python", ("none", "batch")), ("node", ("none",)))
+    for mode in modes
+]
+
+
+def start(language: str, mode: str, busy_us: int, log_dir: Path) -> ServiceProcess:
+    manifest = SERVICES[language]
+    port = free_port()
+    env = {
+        "TRACETAX_PROCESSOR": mode,
+        "TRACETAX_INJECT_BUSY_US": str(busy_us),
+        "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:9",
+        "OTEL_EXPORTER_OTLP_TIMEOUT": "500",
+        "PORT": str(port),
+    }
+    process = ServiceProcess(
+        manifest.argv(mode),
+        cwd=manifest.directory,
+        env=env,
+        port=port,
+        log_path=log_dir / f"{language}-{mode}-{busy_us}.log",
+        name=f"{language} ({mode}, busy {busy_us} µs)",
+    )
+    process.start()
+    return process
+
+
+def request_pairs_ms(processes: list[ServiceProcess]) -> list[tuple[float, ...]]:
+    """MEASURED rounds (after WARM_UP) of one request to each service in turn: their latencies."""
+    clients = [httpx.Client(base_url=process.base_url, timeout=10) for process in processes]
+    rounds = []
+    try:
+        for i in range(WARM_UP + MEASURED):
+            latencies = []
+            for http in clients:
+                started = time.perf_counter()
+                response = http.get("/work", params={"iters": 0})
+                latencies.append((time.perf_counter() - started) * 1000)
+                assert response.status_code == 200, response.text
+            if i >= WARM_UP:
+                rounds.append(tuple(latencies))
+    finally:
+        for http in clients:
+            http.close()
+    return rounds
+
+
+@pytest.mark.parametrize(("language", "mode"), CASES)
+def test_busy_wait_adds_its_duration_to_a_request(language: str, mode: str, tmp_path: Path) -> None:
+    processes: list[ServiceProcess] = []
+    try:
+        for busy_us in (0, BUSY_US):  # one after the other: each takes its port before the next picks one
+            processes.append(start(language, mode, busy_us, tmp_path))
+            processes[-1].wait_healthy(60)
+        rounds = request_pairs_ms(processes)
+    finally:
+        for process in processes:
+            process.stop(1)
+    added = statistics.median(with_busy - without for without, with_busy in rounds)
+    fastest = [min(latencies) for latencies in zip(*rounds, strict=True)]
+    detail = f"added {added:.2f} ms (fastest {fastest[0]:.2f} -> {fastest[1]:.2f} ms)"
+    assert fastest[1] >= BUSY_US / 1000, detail  # the spin is never shorter than asked
+    assert 0.85 * BUSY_US / 1000 <= added <= 1.5 * BUSY_US / 1000, detail

@@ -1,0 +1,81 @@
+"""The app's wiring: database, experiment engine, queue and progress broker, built once from
+settings, and the span ledger collection the engine calls after each run. The API's lifespan,
+the CLI's `tracetax run` and the benchmarks all use it.
+
+It lives above the engine because it joins the engine to the diagnostics: the engine package
+itself never imports tracetax.diagnostics."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from tracetax.clients.health import stack_down
+from tracetax.clients.readback import RunReadback
+from tracetax.core.config import Settings, resolved_database_url, resolved_work_dir
+from tracetax.db import repository as repo
+from tracetax.db.session import make_engine, migrate, session_factory
+from tracetax.diagnostics.pipeline import collect_pipeline_traces
+from tracetax.diagnostics.report import collect_ledger
+from tracetax.engine.experiment import ExperimentEngine
+from tracetax.engine.progress import ProgressBroker, ProgressCallback
+from tracetax.engine.queue import ExperimentQueue
+from tracetax.spec.service import ExperimentSpec, parse_spec
+
+
+@dataclass
+class EngineRuntime:
+    database: Engine
+    sessions: sessionmaker[Session]
+    broker: ProgressBroker
+    engine: ExperimentEngine
+    queue: ExperimentQueue
+    settings: Settings
+
+    async def collect_ledger(self, experiment_id: str) -> None:
+        """Read every completed round's span ledger from the backends (again)."""
+        readback = RunReadback.from_settings(self.settings)
+        try:
+            with self.sessions() as session:
+                experiment = repo.get_experiment(session, experiment_id)
+                if experiment is None:
+                    return
+                spec = parse_spec(experiment.spec)
+                if not isinstance(spec, ExperimentSpec):
+                    # A pipeline's counters were read during each round; Tempo's side now.
+                    await collect_pipeline_traces(session, experiment, readback, self.settings.ledger_settle_s)
+                    return
+                await collect_ledger(
+                    session, experiment, readback, self.engine.manifest_for(spec), self.settings.ledger_settle_s
+                )
+        finally:
+            await readback.aclose()
+
+    @classmethod
+    def create(cls, settings: Settings, publish: ProgressCallback | None = None) -> EngineRuntime:
+        url = resolved_database_url(settings)
+        migrate(url)
+        database = make_engine(url)
+        sessions = session_factory(database)
+        broker = ProgressBroker()
+        engine = ExperimentEngine(
+            sessions,
+            work_dir=resolved_work_dir(settings),
+            otlp_endpoint=str(settings.collector_otlp_http_endpoint).rstrip("/"),
+            publish=publish or broker.publish_threadsafe,
+            lab_export_endpoint=settings.collector_otlp_grpc_endpoint,
+            settings=settings,
+        )
+        runtime = cls(database, sessions, broker, engine, ExperimentQueue(engine, sessions), settings)
+        # After each experiment, in the engine's worker thread: the ledger needs the backends.
+        engine.after_run = lambda experiment_id: asyncio.run(runtime.collect_ledger(experiment_id))
+        # Before and after each round, in the same thread: a round during which a component
+        # was down is flagged, and its ledger stages read from that component are unknown.
+        engine.stack_probe = lambda: asyncio.run(stack_down(settings))
+        return runtime
+
+    def dispose(self) -> None:
+        self.database.dispose()

@@ -1,0 +1,232 @@
+"""`tracetax check`: a CI overhead check against a running TraceTax, through its API.
+
+Exit codes: 0 pass, 1 fail (a budget line over budget), 2 error (bad input, TraceTax
+unreachable, the experiment failed, or a value that could not be measured).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import httpx
+import typer
+import yaml
+
+from tracetax.cli.api import ApiAnswerError, answer, api_client
+from tracetax.spec.presets import PRESETS
+
+EXIT_PASS, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
+
+
+def configuration_of(value: str, env: list[str]) -> dict[str, Any]:
+    """A preset name (`batch-default`) or a processor (`batch`), plus KEY=VALUE OTEL_* overrides."""
+    overrides = dict(item.split("=", 1) for item in env)
+    if value in PRESETS:
+        return {"preset": value, "env": overrides}
+    return {"name": value, "processor": value, "env": overrides}
+
+
+def variant_of(value: str) -> dict[str, Any]:
+    """A shipped pipeline variant (`batch-default`) or the path of your own overlay (*.yaml)."""
+    if value.endswith((".yaml", ".yml")):
+        return {"name": Path(value).stem[:40].lower(), "config_file": str(Path(value).resolve())}
+    return {"pipeline": value}
+
+
+def pipeline_request(
+    baseline: str,
+    candidate: str,
+    spans_per_s: float,
+    duration: float,
+    rounds: int,
+    budget: dict[str, Any],
+    strict: bool,
+) -> dict[str, Any]:
+    return {
+        "subject": "collector",
+        "baseline": variant_of(baseline),
+        "candidate": variant_of(candidate),
+        "load": {"spans_per_s": spans_per_s, "warmup_s": 2, "duration_s": duration},
+        "rounds": rounds,
+        "budget": budget,
+        "strict": strict,
+    }
+
+
+def _request(
+    spec: Path | None,
+    service: str | None,
+    baseline: str,
+    candidate: str,
+    candidate_env: list[str],
+    rate: float,
+    duration: float,
+    rounds: int,
+    iters: int,
+    spans: int,
+    budget: dict[str, Any],
+    strict: bool,
+) -> dict[str, Any]:
+    if spec is not None:
+        body: dict[str, Any] = yaml.safe_load(spec.read_text())
+        body.setdefault("strict", strict)
+        return body
+    if service is None:
+        raise typer.BadParameter("give --service (a demo service language) or a --spec file", param_hint="--service")
+    return {
+        "service": {"kind": "demo", "language": service},
+        "baseline": configuration_of(baseline, []),
+        "candidate": configuration_of(candidate, candidate_env),
+        "load": {
+            "rate": rate,
+            "warmup_s": 2,
+            "duration_s": duration,
+            "max_throughput_s": 0,
+            "query": {"iters": iters, "spans": spans},
+        },
+        "rounds": rounds,
+        "budget": budget,
+        "strict": strict,
+    }
+
+
+def _error(message: str) -> typer.Exit:
+    typer.echo(f"tracetax check: {message}", err=True)
+    return typer.Exit(EXIT_ERROR)
+
+
+def _await_verdict(http: httpx.Client, check_id: str, timeout: float) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            status = answer(http.get(f"/api/v1/checks/{check_id}"))
+        except ApiAnswerError as error:
+            raise _error(f"reading check {check_id} failed ({error})") from None
+        if status.get("verdict") is not None:
+            return status
+        if time.monotonic() > deadline:
+            raise _error(f"no verdict after {timeout:.0f} s (status {status.get('status')})")
+        time.sleep(2)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("check")
+    def check(
+        api: Annotated[str, typer.Option(envvar="TRACETAX_URL", help="TraceTax base URL.")] = "http://127.0.0.1:8000",
+        spec: Annotated[
+            Path | None, typer.Option(exists=True, dir_okay=False, help="Check request (YAML/JSON).")
+        ] = None,
+        service: Annotated[str | None, typer.Option(help="Demo service language, e.g. go.")] = None,
+        collector: Annotated[
+            bool, typer.Option(help="Check a Collector pipeline: --baseline/--candidate name variants or overlays.")
+        ] = False,
+        baseline: Annotated[
+            str | None,
+            typer.Option(
+                help="Baseline: a preset or processor (default none); with --collector a variant "
+                "or overlay file (default passthrough)."
+            ),
+        ] = None,
+        candidate: Annotated[
+            str, typer.Option(help="Candidate: a preset or processor; with --collector a variant or overlay file.")
+        ] = "batch-default",
+        candidate_env: Annotated[list[str], typer.Option("--candidate-env", help="OTEL_*=value override.")] = [],  # noqa: B006
+        rate: Annotated[float, typer.Option(help="Open-model rate, req/s.")] = 200,
+        duration: Annotated[float, typer.Option(help="Measured seconds per round.")] = 10,
+        rounds: Annotated[int, typer.Option(help="Interleaved rounds.")] = 5,
+        iters: Annotated[int, typer.Option(help="CPU work per request.")] = 1000,
+        spans: Annotated[int, typer.Option(help="Spans per request.")] = 5,
+        spans_per_s: Annotated[float, typer.Option(help="--collector: constant span rate.")] = 5000,
+        p50_overhead_pct: Annotated[float | None, typer.Option(help="Budget: p50 growth, %.")] = None,
+        p99_overhead_pct: Annotated[float | None, typer.Option(help="Budget: p99 growth, %.")] = None,
+        cpu_overhead_pct: Annotated[float | None, typer.Option(help="Budget: CPU per request growth, %.")] = None,
+        p50_added_ms: Annotated[float | None, typer.Option(help="Budget: p50 growth, ms.")] = None,
+        p99_added_ms: Annotated[float | None, typer.Option(help="Budget: p99 growth, ms.")] = None,
+        cpu_added_us: Annotated[float | None, typer.Option(help="Budget: CPU per request growth, µs.")] = None,
+        max_dropped_spans: Annotated[int | None, typer.Option(help="Budget: spans lost in the SDK.")] = None,
+        max_bytes_per_request: Annotated[
+            float | None, typer.Option(help="Budget: OTLP bytes the candidate sends per request, all signals.")
+        ] = None,
+        max_usd_per_month: Annotated[
+            float | None, typer.Option(help="Budget: the candidate's $/month at --cost-rate (docs/cost.md).")
+        ] = None,
+        cost_rate: Annotated[
+            float | None, typer.Option(help="Your request rate for --max-usd-per-month, req/s (default 100).")
+        ] = None,
+        cores_per_10k_overhead_pct: Annotated[
+            float | None, typer.Option(help="--collector budget: growth of cores per 10k spans/s, %.")
+        ] = None,
+        cores_per_10k_added: Annotated[
+            float | None, typer.Option(help="--collector budget: growth of cores per 10k spans/s, cores.")
+        ] = None,
+        rss_overhead_pct: Annotated[float | None, typer.Option(help="--collector budget: peak RSS growth, %.")] = None,
+        rss_added_mib: Annotated[float | None, typer.Option(help="--collector budget: peak RSS growth, MiB.")] = None,
+        max_lost_spans: Annotated[int | None, typer.Option(help="--collector budget: spans lost.")] = None,
+        strict: Annotated[
+            bool, typer.Option(help="Fail on the point estimate, not the interval's lower bound.")
+        ] = False,
+        junit: Annotated[Path | None, typer.Option(help="Write the verdict as JUnit XML here.")] = None,
+        timeout: Annotated[float, typer.Option(help="Give up after this many seconds.")] = 3600,
+    ) -> None:
+        """Run a CI overhead check; exit 0 pass, 1 fail, 2 error."""
+        budget = {
+            key: value
+            for key, value in (
+                ("p50_overhead_pct", p50_overhead_pct),
+                ("p99_overhead_pct", p99_overhead_pct),
+                ("cpu_overhead_pct", cpu_overhead_pct),
+                ("p50_added_ms", p50_added_ms),
+                ("p99_added_ms", p99_added_ms),
+                ("cpu_added_us", cpu_added_us),
+                ("max_dropped_spans", max_dropped_spans),
+                ("max_bytes_per_request", max_bytes_per_request),
+                ("max_usd_per_month", max_usd_per_month),
+                ("cost", None if cost_rate is None else {"requests_per_s": cost_rate}),
+                ("cores_per_10k_overhead_pct", cores_per_10k_overhead_pct),
+                ("cores_per_10k_added", cores_per_10k_added),
+                ("rss_overhead_pct", rss_overhead_pct),
+                ("rss_added_mib", rss_added_mib),
+                ("max_lost_spans", max_lost_spans),
+            )
+            if value is not None
+        }
+        if collector and spec is None:
+            body = pipeline_request(baseline or "passthrough", candidate, spans_per_s, duration, rounds, budget, strict)
+        else:
+            body = _request(
+                spec,
+                service,
+                baseline or "none",
+                candidate,
+                candidate_env,
+                rate,
+                duration,
+                rounds,
+                iters,
+                spans,
+                budget,
+                strict,
+            )
+        with api_client(api, timeout=30) as http:
+            try:
+                created = answer(http.post("/api/v1/checks", json=body), expected=202)
+            except httpx.HTTPError as error:
+                raise _error(f"cannot reach TraceTax at {api}: {error}") from None
+            except ApiAnswerError as error:
+                raise _error(f"TraceTax refused the check ({error})") from None
+            check_id = created["id"]
+            typer.echo(f"check {check_id}: queued (about {created['estimated_seconds']:.0f} s of measurement)")
+            status = _await_verdict(http, check_id, timeout)
+            if junit is not None:
+                junit.write_text(http.get(f"/api/v1/checks/{check_id}", params={"format": "junit"}).text)
+        verdict = status["verdict"]
+        for line in verdict["lines"]:
+            typer.echo(f"  {line['verdict'].upper():<12} {line['name']}: {line['reason']}")
+            if line.get("summary"):
+                typer.echo(f"  {'':<12} {line['summary']}")
+        if status.get("error"):
+            typer.echo(f"  error: {status['error']}", err=True)
+        typer.echo(f"check {check_id}: {verdict['verdict']}")
+        raise typer.Exit({"pass": EXIT_PASS, "fail": EXIT_FAIL}.get(verdict["verdict"], EXIT_ERROR))

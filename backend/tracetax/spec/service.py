@@ -1,0 +1,594 @@
+"""The experiment spec: what to measure, in which configurations, under which load.
+
+Specs arrive as JSON (API) or YAML (CLI) and are validated here; every error names its field.
+Whether a demo service exists and supports a processor is checked against the catalog by
+`validate_against_catalog`, since that needs the service manifests.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import (
+    Discriminator,
+    Field,
+    Tag,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+from tracetax.demos import zero_code
+from tracetax.demos.catalog import ConcurrencyKnob, ServiceManifest
+from tracetax.spec.collector import PipelineSpec, require_one_baseline_and_unique_names
+from tracetax.spec.inputs import (
+    ARGV_ITEMS,
+    BODY_CHARS,
+    ENV_ENTRIES,
+    FILE_PATH_CHARS,
+    HEADER_ENTRIES,
+    IDENTIFIER_CHARS,
+    METHOD_CHARS,
+    NAME_CHARS,
+    QUERY_ENTRIES,
+    SEED_MAX,
+    SEED_MIN,
+    URL_PATH_CHARS,
+    ArgvItem,
+    EnvKey,
+    EnvValue,
+    HeaderName,
+    HeaderValue,
+    InputModel,
+    QueryKey,
+    QueryValue,
+)
+from tracetax.spec.presets import PRESETS
+
+PROCESSORS = ("none", "simple", "batch", "agent", "ebpf")
+NAME_PATTERN = r"^[a-z0-9][a-z0-9._%-]{0,39}$"
+ENV_KEY = re.compile(r"^OTEL_[A-Z0-9_]+$")
+# The standard switches every demo service honours, checked against a demo service so a bad value
+# is a 422 naming it instead of a service that exits 2 in every round (a user's own service may
+# accept more, e.g. console). Empty means the default, as in the SDKs.
+SIGNAL_SWITCHES = {
+    **{f"OTEL_{signal}_EXPORTER": ("", "otlp", "none") for signal in ("TRACES", "LOGS", "METRICS")},
+    "OTEL_SDK_DISABLED": ("", "true", "false"),
+}
+
+
+class DemoServiceRef(InputModel):
+    """One of the demo services under instrumented-services/."""
+
+    kind: Literal["demo"] = "demo"
+    language: str = Field(min_length=1, max_length=IDENTIFIER_CHARS, examples=["go"])
+
+
+COMMAND_LANGUAGES = ("python", "java", "node", "go", "other")
+
+
+class CommandServiceRef(InputModel):
+    """A user's own service: an argv run without a shell, listening on `port`.
+
+    Its configurations differ only by standard OTEL_* variables and by how the process is
+    launched (`processor`): `none` starts it as it is with OTEL_SDK_DISABLED=true and no agent,
+    `agent` under its language's zero-code instrumentation (docs/your-service.md), `batch` as it
+    is, instrumented by its own SDK and configured by the OTEL_* variables, `ebpf` under Go's
+    eBPF auto-instrumentation. A leading `~` in `cwd` and `argv[0]` is the backend's home."""
+
+    kind: Literal["command"]
+    argv: list[ArgvItem] = Field(min_length=1, max_length=ARGV_ITEMS, examples=[["./my-service", "--flag"]])
+    cwd: str | None = Field(default=None, max_length=FILE_PATH_CHARS)
+    port: int = Field(ge=1, le=65535)
+    health_path: str = Field(default="/healthz", pattern=r"^/", max_length=URL_PATH_CHARS)
+    service_name: str = Field(default="tracetax-user-service", min_length=1, max_length=NAME_CHARS)
+    language: Literal["python", "java", "node", "go", "other"] = Field(
+        default="other",
+        description="The service's runtime: which zero-code agent `agent` loads (python: opentelemetry-instrument, "
+        "java: -javaagent, node: auto-instrumentations-node) and which stack sampler is tried first. "
+        "`other`: no agent; stacks from the runtime detected when it runs.",
+    )
+    spans_per_request: float | None = Field(
+        default=None,
+        ge=0,
+        le=10_000,
+        description="Spans one request produces, if you know it: the ledger's `expected` when the SDK reports no "
+        "processed-spans counter of its own. Unset and no counter: expected is unknown and no loss is claimed.",
+    )
+    pprof_port: int | None = Field(
+        default=None,
+        ge=1,
+        le=65535,
+        description="A Go service's net/http/pprof port, if it serves one: its stacks are sampled from there.",
+    )
+    startup_timeout_s: float = Field(
+        default=60, gt=0, le=600, description="How long the service may take to answer its health path."
+    )
+
+    @field_validator("argv")
+    @classmethod
+    def program_named(cls, argv: list[str]) -> list[str]:
+        if not argv[0].strip():
+            raise ValueError("argv[0] must name the program to run (argv is a list, never a shell line)")
+        return argv
+
+    @model_validator(mode="after")
+    def pprof_is_a_go_service(self) -> CommandServiceRef:
+        if self.pprof_port is not None and self.pprof_port == self.port:
+            raise ValueError("pprof_port must differ from port (the load would be sent to the profiler)")
+        return self
+
+    def expanded_argv(self) -> list[str]:
+        return [str(Path(self.argv[0]).expanduser()) if self.argv[0].startswith("~") else self.argv[0], *self.argv[1:]]
+
+    def expanded_cwd(self) -> Path:
+        return Path(self.cwd or ".").expanduser()
+
+
+ServiceRef = Annotated[DemoServiceRef | CommandServiceRef, Field(discriminator="kind")]
+
+
+CONCURRENCY_KNOBS: tuple[ConcurrencyKnob, ...] = ("threads", "workers", "gomaxprocs")
+
+
+class Concurrency(InputModel):
+    """How many requests the service serves at once, and on how many cores: a study's dimension
+    (seed 000: the batch processor's CPU and context switches per span rise with the producer
+    threads). Each is set through the service's own knob, never a free-form environment; unset
+    keeps the service's default. Which knobs a service has is checked against its manifest."""
+
+    threads: int | None = Field(
+        default=None, ge=1, le=1024, description="Request worker threads (the Java demo's HTTP executor)."
+    )
+    workers: int | None = Field(
+        default=None,
+        ge=1,
+        le=64,
+        description="Worker processes sharing the port (the Python demo's uvicorn workers, the Node demo's cluster).",
+    )
+    gomaxprocs: int | None = Field(
+        default=None,
+        ge=1,
+        le=256,
+        description="Go's GOMAXPROCS: threads running Go code at once (demo or Go command).",
+    )
+    cores: int | None = Field(
+        default=None,
+        ge=1,
+        le=1024,
+        description="Cores the service is pinned to: the first N of the measurement's service cores "
+        "(TRACETAX_SERVICE_CPUS or the layout rule). Unset: all of them.",
+    )
+
+    def knobs(self) -> dict[ConcurrencyKnob, int]:
+        """The knobs set, by name (cores excluded: the engine applies it, not the service)."""
+        return {knob: value for knob in CONCURRENCY_KNOBS if (value := getattr(self, knob)) is not None}
+
+
+class ConfigurationSpec(InputModel):
+    """One OpenTelemetry configuration; `preset` fills processor/env/baseline defaults."""
+
+    name: str = Field(pattern=NAME_PATTERN)
+    processor: Literal["none", "simple", "batch", "agent", "ebpf"]
+    env: dict[EnvKey, EnvValue] = Field(default_factory=dict, max_length=ENV_ENTRIES)
+    baseline: bool = False
+    preset: str | None = Field(default=None, max_length=IDENTIFIER_CHARS)
+    inject_busy_us: int = Field(
+        default=0,
+        ge=0,
+        le=1_000_000,
+        description="A known cost for checking the harness: the demo service busy-waits this many microseconds "
+        "in every request (TRACETAX_INJECT_BUSY_US). 0: none.",
+    )
+    concurrency: Concurrency = Field(
+        default_factory=Concurrency,
+        description="Request concurrency and cores for this configuration (unset: the service's defaults).",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def expand_preset(cls, data: Any) -> Any:
+        """Fill name, processor, env and baseline from a known preset. Anything else in
+        `preset` (an unknown name, an object, a list) is left to the field's own validation,
+        so the error names `preset`; the name and processor it could not fill are not also
+        reported missing. An `env` that is not an object is left to its field likewise."""
+        if not isinstance(data, dict) or data.get("preset") is None:
+            return data
+        preset = PRESETS.get(data["preset"]) if isinstance(data["preset"], str) else None
+        if preset is None:
+            return {"name": "preset", "processor": "none", **data}  # the preset's error fails it anyway
+        env = data.get("env")
+        return {
+            **data,  # fields a preset does not fill (inject_busy_us) pass through as given
+            "name": data.get("name", preset.name),
+            "processor": data.get("processor", preset.processor),
+            "env": {**preset.env, **env} if isinstance(env, dict) else preset.env if env is None else env,
+            "baseline": data.get("baseline", preset.baseline),
+            "preset": preset.name,
+        }
+
+    @field_validator("preset")
+    @classmethod
+    def known_preset(cls, preset: str | None) -> str | None:
+        if preset is not None and preset not in PRESETS:
+            raise ValueError(f"unknown preset {preset!r}; accepted: {', '.join(PRESETS)}")
+        return preset
+
+    @field_validator("env")
+    @classmethod
+    def only_otel_variables(cls, env: dict[str, str]) -> dict[str, str]:
+        bad = [key for key in env if not ENV_KEY.match(key)]
+        if bad:
+            raise ValueError(
+                f"only OTEL_* variables may be overridden, got {', '.join(sorted(bad))} "
+                "(the processor is chosen with `processor`, not TRACETAX_PROCESSOR)"
+            )
+        return env
+
+    def exports(self, signal: Literal["traces", "logs", "metrics"]) -> bool:
+        """Whether this configuration's SDK exports the signal: it is instrumented, the SDK is
+        not disabled and the signal's exporter is not `none` (the standard variables)."""
+        if self.processor == "none" or self.env.get("OTEL_SDK_DISABLED", "").strip().lower() == "true":
+            return False
+        return self.env.get(f"OTEL_{signal.upper()}_EXPORTER", "otlp").strip().lower() != "none"
+
+
+HTTP_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")  # an RFC 9110 token
+
+
+# The demo services' request: the /work handler, 1000 busy iterations and 5 spans.
+DEFAULT_PATH = "/work"
+DEFAULT_QUERY: dict[str, str | int] = {"iters": 1000, "spans": 5}
+
+
+class WeightedPath(InputModel):
+    """One request target of a mix: a path (with its query, if any) and its share of requests."""
+
+    path: str = Field(pattern=r"^/[^\s#]*$", max_length=URL_PATH_CHARS, examples=["/get?x=1"])
+    weight: int = Field(default=1, ge=1, le=100)
+
+
+class Burst(InputModel):
+    """A burst inside the measured phase: the rate multiplied for a few seconds, what makes a
+    bounded queue drop (seed 000). Latency stays coordinated-omission corrected throughout."""
+
+    start_s: float = Field(ge=0, le=3600, description="Seconds into the measured phase when the burst starts.")
+    duration_s: float = Field(gt=0, le=600)
+    multiplier: float = Field(gt=1, le=100, description="The burst's rate is `rate` times this.")
+
+
+class LoadSpec(InputModel):
+    rate: float = Field(gt=0, le=100_000, description="Open-model arrival rate, requests per second.")
+    warmup_s: float = Field(default=5, ge=0, le=600)
+    duration_s: float = Field(default=20, gt=0, le=3600, description="Measured open-model phase.")
+    connections: int = Field(default=16, ge=1, le=1000)
+    path: str = Field(default=DEFAULT_PATH, pattern=r"^/[^\s?#]*$", max_length=URL_PATH_CHARS)
+    query: dict[QueryKey, QueryValue | int] = Field(
+        default_factory=lambda: dict(DEFAULT_QUERY), max_length=QUERY_ENTRIES
+    )
+    paths: list[WeightedPath] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=20,
+        description="A mix of request targets, each chosen at random with its weight (instead of path and query).",
+    )
+    method: str = Field(default="GET", max_length=METHOD_CHARS, description=f"HTTP method: {', '.join(HTTP_METHODS)}.")
+    headers: dict[HeaderName, HeaderValue] = Field(
+        default_factory=dict, max_length=HEADER_ENTRIES, description="Request headers, sent with every request."
+    )
+    body: str | None = Field(default=None, max_length=BODY_CHARS, description="Request body, sent with every request.")
+    burst: Burst | None = Field(
+        default=None, description="A burst in the measured phase (the warm-up and stacks phases stay at `rate`)."
+    )
+    max_throughput_s: float = Field(
+        default=10, ge=0, le=600, description="Closed-loop phase finding the maximum throughput; 0 skips it."
+    )
+    stacks_s: float = Field(
+        default=5,
+        ge=2,
+        le=600,
+        description="Stacks phase after the measured one: the same load with the stack sampler attached "
+        "(never measured). Only when sample_stacks is on.",
+    )
+
+    @field_validator("method")
+    @classmethod
+    def known_method(cls, method: str) -> str:
+        if method.upper() not in HTTP_METHODS:
+            raise ValueError(f"unknown HTTP method {method!r}; accepted: {', '.join(HTTP_METHODS)}")
+        return method.upper()
+
+    @field_validator("headers")
+    @classmethod
+    def valid_headers(cls, headers: dict[str, str]) -> dict[str, str]:
+        for name, value in headers.items():
+            if not HEADER_NAME.match(name):
+                raise ValueError(f"{name!r} is not a valid header name")
+            if "\r" in value or "\n" in value:
+                raise ValueError(f"the value of header {name!r} has a line break")
+        return headers
+
+    @model_validator(mode="after")
+    def one_kind_of_target(self) -> LoadSpec:
+        # Compared with the defaults, not with what was given: a stored spec is dumped whole.
+        demo_target = self.path != DEFAULT_PATH or self.query != DEFAULT_QUERY
+        if self.paths is not None and demo_target:
+            raise ValueError("give either `path` (with `query`) or `paths`, not both")
+        if self.burst is not None and self.burst.start_s + self.burst.duration_s > self.duration_s:
+            raise ValueError(
+                f"the burst ends at {self.burst.start_s + self.burst.duration_s:g} s, after the measured phase "
+                f"(duration_s {self.duration_s:g}): move burst.start_s or shorten burst.duration_s"
+            )
+        if self.body is not None and self.method in ("GET", "HEAD"):
+            raise ValueError(f"a {self.method} request carries no body: set `method` (e.g. POST) or drop `body`")
+        return self
+
+    def url_path(self) -> str:
+        from urllib.parse import urlencode
+
+        return f"{self.path}?{urlencode(self.query)}" if self.query else self.path
+
+    def steps(self) -> list[tuple[float, float]]:
+        """The measured phase as (seconds, rate) steps: one, or three around a burst."""
+        burst = self.burst
+        if burst is None:
+            return [(self.duration_s, self.rate)]
+        after = self.duration_s - burst.start_s - burst.duration_s
+        steps = [(burst.start_s, self.rate), (burst.duration_s, self.rate * burst.multiplier), (after, self.rate)]
+        return [(seconds, rate) for seconds, rate in steps if seconds > 0]
+
+    def requests_by_phase(self, sample_stacks: bool) -> dict[str, tuple[float, float]]:
+        """Each open-model phase's (seconds, requests it sends), by the field giving its length:
+        what the engine reads back row by row (the closed-loop phase keeps no rows)."""
+        phases = {
+            "warmup_s": (self.warmup_s, self.rate * self.warmup_s),
+            "duration_s": (self.duration_s, sum(seconds * rate for seconds, rate in self.steps())),
+        }
+        if sample_stacks:
+            phases["stacks_s"] = (self.stacks_s, self.rate * self.stacks_s)
+        return phases
+
+    def targets(self) -> list[tuple[str, int]]:
+        """Every request target (path with its query) and its weight."""
+        if self.paths is not None:
+            return [(target.path, target.weight) for target in self.paths]
+        return [(self.url_path(), 1)]
+
+    def spans_per_request(self) -> int | None:
+        """The demo services' spans per request (their `spans` query parameter)."""
+        if self.paths is not None:
+            return None
+        value = self.query.get("spans")
+        return int(value) if value is not None and str(value).isdigit() else None
+
+
+class ExperimentSpec(InputModel):
+    subject: Literal["service"] = Field(
+        default="service", description="What is measured: a service (this spec) or a Collector pipeline (`collector`)."
+    )
+    name: str | None = Field(default=None, max_length=NAME_CHARS)
+    service: ServiceRef
+    configurations: list[ConfigurationSpec] = Field(min_length=1, max_length=12)
+    load: LoadSpec
+    rounds: int = Field(
+        default=5,
+        ge=1,
+        le=50,
+        description="Interleaved rounds. 5 by default: the paired interval's t factor over 3 rounds "
+        "(4.3 / sqrt 3) is twice that over 5 (2.8 / sqrt 5); see docs/benchmarks.md (make bench-truth).",
+    )
+    seed: int = Field(default=0, ge=SEED_MIN, le=SEED_MAX)
+    sample_stacks: bool = Field(
+        default=True,
+        description="Sample the service's stacks in a phase of their own after the measured one, under the same "
+        "load, to show where export runs (demo services only). The sampler's cost never reaches a measured figure.",
+    )
+
+    @model_validator(mode="after")
+    def one_baseline_and_unique_names(self) -> ExperimentSpec:
+        require_one_baseline_and_unique_names(self.configurations)
+        return self
+
+    @property
+    def service_name(self) -> str:
+        """OTEL_SERVICE_NAME of the measured service: what its telemetry is stored under."""
+        service = self.service
+        return service.service_name if isinstance(service, CommandServiceRef) else f"tracetax-demo-{service.language}"
+
+    def spans_per_request(self) -> float | None:
+        """Spans one request produces when known: a user's declared figure, or the demo's query."""
+        service = self.service
+        return service.spans_per_request if isinstance(service, CommandServiceRef) else self.load.spans_per_request()
+
+    @property
+    def baseline(self) -> ConfigurationSpec:
+        return next(c for c in self.configurations if c.baseline)
+
+    def configuration(self, name: str) -> ConfigurationSpec:
+        return next(c for c in self.configurations if c.name == name)
+
+    def estimated_seconds(self, startup_s: float = 3.0) -> float:
+        """Rough wall time: every round of every configuration starts, warms, measures, stops."""
+        stacks = self.load.stacks_s if self.sample_stacks else 0.0
+        per_run = startup_s + self.load.warmup_s + self.load.duration_s + stacks + self.load.max_throughput_s + 2.0
+        return per_run * len(self.configurations) * self.rounds
+
+
+SPEC_SUBJECTS = ("service", "collector")
+
+
+def subject_of(data: Any) -> str:
+    """The discriminator of a spec: `subject`, "service" when absent (specs before pipelines);
+    an unknown value is left to the service spec's `subject` field to refuse by name."""
+    value = data.get("subject", "service") if isinstance(data, dict) else getattr(data, "subject", "service")
+    return value if value in SPEC_SUBJECTS else "service"
+
+
+AnySpec = ExperimentSpec | PipelineSpec
+# The body of POST /experiments and of a spec file: `subject` selects the kind.
+SpecBody = Annotated[
+    Annotated[ExperimentSpec, Tag("service")] | Annotated[PipelineSpec, Tag("collector")],
+    Discriminator(subject_of),
+]
+_SPEC_ADAPTER: TypeAdapter[AnySpec] = TypeAdapter(SpecBody)
+
+
+def parse_spec(raw: Any) -> AnySpec:
+    """A stored or submitted spec of either subject; raises pydantic's ValidationError."""
+    return _SPEC_ADAPTER.validate_python(raw)
+
+
+class SpecError(ValueError):
+    """A spec that parsed but does not fit the service; `errors` are FastAPI-style items."""
+
+    def __init__(self, errors: list[dict[str, Any]]) -> None:
+        super().__init__("; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in errors))
+        self.errors = errors
+
+
+def validate_against_catalog(spec: ExperimentSpec, manifest: ServiceManifest | None) -> None:
+    """Each configuration's processor must be a mode the service has and can run here."""
+    if manifest is None:
+        validate_command(spec)
+        return
+    errors = []
+    for index, configuration in enumerate(spec.configurations):
+        mode = manifest.modes.get(configuration.processor)
+        location = ("configurations", index, "processor")
+        if mode is None:
+            accepted = ", ".join(sorted(manifest.modes))
+            errors.append(
+                {
+                    "loc": location,
+                    "msg": f"{manifest.language} has no mode {configuration.processor!r}; accepted: {accepted}",
+                }
+            )
+        elif not mode.available:
+            errors.append(
+                {"loc": location, "msg": f"{manifest.language} {configuration.processor} cannot run here: {mode.why}"}
+            )
+        if configuration.inject_busy_us and not manifest.inject_busy_wait:
+            errors.append(
+                {
+                    "loc": ("configurations", index, "inject_busy_us"),
+                    "msg": f"the {manifest.language} demo service has no injected busy-wait (inject_busy_wait "
+                    "in its service.json); set it to 0",
+                }
+            )
+        for variable, values in SIGNAL_SWITCHES.items():
+            value = configuration.env.get(variable)
+            if value is not None and value.strip().lower() not in values:
+                errors.append(
+                    {
+                        "loc": ("configurations", index, "env", variable),
+                        "msg": f"{value!r} is not a value the demo services accept for {variable}: "
+                        f"{', '.join(v for v in values if v)} (empty: the default)",
+                    }
+                )
+        errors += _concurrency_errors(index, configuration, set(manifest.concurrency), f"the {manifest.language} demo")
+        preset = PRESETS.get(configuration.preset or "")
+        if preset and preset.languages and manifest.language not in preset.languages:
+            errors.append(
+                {
+                    "loc": ("configurations", index, "preset"),
+                    "msg": f"preset {preset.name} is only for {', '.join(preset.languages)}",
+                }
+            )
+    if errors:
+        raise SpecError(errors)
+
+
+def validate_command(spec: ExperimentSpec) -> None:
+    """A user's command: each configuration must be a launch this machine can run for its
+    language (docs/your-service.md); the engine relies only on the launch and OTEL_*."""
+    service = spec.service
+    if not isinstance(service, CommandServiceRef):
+        return
+    errors = []
+    for index, configuration in enumerate(spec.configurations):
+        reason = zero_code.unavailable_reason(service.language, configuration.processor)
+        if reason:
+            errors.append({"loc": ("configurations", index, "processor"), "msg": reason})
+        if configuration.inject_busy_us:
+            errors.append(
+                {
+                    "loc": ("configurations", index, "inject_busy_us"),
+                    "msg": "an injected cost is honoured by the demo services only; a command service "
+                    "would ignore it (set it to 0)",
+                }
+            )
+        # A user's own service sets its threads and workers itself (in its argv or config); the
+        # one standard knob is Go's runtime variable.
+        knobs = {"gomaxprocs"} if service.language == "go" else set()
+        errors += _concurrency_errors(
+            index,
+            configuration,
+            knobs,
+            f"a {service.language} command service",
+            hint=" (a command service's threads and workers are set in its own argv)",
+        )
+        preset = PRESETS.get(configuration.preset or "")
+        if preset and preset.languages and service.language not in preset.languages:
+            errors.append(
+                {
+                    "loc": ("configurations", index, "preset"),
+                    "msg": f"preset {preset.name} is only for {', '.join(preset.languages)} "
+                    f"(service.language is {service.language})",
+                }
+            )
+    if errors:
+        raise SpecError(errors)
+
+
+def _concurrency_errors(
+    index: int, configuration: ConfigurationSpec, accepted: set[str], who: str, hint: str = ""
+) -> list[dict[str, Any]]:
+    errors = []
+    for knob in configuration.concurrency.knobs():
+        if knob not in accepted:
+            has = f"it accepts {', '.join(sorted(accepted))}" if accepted else "it has no concurrency knob but `cores`"
+            errors.append(
+                {
+                    "loc": ("configurations", index, "concurrency", knob),
+                    "msg": f"{who} has no `{knob}`: {has}{hint}",
+                }
+            )
+    return errors
+
+
+def validate_cores(spec: ExperimentSpec, service_cpus: set[int] | None) -> None:
+    """`concurrency.cores` must fit the measurement's service cores (None: nothing is pinned,
+    as on a one-core machine, so no core count can be given)."""
+    errors = []
+    for index, configuration in enumerate(spec.configurations):
+        cores = configuration.concurrency.cores
+        if cores is None or (service_cpus is not None and cores <= len(service_cpus)):
+            continue
+        available = (
+            f"the service has {len(service_cpus)} core(s) here ({','.join(map(str, sorted(service_cpus)))}); "
+            "give it more with TRACETAX_SERVICE_CPUS"
+            if service_cpus is not None
+            else "this machine does not pin the service (one core), so no core count can be given"
+        )
+        errors.append(
+            {"loc": ("configurations", index, "concurrency", "cores"), "msg": f"{cores} cores asked: {available}"}
+        )
+    if errors:
+        raise SpecError(errors)
+
+
+def load_spec_file(path: Path) -> AnySpec:
+    """Read a JSON or YAML spec; errors name the file and each bad field."""
+    try:
+        raw = yaml.safe_load(path.read_text())
+    except (OSError, yaml.YAMLError) as error:
+        raise SpecError([{"loc": (str(path),), "msg": f"cannot read the spec: {error}"}]) from error
+    try:
+        return parse_spec(raw)
+    except ValidationError as error:
+        raise SpecError([{"loc": tuple(e["loc"]), "msg": e["msg"]} for e in error.errors(include_url=False)]) from error
