@@ -19,7 +19,7 @@ export type Preset = Schemas["Preset"];
 export type HealthReport = Schemas["HealthReport"];
 export type ComponentHealth = Schemas["ComponentHealth"];
 export type Processor = ConfigurationSpec["processor"];
-/** Request concurrency and cores: a configuration's, or a whole tuning run's (engine/spec.py). */
+/** Request concurrency and cores: a configuration's, or a whole tuning run's (spec/service.py). */
 export type Concurrency = Schemas["Concurrency"];
 
 // Diagnostics of a finished experiment (tracetax.diagnostics.report).
@@ -92,7 +92,7 @@ export type TuningRung = Schemas["TuningRung"];
 export type TuningOutcome = Schemas["TuningOutcome"];
 export type TuningChoice = Schemas["TuningChoice"];
 
-// Collector pipelines (tracetax.lab.spec, engine/aggregate.py `aggregate_variant`,
+// Collector pipelines (tracetax.spec.collector, engine/aggregate.py `aggregate_variant`,
 // diagnostics/pipeline.py and pipeline_recommend.py, lab/ledger.py): an experiment whose spec
 // has `subject: "collector"`.
 export type PipelineSpec = Schemas["PipelineSpec"];

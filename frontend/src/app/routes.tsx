@@ -5,7 +5,6 @@ import { NewCalibrationPage } from "../features/calibrations/NewCalibrationPage"
 import { CheckPage } from "../features/checks/CheckPage";
 import { ChecksPage } from "../features/checks/ChecksPage";
 import { NewCheckPage } from "../features/checks/NewCheckPage";
-import { ExperimentPage } from "../features/experiment/ExperimentPage";
 import { ExperimentsPage } from "../features/experiments/ExperimentsPage";
 import { StackPage } from "../features/health/StackPage";
 import { NewExperimentPage } from "../features/new-experiment/NewExperimentPage";
@@ -14,6 +13,7 @@ import { NewTuningPage } from "../features/tunings/NewTuningPage";
 import { TuningPage } from "../features/tunings/TuningPage";
 import { TuningsPage } from "../features/tunings/TuningsPage";
 import { AppLayout } from "./AppLayout";
+import { ExperimentPage } from "./ExperimentPage";
 import { NotFoundPage } from "./NotFoundPage";
 import { RouteError } from "./RouteError";
 

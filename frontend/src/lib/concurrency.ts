@@ -1,4 +1,4 @@
-// The request-concurrency knobs of a spec (`concurrency`, engine/spec.py Concurrency): their
+// The request-concurrency knobs of a spec (`concurrency`, spec/service.py Concurrency): their
 // names, limits and what each means, and a set of them in words ("threads 64, cores 2") for the
 // pages that show what a configuration or a tuning ran with.
 

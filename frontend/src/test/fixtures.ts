@@ -25,7 +25,7 @@ import type {
   SignalLedger,
   StackSummary,
 } from "../api/types";
-import { COST_DEFAULTS } from "../features/cost/costInputs";
+import { COST_DEFAULTS } from "../components/results/costInputs";
 
 export const services: ServiceInfo[] = [
   {
@@ -616,7 +616,7 @@ export function experimentLogs(extra: Partial<ExperimentLogs> = {}): ExperimentL
     queries: ['{service_name="tracetax-demo-go"} | tracetax_run_id="batch-default-0"'],
     records: [
       {
-        timestamp_ns: 1795275490612712713,
+        timestamp_ns: 1795275490612712700,
         line: "work done",
         configuration: "batch-default",
         round: 0,

@@ -1695,6 +1695,7 @@ export const pipelineVariants: PipelineVariantInfo[] = [
       "Batch, tuned: larger batches with a size cap and a longer timeout (16384 spans, cap 16384, 1s).",
     file: "collector-pipelines/lab/batch-tuned.yaml",
     config:
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the Collector config's own ${env:…} syntax, not a template
       "# Reads LAB_BATCH_SIZE, LAB_BATCH_MAX_SIZE and LAB_BATCH_TIMEOUT\nprocessors:\n  batch:\n    send_batch_size: ${env:LAB_BATCH_SIZE:-16384}\n    send_batch_max_size: ${env:LAB_BATCH_MAX_SIZE:-16384}\n    timeout: ${env:LAB_BATCH_TIMEOUT:-1s}\n",
     downstreams: 0,
     holds_traces: false,
@@ -1705,6 +1706,7 @@ export const pipelineVariants: PipelineVariantInfo[] = [
     description:
       "Tail sampling: hold each trace 2s and keep a quarter of them with tail_sampling alone.",
     file: "collector-pipelines/lab/tail-sampling.yaml",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the Collector config's own ${env:…} syntax, not a template
     config: "processors:\n  tail_sampling:\n    num_traces: ${env:LAB_NUM_TRACES:-100000}\n",
     downstreams: 0,
     holds_traces: true,
@@ -1715,6 +1717,7 @@ export const pipelineVariants: PipelineVariantInfo[] = [
     description: "Loadbalancing: route whole traces by trace ID to two downstream Collectors.",
     file: "collector-pipelines/lab/loadbalancing.yaml",
     config:
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the Collector config's own ${env:…} syntax, not a template
       "exporters:\n  loadbalancing:\n    resolver:\n      static:\n        hostnames:\n          - ${env:LAB_DOWNSTREAM_A}\n",
     downstreams: 2,
     holds_traces: false,

@@ -1,8 +1,8 @@
 import { Link } from "react-router";
 import { CreatedCell, ListTable, NameCell, StatusCell } from "../../components/ListTable";
+import { describeNoiseFloor } from "../../components/results/overhead";
 import { QueryStates } from "../../components/States";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
-import { describeNoiseFloor } from "../results/overhead";
 import { configurationText, loadText } from "./calibrationForm";
 import { useCalibrations } from "./useCalibrations";
 

@@ -4,8 +4,8 @@
 // are the new-check form's, so a calibration made here serves the checks made there.
 
 import type { CalibrationRequest, NoiseFloor, Preset } from "../../api/types";
-import { DEFAULT_LOAD, type LoadDraft, loadRequest } from "../checks/loadForm";
-import { describeNoiseFloor } from "../results/overhead";
+import { describeNoiseFloor } from "../../components/results/overhead";
+import { DEFAULT_LOAD, type LoadDraft, loadRequest } from "../../components/spec-form/loadForm";
 
 export interface CalibrationFormState extends LoadDraft {
   language: string;

@@ -13,6 +13,7 @@ import {
 } from "../../api/types";
 import { DetailGate, DetailHead, Fact, OnceFinal } from "../../components/DetailPage";
 import { DownloadLink } from "../../components/DownloadLink";
+import { formatP } from "../../components/results/overhead";
 import { ErrorState, Loading } from "../../components/States";
 import {
   formatDateTime,
@@ -22,7 +23,6 @@ import {
   MISSING,
 } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
-import { formatP } from "../results/overhead";
 import {
   budgetLabel,
   budgetLimit,

@@ -455,8 +455,11 @@ describe("NewCheckPage", () => {
       screen.getByLabelText("Candidate variant: config file").getAttribute("aria-invalid"),
     ).toBe("true");
     expect(screen.getAllByText(/does not apply to a check of a Collector pipeline/).length).toBe(2);
-    expect(
-      (calls.find((c) => c.method === "POST")?.body as { candidate: unknown }).candidate,
-    ).toEqual({ name: "my-overlay", config_file: "/srv/otel/mine.yaml" });
+    const posted = calls.find((c) => c.method === "POST");
+    expect(posted).toBeDefined();
+    expect((posted?.body as { candidate: unknown } | undefined)?.candidate).toEqual({
+      name: "my-overlay",
+      config_file: "/srv/otel/mine.yaml",
+    });
   });
 });

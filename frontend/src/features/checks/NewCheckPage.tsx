@@ -4,18 +4,18 @@ import { fieldId, messagesFor } from "../../api/validation";
 import { CatalogGate } from "../../components/CatalogGate";
 import { Field, NumberField } from "../../components/Field";
 import { QueryStates } from "../../components/States";
+import { ErrorSummary } from "../../components/spec-form/ErrorSummary";
+import { FormFooter } from "../../components/spec-form/FormFooter";
+import { presetsFor } from "../../components/spec-form/form";
+import { LoadFields, PresetSelect } from "../../components/spec-form/LoadFields";
+import { estimateLoad } from "../../components/spec-form/loadForm";
+import { usePipelines } from "../../components/spec-form/usePipelines";
+import { useQueueForm } from "../../components/spec-form/useQueueForm";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
-import { ErrorSummary } from "../new-experiment/ErrorSummary";
-import { FormFooter } from "../new-experiment/FormFooter";
-import { presetsFor } from "../new-experiment/form";
-import { usePipelines } from "../new-pipeline/usePipelines";
 import { type CheckFormState, initialCheckForm, toCheckRequest } from "./checkForm";
 import { BUDGET_LINES, CLI_LOAD, COST_RATE_FLAG } from "./commands";
-import { LoadFields, PresetSelect } from "./LoadFields";
-import { estimateLoad } from "./loadForm";
 import { PipelineCheckForm } from "./PipelineCheckForm";
 import { useCreateCheck } from "./useChecks";
-import { useQueueForm } from "./useQueueForm";
 
 /**
  * `/checks/new`: queue a CI check from the UI, as `tracetax check` would: of a service's SDK

@@ -2,9 +2,10 @@ import { useMemo } from "react";
 import type { PipelineVariantInfo } from "../../api/types";
 import { type FormErrors, fieldId, messagesFor } from "../../api/validation";
 import { Field, NumberField } from "../../components/Field";
-import { ErrorSummary } from "../new-experiment/ErrorSummary";
-import { FormFooter } from "../new-experiment/FormFooter";
-import { nameFromPath } from "../new-pipeline/pipelineForm";
+import { ErrorSummary } from "../../components/spec-form/ErrorSummary";
+import { FormFooter } from "../../components/spec-form/FormFooter";
+import { nameFromPath } from "../../components/spec-form/pipelineForm";
+import { useQueueForm } from "../../components/spec-form/useQueueForm";
 import { CLI_PIPELINE_LOAD, PIPELINE_BUDGET_LINES, pipelineCliCommand } from "./commands";
 import {
   CONFIG_FILE,
@@ -15,11 +16,10 @@ import {
   type VariantPickDraft,
 } from "./pipelineCheckForm";
 import { useCreateCheck } from "./useChecks";
-import { useQueueForm } from "./useQueueForm";
 
 /** One side of a pipeline check: a shipped variant, or an overlay file of one's own. */
 function VariantPicker({
-  role,
+  side,
   label,
   hint,
   catalog,
@@ -27,7 +27,7 @@ function VariantPicker({
   onChange,
   errors,
 }: {
-  role: "baseline" | "candidate";
+  side: "baseline" | "candidate";
   label: string;
   hint: string;
   catalog: PipelineVariantInfo[];
@@ -40,10 +40,10 @@ function VariantPicker({
   return (
     <div className="variant-pick">
       <Field
-        id={fieldId(`${role}.pipeline`)}
+        id={fieldId(`${side}.pipeline`)}
         label={label}
         hint={`${hint} ${file ? "An overlay over the lab base, by its path on the backend's host." : (description ?? "")}`.trim()}
-        errors={[...messagesFor(errors, role), ...messagesFor(errors, `${role}.pipeline`)]}
+        errors={[...messagesFor(errors, side), ...messagesFor(errors, `${side}.pipeline`)]}
       >
         {(input) => (
           <select
@@ -63,9 +63,9 @@ function VariantPicker({
       {file && (
         <>
           <Field
-            id={fieldId(`${role}.config_file`)}
+            id={fieldId(`${side}.config_file`)}
             label={`${label}: config file`}
-            errors={messagesFor(errors, `${role}.config_file`)}
+            errors={messagesFor(errors, `${side}.config_file`)}
           >
             {(input) => (
               <input
@@ -79,10 +79,10 @@ function VariantPicker({
             )}
           </Field>
           <Field
-            id={fieldId(`${role}.name`)}
+            id={fieldId(`${side}.name`)}
             label={`${label}: name`}
             hint="Blank: from the file's name."
-            errors={messagesFor(errors, `${role}.name`)}
+            errors={messagesFor(errors, `${side}.name`)}
           >
             {(input) => (
               <input
@@ -158,7 +158,7 @@ export function PipelineCheckForm({ catalog }: { catalog: PipelineVariantInfo[] 
         <h2 id="pipeline-check-what-title">What to compare</h2>
         <div className="field-row">
           <VariantPicker
-            role="baseline"
+            side="baseline"
             label="Baseline variant"
             hint="What the candidate is measured against."
             catalog={catalog}
@@ -167,7 +167,7 @@ export function PipelineCheckForm({ catalog }: { catalog: PipelineVariantInfo[] 
             errors={errors}
           />
           <VariantPicker
-            role="candidate"
+            side="candidate"
             label="Candidate variant"
             hint="The pipeline under test."
             catalog={catalog}

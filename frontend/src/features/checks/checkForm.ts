@@ -4,8 +4,13 @@
 // repeat any check made here.
 
 import type { Budget, CheckRequest, Preset } from "../../api/types";
+import {
+  DEFAULT_LOAD,
+  type LoadDraft,
+  loadRequest,
+  numberOrText,
+} from "../../components/spec-form/loadForm";
 import { BUDGET_LINES, type BudgetKey, CLI_LOAD } from "./commands";
-import { DEFAULT_LOAD, type LoadDraft, loadRequest, numberOrText } from "./loadForm";
 
 export type BudgetDraft = Record<BudgetKey, string>;
 

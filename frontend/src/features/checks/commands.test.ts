@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { ExperimentSpec, PipelineSpec } from "../../api/types";
+import { COST_DEFAULTS } from "../../components/results/costInputs";
 import { checkExperiment, checkStatus, presets } from "../../test/fixtures";
 import { pipelineCheckExperiment, pipelineCheckStatus } from "../../test/pipelineFixtures";
-import { COST_DEFAULTS } from "../cost/costInputs";
 import {
   budgetLabel,
   budgetLimit,

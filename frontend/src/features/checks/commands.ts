@@ -18,6 +18,9 @@ import type {
   VariantRequest,
   VariantSpec,
 } from "../../api/types";
+import { formatUsd } from "../../components/results/costFigures";
+import { COST_DEFAULTS, type CostInputKey } from "../../components/results/costInputs";
+import { nameFromPath } from "../../components/spec-form/pipelineForm";
 import {
   formatBytes,
   formatCores,
@@ -25,15 +28,21 @@ import {
   formatPercent,
   formatSignedInUnit,
 } from "../../lib/format";
-import { formatUsd } from "../cost/costFigures";
-import { COST_DEFAULTS, type CostInputKey } from "../cost/costInputs";
-import { nameFromPath } from "../new-pipeline/pipelineForm";
 
 type ConfigurationRequest = CheckRequest["baseline"];
 
-/** What `tracetax check` sends when it is given no load flags (backend/tracetax/cli_check.py). */
+/** What `tracetax check` sends when it is given no load flags (backend/tracetax/cli/check.py). */
 export const CLI_LOAD = { warmup_s: 2, max_throughput_s: 0, connections: 16, path: "/work" };
 export const JUNIT_FILE = "tracetax-junit.xml";
+
+/** A budget line as the forms and commands show it; its key is a field of the API's Budget. */
+interface BudgetLineSpec {
+  key: keyof Budget;
+  label: string;
+  field: string;
+  flag: string;
+  unit: string;
+}
 
 /**
  * Every budget line, in the backend's order (diagnostics/checks.py BUDGET_LINES): relative
@@ -103,7 +112,7 @@ export const BUDGET_LINES = [
     flag: "--max-usd-per-month",
     unit: "usd",
   },
-] as const;
+] as const satisfies readonly BudgetLineSpec[];
 
 /** The cost model's request rate for max_usd_per_month (budget.cost.requests_per_s). */
 export const COST_RATE_FLAG = "--cost-rate";
@@ -149,7 +158,7 @@ export const PIPELINE_BUDGET_LINES = [
     flag: "--max-lost-spans",
     unit: "spans",
   },
-] as const;
+] as const satisfies readonly BudgetLineSpec[];
 
 const ALL_BUDGET_LINES = [...BUDGET_LINES, ...PIPELINE_BUDGET_LINES];
 
@@ -437,8 +446,8 @@ export function cliCommand(
 
 // Collector pipeline checks ---------------------------------------------------------------
 
-/** What `tracetax check --collector` sends besides its flags (cli_check.py `pipeline_request`),
- * and the load the API then fills in (lab/spec.py SpanLoadSpec). */
+/** What `tracetax check --collector` sends besides its flags (cli/check.py `pipeline_request`),
+ * and the load the API then fills in (spec/collector.py SpanLoadSpec). */
 export const CLI_PIPELINE_LOAD = {
   warmup_s: 2,
   drain_s: 6,

@@ -10,9 +10,13 @@ import type {
   PipelineVariantInfo,
   VariantRequest,
 } from "../../api/types";
-import { nameFromPath, PASSTHROUGH, pipelineRunSeconds } from "../new-pipeline/pipelineForm";
+import { numberOrText } from "../../components/spec-form/loadForm";
+import {
+  nameFromPath,
+  PASSTHROUGH,
+  pipelineRunSeconds,
+} from "../../components/spec-form/pipelineForm";
 import { CLI_PIPELINE_LOAD, PIPELINE_BUDGET_LINES, type PipelineBudgetKey } from "./commands";
-import { numberOrText } from "./loadForm";
 
 /** The select's value for "a config file of your own" (no shipped variant is named so). */
 export const CONFIG_FILE = "(config file)";

@@ -16,7 +16,7 @@ export interface ProgressStream {
  * Follows GET /api/v1/experiments/{id}/events (server-sent `progress` events) until the
  * `finished` event; the stream reconnects by itself after a network error, and the backend
  * answers a reconnect with its latest event. Read with fetch so it carries the API token
- * (api/eventStream.ts); a new token opens a new stream.
+ * (api/eventStream.ts, on @microsoft/fetch-event-source); a new token opens a new stream.
  */
 export function useProgress(
   id: string,
@@ -32,7 +32,7 @@ export function useProgress(
   latest.current = callbacks;
   const { version: tokenVersion } = useAuth();
 
-  // tokenVersion: a new token (entered after a 401) reopens the stream with it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: tokenVersion is the trigger: a new token (entered after a 401) reopens the stream, which reads it from auth.ts
   useEffect(() => {
     if (!enabled || typeof fetch === "undefined") return;
     setStream("connecting");

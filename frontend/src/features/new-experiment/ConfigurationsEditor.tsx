@@ -2,9 +2,9 @@ import { useState } from "react";
 import type { Preset, Processor, ServiceInfo } from "../../api/types";
 import { type FormErrors, fieldId, messagesFor } from "../../api/validation";
 import { Field } from "../../components/Field";
-import { ConcurrencyFields } from "./ConcurrencyFields";
-import { commandKnobs, demoKnobs } from "./concurrencyForm";
-import { EnvEditor } from "./EnvEditor";
+import { ConcurrencyFields } from "../../components/spec-form/ConcurrencyFields";
+import { commandKnobs, demoKnobs } from "../../components/spec-form/concurrencyForm";
+import { EnvEditor } from "../../components/spec-form/EnvEditor";
 import {
   type CommandLanguage,
   type ConfigurationDraft,
@@ -15,7 +15,7 @@ import {
   launchShort,
   PROCESSORS,
   presetsFor,
-} from "./form";
+} from "../../components/spec-form/form";
 
 interface Props {
   configurations: ConfigurationDraft[];

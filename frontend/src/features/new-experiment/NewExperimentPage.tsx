@@ -7,14 +7,11 @@ import type { ExperimentSpec, Preset, ServiceInfo } from "../../api/types";
 import { fieldId, messagesFor } from "../../api/validation";
 import { CatalogGate } from "../../components/CatalogGate";
 import { Field, NumberField } from "../../components/Field";
-import { formatDuration } from "../../lib/format";
-import { useDocumentTitle } from "../../lib/useDocumentTitle";
-import { ConfigurationsEditor } from "./ConfigurationsEditor";
-import { OTEL_DATALIST_ID, OTEL_SUGGESTIONS } from "./EnvEditor";
-import { ErrorSummary, useErrorSummary } from "./ErrorSummary";
-import { placeErrors, placeIssue } from "./errors";
-import { estimateForm } from "./estimate";
-import { FormFooter } from "./FormFooter";
+import { OTEL_DATALIST_ID, OTEL_SUGGESTIONS } from "../../components/spec-form/EnvEditor";
+import { ErrorSummary, useErrorSummary } from "../../components/spec-form/ErrorSummary";
+import { placeErrors, placeIssue } from "../../components/spec-form/errors";
+import { estimateForm } from "../../components/spec-form/estimate";
+import { FormFooter } from "../../components/spec-form/FormFooter";
 import {
   type CommandDraft,
   type FormState,
@@ -23,11 +20,14 @@ import {
   type RequestDraft,
   toSpec,
   withService,
-} from "./form";
-import { RequestFields } from "./RequestFields";
-import { ServicePicker } from "./ServicePicker";
+} from "../../components/spec-form/form";
+import { RequestFields } from "../../components/spec-form/RequestFields";
+import { ServicePicker } from "../../components/spec-form/ServicePicker";
+import { YourServiceFields } from "../../components/spec-form/YourServiceFields";
+import { formatDuration } from "../../lib/format";
+import { useDocumentTitle } from "../../lib/useDocumentTitle";
+import { ConfigurationsEditor } from "./ConfigurationsEditor";
 import { SpecPreview } from "./SpecPreview";
-import { YourServiceFields } from "./YourServiceFields";
 
 /** `/experiments/new`: the form; waits for the services and presets it is built from. */
 export function NewExperimentPage() {

@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../api/client";
 import { formErrors, messagesFor } from "../../api/validation";
-import { services } from "../../test/fixtures";
-import { offeredPresets } from "./ConfigurationsEditor";
-import { placeErrors, placeIssue } from "./errors";
-import { estimateForm } from "./estimate";
+import { placeErrors, placeIssue } from "../../components/spec-form/errors";
+import { estimateForm } from "../../components/spec-form/estimate";
 import {
   argRows,
   commandProcessorProblem,
@@ -16,8 +14,10 @@ import {
   splitRow,
   toSpec,
   withService,
-} from "./form";
-import { pathShares } from "./RequestFields";
+} from "../../components/spec-form/form";
+import { pathShares } from "../../components/spec-form/RequestFields";
+import { services } from "../../test/fixtures";
+import { offeredPresets } from "./ConfigurationsEditor";
 import { specCommands } from "./SpecPreview";
 import { zeroCodePresets as presets } from "./yourServiceFixtures";
 

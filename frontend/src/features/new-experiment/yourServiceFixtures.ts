@@ -1,4 +1,4 @@
-// The presets GET /api/v1/presets gives since "your service" (tracetax.engine.presets): the test
+// The presets GET /api/v1/presets gives since "your service" (tracetax.spec.presets): the test
 // fixtures' demo presets plus the zero-code launches.
 
 import type { Preset } from "../../api/types";

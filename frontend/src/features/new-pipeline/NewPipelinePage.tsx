@@ -3,11 +3,8 @@ import type { PipelineVariantInfo } from "../../api/types";
 import { fieldId, messagesFor } from "../../api/validation";
 import { Field, NumberField } from "../../components/Field";
 import { QueryStates } from "../../components/States";
-import { formatDuration, formatSpanRate } from "../../lib/format";
-import { useDocumentTitle } from "../../lib/useDocumentTitle";
-import { useQueueForm } from "../checks/useQueueForm";
-import { ErrorSummary } from "../new-experiment/ErrorSummary";
-import { FormFooter } from "../new-experiment/FormFooter";
+import { ErrorSummary } from "../../components/spec-form/ErrorSummary";
+import { FormFooter } from "../../components/spec-form/FormFooter";
 import {
   estimatePipeline,
   initialPipelineForm,
@@ -17,8 +14,11 @@ import {
   rampPlan,
   rampRates,
   toPipelineSpec,
-} from "./pipelineForm";
-import { useCreatePipelineExperiment, usePipelines } from "./usePipelines";
+} from "../../components/spec-form/pipelineForm";
+import { useCreatePipelineExperiment, usePipelines } from "../../components/spec-form/usePipelines";
+import { useQueueForm } from "../../components/spec-form/useQueueForm";
+import { formatDuration, formatSpanRate } from "../../lib/format";
+import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { VariantsEditor } from "./VariantsEditor";
 
 /** `/pipelines/new`: the form; waits for the shipped variants it offers. */

@@ -2,8 +2,8 @@ import { useState } from "react";
 import type { PipelineVariantInfo } from "../../api/types";
 import { type FormErrors, fieldId, messagesFor } from "../../api/validation";
 import { Field } from "../../components/Field";
-import { EnvEditor } from "../new-experiment/EnvEditor";
-import type { EnvRow } from "../new-experiment/form";
+import { EnvEditor } from "../../components/spec-form/EnvEditor";
+import type { EnvRow } from "../../components/spec-form/form";
 import {
   fileVariant,
   labSettings,
@@ -12,7 +12,7 @@ import {
   type VariantChoice,
   type VariantDraft,
   withVariants,
-} from "./pipelineForm";
+} from "../../components/spec-form/pipelineForm";
 
 interface Props extends VariantChoice {
   catalog: PipelineVariantInfo[];

@@ -1,7 +1,7 @@
 import type { RoundRaw } from "../../api/types";
+import { memorySeries } from "../../components/results/chartData";
+import { aroundData, SamplesChart } from "../../components/results/SamplesChart";
 import { significant } from "../../lib/format";
-import { memorySeries } from "../results/chartData";
-import { aroundData, SamplesChart } from "../results/SamplesChart";
 
 const mebibytes = (y: number) => `${significant(y)} MiB`;
 

@@ -1,9 +1,9 @@
 import type { PipelineAggregates, PipelineDiagnostics } from "../../api/types";
+import { NoiseFloorCell } from "../../components/results/ComparisonTable";
+import { comparisonRows } from "../../components/results/comparison";
+import { MetricCell } from "../../components/results/MetricCell";
 import { colorFor } from "../../lib/charts/palette";
 import { formatNumber } from "../../lib/format";
-import { NoiseFloorCell } from "../results/ComparisonTable";
-import { comparisonRows } from "../results/comparison";
-import { MetricCell } from "../results/MetricCell";
 import { pipelineMetrics, rampLimits, UNKNOWN } from "./pipelineComparison";
 
 interface Props {

@@ -1,10 +1,10 @@
 import { useState } from "react";
 import { useMeta } from "../../api/queries";
 import { type GrafanaLinks, type PipelineRoundLedger, storedOf } from "../../api/types";
+import { Flow } from "../../components/results/SpanLedger";
 import { Empty, ErrorState } from "../../components/States";
 import { formatNumber } from "../../lib/format";
 import { type TimeRange, traceExploreUrl } from "../../lib/grafana";
-import { Flow } from "../results/SpanLedger";
 import {
   pipelineFlow,
   pipelineRounds,

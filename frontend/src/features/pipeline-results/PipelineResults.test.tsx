@@ -2,6 +2,7 @@ import { cleanup, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { RoundRaw } from "../../api/types";
+import { ExperimentPage } from "../../app/ExperimentPage";
 import { FakeEventSource } from "../../test/eventSource";
 import { metaWithGrafana, metaWithoutGrafana } from "../../test/fixtures";
 import {
@@ -12,7 +13,6 @@ import {
   pipelineResults,
 } from "../../test/pipelineFixtures";
 import { json, renderAt, stubApi } from "../../test/render";
-import { ExperimentPage } from "../experiment/ExperimentPage";
 
 // The live view's event stream, pushed by hand (api/eventStream.ts is tested on its own).
 vi.mock("../../api/eventStream", async (importOriginal) => {

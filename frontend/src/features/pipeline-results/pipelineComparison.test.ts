@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { comparisonRows } from "../../components/results/comparison";
 import { pipelineDiagnostics, pipelineResults } from "../../test/pipelineFixtures";
-import { comparisonRows } from "../results/comparison";
 import {
   MAX_SUSTAINABLE,
   PIPELINE_METRICS,

@@ -1,9 +1,10 @@
 // The side-by-side table of a Collector pipeline experiment: a row per figure of the lab
 // Collector (and what it passed on), a column per variant. The change against the baseline
 // pipeline and the noise floor come from the diagnostics as they are (Change.summary and
-// .direction), through the service table's rows (results/comparison.ts).
+// .direction), through the service table's rows (components/results/comparison.ts).
 
 import type { PipelineAggregates, PipelineDiagnostics } from "../../api/types";
+import { MAX_THROUGHPUT, type MetricDef } from "../../components/results/comparison";
 import {
   formatBytes,
   formatCores,
@@ -12,7 +13,6 @@ import {
   formatSpanRate,
   formatUtilization,
 } from "../../lib/format";
-import { MAX_THROUGHPUT, type MetricDef } from "../results/comparison";
 
 /** A count or figure the API could not tell: "unknown", never 0 or a dash that reads as none. */
 export const UNKNOWN = "unknown";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { PipelineRoundLedger } from "../../api/types";
+import type { CountStep, FlowStep, HopStep } from "../../components/results/ledger";
 import { pipelineDiagnostics } from "../../test/pipelineFixtures";
-import type { CountStep, FlowStep, HopStep } from "../results/ledger";
 import {
   pipelineFlow,
   pipelineRounds,

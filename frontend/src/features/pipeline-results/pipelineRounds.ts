@@ -4,6 +4,7 @@
 // still running, or stored before a field existed, has none of them.
 
 import type { PipelineClosedPhase, RampStep, RoundRaw, RoundSummary } from "../../api/types";
+import type { RoundColumn } from "../../components/results/RoundsTable";
 import {
   formatBytes,
   formatCores,
@@ -12,7 +13,6 @@ import {
   formatUtilization,
   MISSING,
 } from "../../lib/format";
-import type { RoundColumn } from "../results/RoundsTable";
 
 type AnyRound = RoundSummary | RoundRaw;
 

@@ -1,7 +1,7 @@
 import type { RoundRaw } from "../../api/types";
+import { cpuSeries } from "../../components/results/chartData";
+import { SamplesChart } from "../../components/results/SamplesChart";
 import { significant } from "../../lib/format";
-import { cpuSeries } from "./chartData";
-import { SamplesChart } from "./SamplesChart";
 
 const percent = (y: number) => `${significant(y)} %`;
 

@@ -87,6 +87,7 @@ export function FlameGraphChart({ data, label }: { data: FlameDatum; label: stri
 
   return (
     <div className="flame">
+      {/* biome-ignore lint/a11y/useSemanticElements: a search that submits needs the form; role="search" is what <search> would add */}
       <form className="toolbar flame-toolbar" onSubmit={search} role="search">
         <label>
           Find a function{" "}

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useMemo } from "react";
 import { DownloadLink } from "../../components/DownloadLink";
+import { foldedStacksUrl, useStacks } from "../../components/results/useDiagnostics";
 import { Empty, ErrorState, Loading } from "../../components/States";
 import { formatNumber } from "../../lib/format";
 import {
@@ -11,7 +12,6 @@ import {
   toFlameData,
   topFrames,
 } from "./exportLocation";
-import { foldedStacksUrl, useStacks } from "./useDiagnostics";
 
 // d3-flame-graph is loaded with the first flame graph.
 const FlameGraphChart = lazy(() =>

@@ -1,17 +1,17 @@
 import { useMemo } from "react";
 import type uPlot from "uplot";
 import type { ConfigurationAggregates } from "../../api/types";
-import { alignSeries } from "../../lib/charts/align";
-import { colorFor } from "../../lib/charts/palette";
-import { type ChartOptions, UPlotChart } from "../../lib/charts/UPlotChart";
-import { formatMicros, MISSING } from "../../lib/format";
 import {
   PERCENTILE_TICK_XS,
   percentileHoverLabel,
   percentileRange,
   percentileSeries,
   percentileTickLabel,
-} from "./chartData";
+} from "../../components/results/chartData";
+import { alignSeries } from "../../lib/charts/align";
+import { colorFor } from "../../lib/charts/palette";
+import { type ChartOptions, UPlotChart } from "../../lib/charts/UPlotChart";
+import { formatMicros, MISSING } from "../../lib/format";
 
 interface Props {
   configurations: ConfigurationAggregates[];

@@ -1,7 +1,7 @@
 import { cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
+import { ComparisonTable } from "../../components/results/ComparisonTable";
 import { aggregates } from "../../test/fixtures";
-import { ComparisonTable } from "./ComparisonTable";
 import { ThreadGroups } from "./ThreadGroups";
 
 afterEach(cleanup);

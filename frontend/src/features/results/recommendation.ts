@@ -1,8 +1,8 @@
 // The recommendation's pieces as text: the setting to apply (processor + OTEL_* variables)
 // and each rule's evidence, whose values are numbers, shares, overhead intervals or words.
 
+import { intervalSummary, isInterval } from "../../components/results/overhead";
 import { formatNumber, formatPercent, MISSING } from "../../lib/format";
-import { intervalSummary, isInterval } from "./overhead";
 
 const PROCESSORS: Record<string, string> = {
   none: "no OpenTelemetry SDK",

@@ -3,17 +3,17 @@ import type { ServiceInfo } from "../../api/types";
 import { fieldId, messagesFor } from "../../api/validation";
 import { CatalogGate } from "../../components/CatalogGate";
 import { Field, NumberField } from "../../components/Field";
+import { ConcurrencyFields } from "../../components/spec-form/ConcurrencyFields";
+import { concurrencyKnobs } from "../../components/spec-form/concurrencyForm";
+import { ErrorSummary } from "../../components/spec-form/ErrorSummary";
+import { placeErrorsWith } from "../../components/spec-form/errors";
+import { FormFooter } from "../../components/spec-form/FormFooter";
+import type { CommandLanguage } from "../../components/spec-form/form";
+import { RequestFields } from "../../components/spec-form/RequestFields";
+import { ServicePicker } from "../../components/spec-form/ServicePicker";
+import { useQueueForm } from "../../components/spec-form/useQueueForm";
+import { YourServiceFields } from "../../components/spec-form/YourServiceFields";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
-import { useQueueForm } from "../checks/useQueueForm";
-import { ConcurrencyFields } from "../new-experiment/ConcurrencyFields";
-import { concurrencyKnobs } from "../new-experiment/concurrencyForm";
-import { ErrorSummary } from "../new-experiment/ErrorSummary";
-import { placeErrorsWith } from "../new-experiment/errors";
-import { FormFooter } from "../new-experiment/FormFooter";
-import type { CommandLanguage } from "../new-experiment/form";
-import { RequestFields } from "../new-experiment/RequestFields";
-import { ServicePicker } from "../new-experiment/ServicePicker";
-import { YourServiceFields } from "../new-experiment/YourServiceFields";
 import {
   initialTuningForm,
   launchAvailability,

@@ -55,7 +55,7 @@ export function PasteBlock({
         </span>
       </div>
       <p className="muted small">{hint}</p>
-      <pre ref={pre} className="code-block" aria-labelledby={`${id}-title`}>
+      <pre ref={pre} className="code-block">
         {text}
       </pre>
     </div>

@@ -6,15 +6,14 @@
 // measurement of the run.
 
 import type { Concurrency, ServiceInfo } from "../../api/types";
-import { numberOrText } from "../checks/loadForm";
 import {
   type ConcurrencyDraft,
   concurrencyIssueTarget,
   concurrencyKnobs,
   emptyConcurrency,
   toConcurrency,
-} from "../new-experiment/concurrencyForm";
-import { commandServiceTarget, requestLoadTarget } from "../new-experiment/errors";
+} from "../../components/spec-form/concurrencyForm";
+import { commandServiceTarget, requestLoadTarget } from "../../components/spec-form/errors";
 import {
   AGENT_LANGUAGES,
   type CommandDraft,
@@ -24,7 +23,8 @@ import {
   type RequestDraft,
   requestLoad,
   type ServiceKind,
-} from "../new-experiment/form";
+} from "../../components/spec-form/form";
+import { numberOrText } from "../../components/spec-form/loadForm";
 
 export interface TuningFormState {
   name: string;

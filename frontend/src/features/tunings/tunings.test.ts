@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { argRows } from "../../components/spec-form/form";
 import { services } from "../../test/fixtures";
 import { fast, keeper, tuningReport, unmeasured } from "../../test/tuningFixtures";
-import { argRows } from "../new-experiment/form";
 import {
   formatKept,
   formatLost,

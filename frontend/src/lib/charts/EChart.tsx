@@ -34,6 +34,7 @@ export function EChart({ option, height }: Props) {
     chart.current?.setOption(option, { notMerge: true });
   }, [option]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new height restyles the container; the chart must measure it again
   useEffect(() => {
     chart.current?.resize();
   }, [height]);

@@ -1,8 +1,8 @@
 import { type ReactNode, useRef, useState } from "react";
 import { useMeta } from "../../api/queries";
 import type { GrafanaLinks } from "../../api/types";
-import { Empty, ErrorState, Loading } from "../../components/States";
 import { logsExploreUrl, type TimeRange, traceExploreUrl } from "../../lib/grafana";
+import { Empty, ErrorState, Loading } from "../States";
 import { TraceWaterfall } from "./TraceWaterfall";
 import { LOG_LIMIT, useLogs, useTrace } from "./useDiagnostics";
 

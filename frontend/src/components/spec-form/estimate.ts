@@ -1,5 +1,5 @@
 // How long an experiment will take: the same formula as ExperimentSpec.estimated_seconds in
-// backend/tracetax/engine/spec.py — every round of every configuration starts the service
+// backend/tracetax/spec/service.py — every round of every configuration starts the service
 // (3 s), warms up, measures, samples stacks (when on), finds the maximum throughput and stops (2 s).
 
 import { type FormState, parseNumber, SPEC_DEFAULTS } from "./form";

@@ -3,8 +3,8 @@
 // rest of the load is fixed as the command runs it. One place for both forms, so a calibration
 // made in the UI serves the checks made there.
 
-import { estimatedSeconds } from "../new-experiment/estimate";
-import { parseNumber } from "../new-experiment/form";
+import { estimatedSeconds } from "./estimate";
+import { parseNumber } from "./form";
 
 export interface LoadDraft {
   rate: string;

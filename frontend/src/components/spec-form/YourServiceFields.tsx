@@ -1,5 +1,5 @@
 import { type FormErrors, fieldId, messagesFor } from "../../api/validation";
-import { Field, NumberInput } from "../../components/Field";
+import { Field, NumberInput } from "../Field";
 import { ArgvEditor } from "./ArgvEditor";
 import {
   COMMAND_LANGUAGES,
@@ -66,6 +66,7 @@ export function YourServiceFields({ draft, onChange, onLanguage, errors }: Props
     );
   };
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a group inside the form's own fieldset, framed by .your-service rather than the fieldset style
     <div className="your-service" aria-label="Your service" role="group">
       <ArgvEditor rows={draft.argv} onChange={(argv) => onChange({ argv })} errors={errors} />
       <div className="field-grid">

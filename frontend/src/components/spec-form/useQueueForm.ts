@@ -1,7 +1,7 @@
 import type { UseMutationResult } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useNavigate } from "react-router";
-import { useErrorSummary } from "../new-experiment/ErrorSummary";
+import { useErrorSummary } from "./ErrorSummary";
 
 /**
  * A form that queues a check or a calibration: its state as plain data (a setter per key), the

@@ -2,9 +2,14 @@
 // (ECharts), an unknown component left out of its bar rather than drawn as 0.
 
 import type { ConfigurationCost } from "../../api/types";
+import {
+  COST_COMPONENTS,
+  componentOf,
+  formatUsd,
+  UNKNOWN,
+} from "../../components/results/costFigures";
 import type { EChartOption } from "../../lib/charts/echarts";
 import { stackedBarsOption } from "../../lib/charts/stackedBars";
-import { COST_COMPONENTS, componentOf, formatUsd, UNKNOWN } from "./costFigures";
 
 export interface CostBar {
   configuration: string;

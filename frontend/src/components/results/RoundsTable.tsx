@@ -1,7 +1,7 @@
 import { Fragment, type ReactNode } from "react";
 import type { RoundRaw, RoundSummary } from "../../api/types";
-import { StatusBadge } from "../../components/StatusBadge";
 import { formatMicros, formatNumber, formatRate, MISSING } from "../../lib/format";
+import { StatusBadge } from "../StatusBadge";
 import {
   type IsolationRecord,
   isolationRecords,

@@ -1,11 +1,12 @@
 // The new pipeline experiment form as plain data, and how it becomes the API's PipelineSpec.
 // Inputs keep their text; the API validates (its 422 is shown beside each field), so the form
 // sends what was typed and leaves blank optional fields to the API's defaults
-// (tracetax.lab.spec: SpanLoadSpec, PipelineSpec).
+// (tracetax.spec.collector: SpanLoadSpec, PipelineSpec).
 
+import { OPENAPI_DEFAULTS } from "../../api/openapiConstants";
 import type { PipelineSpecRequest, PipelineVariantInfo, VariantRequest } from "../../api/types";
-import { numberOrText } from "../checks/loadForm";
-import { type EnvRow, NAME_PATTERN, uid, uniqueName } from "../new-experiment/form";
+import { type EnvRow, NAME_PATTERN, uid, uniqueName } from "./form";
+import { numberOrText } from "./loadForm";
 
 export interface VariantDraft {
   uid: string;
@@ -49,24 +50,21 @@ export interface PipelineFormState {
   seed: string;
 }
 
-/** The backend's defaults (tracetax.lab.spec), used when a field is left blank. */
+const { SpanLoadSpec: SPAN_LOAD, PipelineSpec: PIPELINE } = OPENAPI_DEFAULTS;
+
+/** The backend's defaults (from openapi.json), used when a field is left blank. */
 export const PIPELINE_DEFAULTS = {
-  warmup_s: 2,
-  duration_s: 20,
-  drain_s: 6,
-  spans_per_trace: 5,
-  attribute_bytes: 0,
-  rounds: 5,
-  seed: 0,
+  warmup_s: SPAN_LOAD.warmup_s,
+  duration_s: SPAN_LOAD.duration_s,
+  drain_s: SPAN_LOAD.drain_s,
+  spans_per_trace: SPAN_LOAD.spans_per_trace,
+  attribute_bytes: SPAN_LOAD.attribute_bytes,
+  rounds: PIPELINE.rounds,
+  seed: PIPELINE.seed,
 } as const;
 
-/** The ramp's defaults (tracetax.lab.spec RampSpec); it starts at the measured phase's rate. */
-export const RAMP_DEFAULTS = {
-  factor: 1.5,
-  step_s: 3,
-  max_spans_per_s: 200_000,
-  max_steps: 12,
-} as const;
+/** The ramp's defaults (RampSpec in openapi.json); it starts at the measured phase's rate. */
+export const RAMP_DEFAULTS = OPENAPI_DEFAULTS.RampSpec;
 
 /** The natural baseline: no processor at all. */
 export const PASSTHROUGH = "passthrough";
@@ -229,7 +227,7 @@ export function toPipelineSpec(form: PipelineFormState): PipelineSpecRequest {
   return spec;
 }
 
-// PipelineSpec.estimated_seconds (backend/tracetax/lab/spec.py): every round of every variant
+// PipelineSpec.estimated_seconds (backend/tracetax/spec/collector.py): every round of every variant
 // starts its Collectors (2 s), warms up, measures, drains and stops them (2 s), then runs every
 // step its ramp may take (each sends step_s, plus 1.5 s to start telemetrygen and settle).
 export const PIPELINE_STARTUP_S = 2;

@@ -10,7 +10,7 @@ import {
   type CostInputKey,
   type CostParamKey,
   type CostParams,
-} from "./costInputs";
+} from "../../components/results/costInputs";
 
 /** What the API said of the inputs: the defaults it filled in, and where each comes from. */
 export interface KnownInputs {

@@ -1,7 +1,7 @@
 import { useMemo } from "react";
 import type { OtlpTrace } from "../../api/types";
-import { Empty } from "../../components/States";
 import { formatMicros } from "../../lib/format";
+import { Empty } from "../States";
 import { waterfallLayout } from "./waterfall";
 
 const nanos = (ns: number) => formatMicros(ns / 1000);

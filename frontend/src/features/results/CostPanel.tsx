@@ -2,12 +2,7 @@ import { lazy, Suspense, useEffect, useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
 import type { CostInputs, CostReport } from "../../api/types";
 import { formErrors } from "../../api/validation";
-import { Empty, ErrorState, Loading } from "../../components/States";
-import { formatNumber } from "../../lib/format";
-import { CostInputsForm, type KnownInputs } from "./CostInputsForm";
-import { CostTable } from "./CostTable";
-import { costBars } from "./costChart";
-import { inOrder } from "./costFigures";
+import { inOrder } from "../../components/results/costFigures";
 import {
   COST_INPUTS,
   type CostInputKey,
@@ -15,7 +10,12 @@ import {
   costParamsFrom,
   withCostParam,
   withoutCostParams,
-} from "./costInputs";
+} from "../../components/results/costInputs";
+import { Empty, ErrorState, Loading } from "../../components/States";
+import { formatNumber } from "../../lib/format";
+import { CostInputsForm, type KnownInputs } from "./CostInputsForm";
+import { CostTable } from "./CostTable";
+import { costBars } from "./costChart";
 import { useCost } from "./useCost";
 
 // ECharts is loaded with the first results page that needs it, not with the app.

@@ -1,5 +1,5 @@
 import { type FormErrors, fieldId, messagesFor } from "../../api/validation";
-import { Field } from "../../components/Field";
+import { Field } from "../Field";
 import {
   BODYLESS_METHODS,
   type HeaderRow,

@@ -4,6 +4,7 @@
 // The service is a demo service or "your service": a command (an argv, never a shell line)
 // launched as it is or under its language's zero-code instrumentation.
 
+import { OPENAPI_DEFAULTS, OPENAPI_ENUMS } from "../../api/openapiConstants";
 import type { ExperimentSpec, Preset, Processor, ServiceInfo } from "../../api/types";
 import {
   type ConcurrencyDraft,
@@ -45,14 +46,23 @@ export type ServiceKind = "demo" | "command";
 type CommandServiceRef = Extract<ExperimentSpec["service"], { kind: "command" }>;
 export type CommandLanguage = CommandServiceRef["language"];
 
-export const COMMAND_LANGUAGES: readonly { value: CommandLanguage; label: string }[] = [
-  { value: "python", label: "Python" },
-  { value: "java", label: "Java (any JVM)" },
-  { value: "node", label: "Node.js" },
-  { value: "go", label: "Go" },
-  { value: "other", label: "Other" },
-];
-/** Languages with a zero-code agent (`agent`): tracetax.services.zero_code.AGENT_LANGUAGES. */
+const LANGUAGE_LABELS: Record<CommandLanguage, string> = {
+  python: "Python",
+  java: "Java (any JVM)",
+  node: "Node.js",
+  go: "Go",
+  other: "Other",
+};
+/** The languages the API takes for a command, in its order, each with what the form shows. */
+export const COMMAND_LANGUAGES: readonly { value: CommandLanguage; label: string }[] =
+  OPENAPI_ENUMS.CommandServiceRef.language.map((value) => ({
+    value,
+    label: LANGUAGE_LABELS[value],
+  }));
+/**
+ * Languages with a zero-code agent (`agent`): tracetax.demos.zero_code.AGENT_LANGUAGES, a
+ * copy: the OpenAPI does not publish it.
+ */
 export const AGENT_LANGUAGES: readonly CommandLanguage[] = ["python", "java", "node"];
 export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 /** Methods whose requests carry no body (the API refuses one with them). */
@@ -115,22 +125,24 @@ export interface FormState {
   sampleStacks: boolean;
 }
 
-/** The backend's defaults (tracetax.engine.spec), used when a field is left blank. */
+const { CommandServiceRef: COMMAND, LoadSpec: LOAD, ExperimentSpec: EXPERIMENT } = OPENAPI_DEFAULTS;
+
+/** The backend's defaults (from openapi.json), used when a field is left blank. */
 export const SPEC_DEFAULTS = {
-  health_path: "/healthz",
-  service_name: "tracetax-user-service",
-  startup_timeout_s: 60,
-  warmup_s: 5,
-  duration_s: 20,
-  connections: 16,
-  max_throughput_s: 10,
-  stacks_s: 5,
-  rounds: 5,
-  seed: 0,
-  sample_stacks: true,
+  health_path: COMMAND.health_path,
+  service_name: COMMAND.service_name,
+  startup_timeout_s: COMMAND.startup_timeout_s,
+  warmup_s: LOAD.warmup_s,
+  duration_s: LOAD.duration_s,
+  connections: LOAD.connections,
+  max_throughput_s: LOAD.max_throughput_s,
+  stacks_s: LOAD.stacks_s,
+  rounds: EXPERIMENT.rounds,
+  seed: EXPERIMENT.seed,
+  sample_stacks: EXPERIMENT.sample_stacks,
 } as const;
 
-export const PROCESSORS: readonly Processor[] = ["none", "simple", "batch", "agent", "ebpf"];
+export const PROCESSORS: readonly Processor[] = OPENAPI_ENUMS.ConfigurationSpec.processor;
 export const NAME_PATTERN = /^[a-z0-9][a-z0-9._%-]{0,39}$/;
 
 let counter = 0;

@@ -1,7 +1,5 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { batchCost, costReport, figure, noneCost } from "../../test/fixtures";
-import { costBarLabel, costBars, costChartOption } from "./costChart";
 import {
   COST_COMPONENTS,
   describeFigure,
@@ -9,14 +7,16 @@ import {
   formatSignedUsd,
   formatUsd,
   inOrder,
-} from "./costFigures";
+} from "../../components/results/costFigures";
 import {
   COST_DEFAULTS,
   costParamsFrom,
   costQuery,
   withCostParam,
   withoutCostParams,
-} from "./costInputs";
+} from "../../components/results/costInputs";
+import { batchCost, costReport, figure, noneCost } from "../../test/fixtures";
+import { costBarLabel, costBars, costChartOption } from "./costChart";
 
 describe("cost figures", () => {
   it("writes money to the cent, small amounts to two significant digits, with a real minus", () => {

@@ -1,6 +1,10 @@
 import type { ConfigurationCost, Figure } from "../../api/types";
+import {
+  COST_ROW_GROUPS,
+  describeFigure,
+  type FigureFormat,
+} from "../../components/results/costFigures";
 import { colorFor } from "../../lib/charts/palette";
-import { COST_ROW_GROUPS, describeFigure, type FigureFormat } from "./costFigures";
 
 /**
  * A column per configuration, a row per figure: cores, GB/day per signal (sent to the Collector,

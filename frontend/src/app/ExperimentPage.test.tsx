@@ -1,6 +1,6 @@
 import { cleanup, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { FakeEventSource } from "../../test/eventSource";
+import { FakeEventSource } from "../test/eventSource";
 import {
   costReport,
   diagnostics,
@@ -13,37 +13,37 @@ import {
   results,
   round,
   TRACE_ID,
-} from "../../test/fixtures";
-import { json, renderAt, stubApi } from "../../test/render";
+} from "../test/fixtures";
+import { json, renderAt, stubApi } from "../test/render";
 import { ExperimentPage } from "./ExperimentPage";
 
 // The live view's event stream, pushed by hand (api/eventStream.ts is tested on its own).
-vi.mock("../../api/eventStream", async (importOriginal) => {
-  const { FakeEventSource } = await import("../../test/eventSource");
+vi.mock("../api/eventStream", async (importOriginal) => {
+  const { FakeEventSource } = await import("../test/eventSource");
   return {
-    ...(await importOriginal<typeof import("../../api/eventStream")>()),
+    ...(await importOriginal<typeof import("../api/eventStream")>()),
     openEventStream: (url: string) => new FakeEventSource(url),
   };
 });
 
 // uPlot, ECharts and d3-flame-graph draw on canvas / measured SVG, which jsdom does not do;
 // their data is tested on its own.
-vi.mock("../../lib/charts/UPlotChart", () => ({
+vi.mock("../lib/charts/UPlotChart", () => ({
   UPlotChart: ({ data }: { data: unknown[] }) => (
     <div data-testid="uplot" data-columns={data.length} />
   ),
 }));
-vi.mock("../results/ExportBarChart", () => ({
+vi.mock("../features/results/ExportBarChart", () => ({
   ExportBarChart: ({ bars }: { bars: unknown[] }) => (
     <div data-testid="export-bars" data-bars={bars.length} />
   ),
 }));
-vi.mock("../cost/CostChart", () => ({
+vi.mock("../features/results/CostChart", () => ({
   CostChart: ({ bars }: { bars: unknown[] }) => (
     <div data-testid="cost-chart" data-bars={bars.length} />
   ),
 }));
-vi.mock("../results/FlameGraphChart", () => ({
+vi.mock("../features/results/FlameGraphChart", () => ({
   FlameGraphChart: ({ label }: { label: string }) => <div data-testid="flame-chart">{label}</div>,
 }));
 

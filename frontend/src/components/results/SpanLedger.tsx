@@ -1,7 +1,7 @@
 import { useId, useState } from "react";
 import type { RoundLedger } from "../../api/types";
-import { Empty, ErrorState } from "../../components/States";
 import { formatNumber } from "../../lib/format";
+import { Empty, ErrorState } from "../States";
 import {
   type CountStep,
   combineRounds,

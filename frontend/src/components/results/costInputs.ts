@@ -2,6 +2,7 @@
 // API's own parameter names (`?requests_per_s=2500&retention_days=7`), so a shared link shows
 // the same cost. A parameter left out is the API's default; the API validates every value.
 
+import { OPENAPI_DEFAULTS } from "../../api/openapiConstants";
 import type { CostInputs, CostQuery } from "../../api/types";
 
 export type CostInputKey = keyof CostInputs;
@@ -44,22 +45,10 @@ export const COST_INPUT_GROUPS: { title: string; inputs: CostInputSpec[] }[] = [
 export const COST_INPUTS: CostInputSpec[] = COST_INPUT_GROUPS.flatMap((group) => group.inputs);
 
 /**
- * The API's defaults (diagnostics/cost.py CostInputs, public list prices), for telling a stored
- * check's chosen inputs from the ones it left at their default; cost.test.ts holds them to
- * openapi.json.
+ * The API's defaults (CostInputs in openapi.json, public list prices), for telling a stored
+ * check's chosen inputs from the ones it left at their default.
  */
-export const COST_DEFAULTS: CostInputs = {
-  requests_per_s: 100,
-  vcpu_hour_usd: 0.0504,
-  egress_gb_usd: 0.09,
-  traces_ingest_gb_usd: 0.5,
-  logs_ingest_gb_usd: 0.5,
-  metrics_ingest_gb_usd: 0,
-  traces_storage_gb_month_usd: 0.023,
-  logs_storage_gb_month_usd: 0.023,
-  metrics_storage_gb_month_usd: 0.023,
-  retention_days: 30,
-};
+export const COST_DEFAULTS: CostInputs = OPENAPI_DEFAULTS.CostInputs;
 
 /** Which pipeline experiment (and variant) gives the Collector's cores per span. */
 export const PIPELINE_PARAMS = ["pipeline_experiment", "pipeline_variant"] as const;

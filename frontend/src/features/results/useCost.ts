@@ -4,7 +4,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
 import { queryKeys } from "../../api/queries";
-import { type CostParams, costQuery } from "./costInputs";
+import { type CostParams, costQuery } from "../../components/results/costInputs";
 
 // A finished experiment's cost only changes with its inputs, or when the ledger is read again
 // (useRecollectLedger refreshes it); the backend recomputes the diagnostics for it.

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import type { Preset } from "../../api/types";
 import { type FormErrors, fieldId } from "../../api/validation";
-import { Field, NumberField } from "../../components/Field";
+import { Field, NumberField } from "../Field";
 import type { LoadDraft } from "./loadForm";
 
 const FIELDS: {

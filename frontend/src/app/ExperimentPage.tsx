@@ -1,14 +1,12 @@
 import { useNavigate, useParams } from "react-router";
-import { useExperiment } from "../../api/queries";
-import { type ExperimentDetail, isFinal, isPipelineExperiment } from "../../api/types";
-import { DetailGate } from "../../components/DetailPage";
-import { useDocumentTitle } from "../../lib/useDocumentTitle";
-import { DeleteExperimentButton } from "../experiments/DeleteExperimentButton";
-import { LiveRun } from "../live-run/LiveRun";
-import { PipelineResults } from "../pipeline-results/PipelineResults";
-import { Results } from "../results/Results";
-import { RoundsTable } from "../results/RoundsTable";
-import { EXPERIMENTS, ExperimentHeader } from "./ExperimentHeader";
+import { useExperiment } from "../api/queries";
+import { type ExperimentDetail, isFinal } from "../api/types";
+import { DetailGate } from "../components/DetailPage";
+import { EXPERIMENTS, ExperimentHeader } from "../features/experiment/ExperimentHeader";
+import { DeleteExperimentButton } from "../features/experiments/DeleteExperimentButton";
+import { LiveRun } from "../features/live-run/LiveRun";
+import { useDocumentTitle } from "../lib/useDocumentTitle";
+import { ExperimentResults, RoundsSoFar } from "./ExperimentResults";
 
 /**
  * `/experiments/:id`: live progress while queued or running, the results once finished: a
@@ -32,7 +30,6 @@ export function ExperimentPage() {
 }
 
 function Experiment({ data }: { data: ExperimentDetail }) {
-  const pipeline = isPipelineExperiment(data);
   const navigate = useNavigate();
   return (
     <>
@@ -43,22 +40,13 @@ function Experiment({ data }: { data: ExperimentDetail }) {
         </div>
       )}
       {isFinal(data.status) ? (
-        pipeline ? (
-          <PipelineResults experiment={data} />
-        ) : (
-          <Results experiment={data} />
-        )
+        <ExperimentResults experiment={data} />
       ) : (
         <>
           <LiveRun experiment={data} />
           <section className="panel" aria-labelledby="rounds-so-far-title">
             <h2 id="rounds-so-far-title">Rounds so far</h2>
-            {pipeline ? (
-              // A round's summary carries no pipeline figures: they come with the results.
-              <RoundsTable rounds={data.rounds} columns={[]} measured="lab Collector" />
-            ) : (
-              <RoundsTable rounds={data.rounds} />
-            )}
+            <RoundsSoFar experiment={data} />
           </section>
         </>
       )}

@@ -1,6 +1,6 @@
 import { type FormErrors, fieldId, messagesFor } from "../../api/validation";
-import { Field, NumberInput } from "../../components/Field";
 import { CONCURRENCY_KNOBS, type ConcurrencyKnob } from "../../lib/concurrency";
+import { Field, NumberInput } from "../Field";
 import type { ConcurrencyDraft } from "./concurrencyForm";
 import "./concurrency.css";
 
