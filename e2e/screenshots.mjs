@@ -3,24 +3,28 @@
 // service; the newest completed Collector pipeline experiment is shot too)
 // Writes e2e/artifacts/pages/*.png at a laptop size (1366×768) and a wide one (1920×1080).
 
+// Not a test (it checks nothing), so a plain script on Playwright's library API rather than the
+// test runner: it takes an experiment id as its argument.
+
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { launch } from "./lib/browser.mjs";
-import { sendTokenTo, TOKEN } from "./lib/token.mjs";
+import { chromium } from "@playwright/test";
+import { launchOptions } from "./lib/browser.mjs";
+import { ARTIFACTS, BASE } from "./lib/env.mjs";
+import { authorizationHeader, TOKEN } from "./lib/token.mjs";
 
-const BASE = (process.env.TRACETAX_URL ?? "http://127.0.0.1:8000").replace(/\/+$/, "");
-sendTokenTo(BASE);
-const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), "artifacts", "pages");
+const OUT = path.join(ARTIFACTS, "pages");
+const readApi = async (route) =>
+  (await fetch(`${BASE}${route}`, { headers: authorizationHeader() })).json();
 
-const experiments = await (await fetch(`${BASE}/api/v1/experiments`)).json();
+const experiments = await readApi("/api/v1/experiments");
 const id =
   process.argv[2] ??
   experiments.find((e) => e.status === "completed" && e.service !== "collector")?.id;
 const pipelineId = experiments.find(
   (e) => e.status === "completed" && e.service === "collector",
 )?.id;
-const checks = await (await fetch(`${BASE}/api/v1/checks?limit=1`)).json();
+const checks = await readApi("/api/v1/checks?limit=1");
 const checkId = checks[0]?.id;
 await mkdir(OUT, { recursive: true });
 
@@ -28,8 +32,15 @@ for (const [label, width, height] of [
   ["laptop", 1366, 768],
   ["wide", 1920, 1080],
 ]) {
-  const browser = await launch({ width, height, token: TOKEN });
-  const page = await browser.context.newPage();
+  const browser = await chromium.launch(launchOptions());
+  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
+  // Every tab starts with the token, as if opened from `make up`'s login link.
+  if (TOKEN) {
+    await context.addInitScript((value) => {
+      sessionStorage.setItem("tracetax.apiToken", value);
+    }, TOKEN);
+  }
+  const page = await context.newPage();
   // Client-side navigation, so the shots do not depend on the backend's deep-link fallback.
   const open = async (route) => {
     await page.evaluate((to) => {

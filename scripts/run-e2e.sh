@@ -5,6 +5,7 @@
 # TRACETAX_API_TOKEN: reads need the token too then, as on Kubernetes, so the whole UI (and its
 # downloads) is driven with a token.
 # Installs Debian's Chromium when it is missing (Playwright never downloads a browser here).
+# Usage: scripts/run-e2e.sh [playwright test arguments]   (make test-e2e E2E_ARGS=…)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 UV=${UV:?set UV to the uv binary (the Makefile does)}
@@ -19,7 +20,7 @@ if [ ! -x /usr/bin/chromium ]; then
     exit 2
   fi
 fi
-(cd e2e && npm ci --no-audit --no-fund --loglevel=error)
+(cd e2e && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
 
 started_here=""
 if ! curl -sf "$URL/api/health/live" >/dev/null; then
@@ -38,4 +39,5 @@ stop() {
   fi
 }
 trap stop EXIT
-(cd e2e && TRACETAX_URL=$URL npm test)
+# Arguments go to Playwright: a file, `-g <title>`, `--list`… (e2e/README.md).
+(cd e2e && TRACETAX_URL=$URL npx playwright test "$@")

@@ -29,25 +29,16 @@ function readToken() {
 
 export const TOKEN = readToken();
 
-/**
- * Sends the token with every `fetch` to `base` (the tests read the API beside the UI), and
- * says once where it came from, or that there is none.
- */
-export function sendTokenTo(base) {
-  if (!TOKEN) {
-    console.log(
-      `e2e: no API token (TRACETAX_API_TOKEN unset, ${tokenFile()} missing): requests that need one will be refused`,
-    );
-    return;
-  }
-  const plain = globalThis.fetch;
-  globalThis.fetch = (input, init = {}) => {
-    const url = typeof input === "string" ? input : input.url;
-    if (!url.startsWith(base)) return plain(input, init);
-    const headers = new Headers(init.headers ?? (typeof input === "string" ? undefined : input.headers));
-    if (!headers.has("Authorization")) headers.set("Authorization", `Bearer ${TOKEN}`);
-    return plain(input, { ...init, headers });
-  };
+/** The Authorization header the tests' own API requests send (none without a token). */
+export function authorizationHeader() {
+  return TOKEN ? { Authorization: `Bearer ${TOKEN}` } : {};
+}
+
+/** Where the token came from, or that there is none (said once, before the tests). */
+export function tokenSource() {
+  if (process.env.TRACETAX_API_TOKEN?.trim()) return "TRACETAX_API_TOKEN";
+  if (TOKEN) return tokenFile();
+  return `no API token (TRACETAX_API_TOKEN unset, ${tokenFile()} missing): requests that need one will be refused`;
 }
 
 /** `url` as the link `make up` prints it: with `?token=` (kept beside its own query). */
