@@ -7,7 +7,8 @@ Processes a measurement starts (service, load generator, stack samplers) are als
 a state file with their start time (`track=`), so whatever an interrupted run left behind can
 be reaped at the next start (`reap_leftovers`), never a recycled pid.
 
-Only the standard library is used: the stack supervisor (`make down`) relies on this module.
+The stack supervisor (`make down`) relies on this module: it stays on the standard library,
+filelock and psutil (through procfs), nothing of the backend above system/.
 """
 
 from __future__ import annotations

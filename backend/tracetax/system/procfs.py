@@ -1,10 +1,13 @@
 """Everything TraceTax reads from /proc, in one place: per-process and per-thread stat,
 status, comm and schedstat, per-CPU times from /proc/stat, and CPU lists.
 
-Only the standard library is used: the stack supervisor (`make down`) imports this module and
-must work even when the backend's environment is broken. Every reader returns None (or an
-empty result) for a process or thread that has gone in the meantime; a pid can end between
-listing /proc and reading a file of it at any time.
+psutil reads what it gives with the same figures: the pids and a process's RSS. The rest is
+read by hand because psutil has no equal, each reader says why: the stat fields TraceTax
+keys on (process group, session, kernel-thread flag, start time in clock ticks), anything per
+thread (name, context switches, schedstat's run delay), per-CPU times keyed by CPU number, a
+command line exactly as its NUL-separated arguments, the cgroup's cpuset. Every reader returns
+None (or an empty result) for a process or thread that has gone in the meantime; a pid can end
+between listing /proc and reading a file of it at any time.
 """
 
 from __future__ import annotations
@@ -15,9 +18,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import psutil
+
 PROC = Path("/proc")
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
 # include/linux/sched.h: set in the flags of every kernel thread.
 PF_KTHREAD = 0x00200000
 
@@ -77,7 +81,11 @@ def _base(pid: int, tid: int | None) -> Path:
 
 @dataclass(frozen=True)
 class Stat:
-    """The fields of /proc/<pid>[/task/<tid>]/stat TraceTax uses; times in seconds."""
+    """The fields of /proc/<pid>[/task/<tid>]/stat TraceTax uses; times in seconds.
+
+    Parsed by hand: psutil has no process group, session, flags or start time in clock ticks
+    (its create_time is seconds since the epoch, a float, while the process registry stores
+    the kernel's ticks), and no stat of a single thread."""
 
     pid: int
     comm: str
@@ -168,7 +176,9 @@ def alive(pid: int) -> bool:
 
 
 def tids(pid: int) -> list[int]:
-    """The threads of `pid` ([] once it is gone)."""
+    """The threads of `pid` ([] once it is gone). Listed by hand: psutil's threads() also
+    reads every thread's stat for its times, which the sampler would then read again, every
+    250 ms for each of hundreds of threads."""
     try:
         return [int(entry.name) for entry in (PROC / str(pid) / "task").iterdir()]
     except (OSError, ValueError):
@@ -177,15 +187,19 @@ def tids(pid: int) -> list[int]:
 
 def pids() -> list[int]:
     """Every process on the machine (thread group leaders)."""
-    return [int(entry.name) for entry in PROC.iterdir() if entry.name.isdigit()]
+    return psutil.pids()
 
 
 def comm(pid: int, tid: int | None = None) -> str | None:
+    """The name of a process or of one thread (psutil names processes only)."""
     text = read_text(_base(pid, tid) / "comm")
     return text.strip() if text is not None else None
 
 
 def cmdline(pid: int) -> list[str]:
+    """The arguments as the kernel separates them (NUL), empty ones left out. Not psutil's
+    cmdline(): it splits on spaces when the arguments do not end in a NUL (a process that set
+    its title), and keeps empty arguments."""
     try:
         raw = (PROC / str(pid) / "cmdline").read_bytes()
     except OSError:
@@ -210,7 +224,8 @@ def read_status(pid: int, tid: int | None = None) -> dict[str, str] | None:
 
 def context_switches(status: dict[str, str]) -> tuple[int, int]:
     """(voluntary, involuntary) context switches of one thread (a process's status counts only
-    its main thread: sum the threads' for a whole process)."""
+    its main thread: sum the threads' for a whole process). psutil's num_ctx_switches() reads
+    the process's status, so it counts the main thread only, and it has none per thread."""
     return int(status.get("voluntary_ctxt_switches", 0)), int(status.get("nonvoluntary_ctxt_switches", 0))
 
 
@@ -240,7 +255,8 @@ def parse_schedstat(text: str) -> Schedstat:
 
 
 def read_schedstat(pid: int, tid: int | None = None) -> Schedstat | None:
-    """None when gone, or when the kernel has no schedstats (CONFIG_SCHED_INFO off)."""
+    """None when gone, or when the kernel has no schedstats (CONFIG_SCHED_INFO off). psutil
+    does not read schedstat."""
     text = read_text(_base(pid, tid) / "schedstat")
     if text is None:
         return None
@@ -251,12 +267,10 @@ def read_schedstat(pid: int, tid: int | None = None) -> Schedstat | None:
 
 
 def rss_bytes(pid: int) -> int | None:
-    statm = read_text(PROC / str(pid) / "statm")
-    if not statm:
-        return None
+    """Resident memory (statm's resident pages times the page size); None once it is gone."""
     try:
-        return int(statm.split()[1]) * PAGE_SIZE
-    except (IndexError, ValueError):
+        return psutil.Process(pid).memory_info().rss
+    except psutil.Error:
         return None
 
 
@@ -318,6 +332,8 @@ def parse_proc_stat(text: str) -> dict[int, CpuTimes]:
 
 
 def read_cpu_times() -> dict[int, CpuTimes]:
+    """By hand: psutil's cpu_times(percpu=True) is a list in file order, which stops naming
+    the CPU as soon as one below it is offline (/proc/stat leaves offline CPUs out)."""
     text = read_text(PROC / "stat")
     return parse_proc_stat(text) if text else {}
 
@@ -351,7 +367,9 @@ def group_alive(pgid: int) -> bool:
 
 
 def descendants(root: int, parents: dict[int, int]) -> set[int]:
-    """`root` and every process below it, from a {pid: ppid} map of one scan of /proc."""
+    """`root` and every process below it, from a {pid: ppid} map of one scan of /proc. Not
+    psutil's children(recursive=True): that scans /proc again, while the caller's tree must
+    come from the same scan as the figures it has read (one snapshot)."""
     children: dict[int, list[int]] = {}
     for pid, ppid in parents.items():
         children.setdefault(ppid, []).append(pid)
@@ -387,7 +405,8 @@ def _online_cpus() -> set[int]:
 
 
 def _cgroup_cpuset() -> set[int]:
-    """The effective cpuset of this process's cgroup (v2, else v1), walking up to the root."""
+    """The effective cpuset of this process's cgroup (v2, else v1), walking up to the root
+    (psutil does not read cgroups)."""
     text = read_text(PROC / "self" / "cgroup") or ""
     candidates: list[Path] = []
     for line in text.splitlines():
@@ -413,7 +432,8 @@ def _cgroup_cpuset() -> set[int]:
 def pin_all_threads(cpus: set[int], pid: int | None = None) -> dict[int, set[int]]:
     """Pin every thread of `pid` (default: this process) to `cpus`; return each thread's
     previous affinity. os.sched_setaffinity(0, ...) changes only the calling thread on Linux,
-    so the threads are walked one by one; threads they start later inherit the new mask."""
+    so the threads are walked one by one; threads they start later inherit the new mask.
+    (psutil's cpu_affinity() is the same system call on one pid, with no thread walk.)"""
     target = os.getpid() if pid is None else pid
     previous: dict[int, set[int]] = {}
     for tid in tids(target):
