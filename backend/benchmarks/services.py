@@ -21,8 +21,8 @@ from tracetax.app.runtime import EngineRuntime
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
 from tracetax.demos.catalog import demo_services
-from tracetax.engine.subjects import subject_label
 from tracetax.spec.service import ExperimentSpec
+from tracetax.subjects.registry import subject_for
 
 MODES_BY_PRESET = {"none": "none", "simple": "simple", "batch-default": "batch", "java-agent": "agent"}
 
@@ -50,7 +50,9 @@ def bench_spec(language: str, modes: list[str], args: argparse.Namespace) -> Exp
 
 def run_language(runtime: EngineRuntime, spec: ExperimentSpec) -> list[dict[str, Any]]:
     with runtime.sessions() as session:
-        experiment = repo.create_experiment(session, spec.model_dump(mode="json"), subject_label(spec), spec.name)
+        experiment = repo.create_experiment(
+            session, spec.model_dump(mode="json"), subject_for(spec).label(spec), spec.name
+        )
     status = runtime.engine.execute(experiment.id, threading.Event(), threading.Event())
     rows = []
     with runtime.sessions() as session:

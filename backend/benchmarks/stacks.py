@@ -19,11 +19,11 @@ from rich.table import Table
 
 from benchmarks import stop_cleanly_on_sigterm
 from tracetax.app.runtime import EngineRuntime
-from tracetax.cli.run import where_export_table
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
 from tracetax.db.models import Experiment
 from tracetax.spec.service import ExperimentSpec
+from tracetax.subjects.service.tables import where_export_table
 
 CONFIGURATIONS = ("none", "simple", "batch-default")
 

@@ -8,6 +8,7 @@ from xml.etree import ElementTree as ET
 from tests.diagnostics.test_overhead import experiment
 from tracetax.diagnostics.checks import Budget, judge, junit, unresolvable
 from tracetax.diagnostics.overhead import compare, noise_floor
+from tracetax.subjects.registry import subject_named
 
 
 def verdict_of(budget: Budget, added_s: float = 0.0, scale: float = 1.0, rounds: int = 5, seed: int = 1):  # type: ignore[no-untyped-def]
@@ -119,5 +120,6 @@ def test_a_pipeline_budget_reads_cores_per_10k_spans_and_mib() -> None:
 
 
 def test_budget_fields_say_which_subject_they_belong_to() -> None:
-    assert Budget(p99_overhead_pct=5, rss_overhead_pct=5).misplaced("collector") == ["p99_overhead_pct"]
-    assert Budget(p99_overhead_pct=5, rss_overhead_pct=5).misplaced("service") == ["rss_overhead_pct"]
+    budget = Budget(p99_overhead_pct=5, rss_overhead_pct=5)
+    assert budget.misplaced(subject_named("collector").budget_fields) == ["p99_overhead_pct"]
+    assert budget.misplaced(subject_named("service").budget_fields) == ["rss_overhead_pct"]

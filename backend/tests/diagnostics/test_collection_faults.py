@@ -18,6 +18,7 @@ from tracetax.diagnostics import report
 from tracetax.diagnostics.ledger import RoundLedger, SignalLedger
 from tracetax.native_stack.native import NativeStack
 from tracetax.spec.service import ExperimentSpec
+from tracetax.subjects.service.validation import manifest_for
 from tracetax.system.ports import free_port
 
 pytestmark = pytest.mark.stack
@@ -36,7 +37,7 @@ def batch_spans(runtime: EngineRuntime, experiment_id: str) -> SignalLedger:
     with runtime.sessions() as session:
         experiment = repo.get_experiment(session, experiment_id)
         assert experiment is not None
-        diagnostics = report.build(session, experiment, runtime.engine.manifest_for(ExperimentSpec(**SPEC)))
+        diagnostics = report.build(session, experiment, manifest_for(ExperimentSpec(**SPEC), runtime.subjects.services))
     ledger: RoundLedger = next(entry for entry in diagnostics.ledger if entry.configuration == "batch-default")
     return next(signal for signal in ledger.signals if signal.signal == "spans")
 

@@ -18,8 +18,7 @@ from tracetax.db import repository as repo
 from tracetax.db.session import make_engine, migrate, session_factory
 from tracetax.engine.aggregate import RoundData
 from tracetax.engine.experiment import ExperimentEngine, StackDown, record_stack_health
-from tracetax.engine.runner import RoundOutcome
-from tracetax.engine.subjects import Slot, Subject
+from tracetax.engine.round import RoundOutcome, RoundSubject, Slot
 from tracetax.spec.service import AnySpec
 
 SPEC: dict[str, Any] = {
@@ -62,14 +61,13 @@ def test_a_round_with_a_component_down_is_flagged_with_it(
     sessions: sessionmaker[Session], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     log: list[str] = []
-    engine = ExperimentEngine(
-        sessions, tmp_path / "work", "http://127.0.0.1:4318", publish=lambda _: None, settings=Settings()
-    )
 
-    def subject_for(spec: AnySpec) -> Subject:
+    def subject_for(spec: AnySpec) -> RoundSubject:
         return CompletingSubject(log)
 
-    monkeypatch.setattr(engine, "subject_for", subject_for)
+    engine = ExperimentEngine(
+        sessions, tmp_path / "work", publish=lambda _: None, settings=Settings(), open_subject=subject_for
+    )
     # Probes in order: before and after the first round, then before and after the second.
     answers: list[StackDown] = [{}, {}, {}, {"tempo": "ConnectError", "collector": "HTTP 503"}]
 
@@ -98,9 +96,12 @@ def test_a_round_with_a_component_down_is_flagged_with_it(
 
 def test_a_failing_probe_never_fails_the_round(sessions: sessionmaker[Session], tmp_path: Path) -> None:
     engine = ExperimentEngine(
-        sessions, tmp_path / "work", "http://127.0.0.1:4318", publish=lambda _: None, settings=Settings()
+        sessions,
+        tmp_path / "work",
+        publish=lambda _: None,
+        settings=Settings(),
+        open_subject=lambda spec: CompletingSubject([]),
     )
-    engine.subject_for = lambda spec: CompletingSubject([])  # type: ignore[method-assign]
 
     def broken() -> StackDown:
         raise RuntimeError("probe bug")

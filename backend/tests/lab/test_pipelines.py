@@ -142,7 +142,8 @@ def test_config_files_for_a_shipped_variant_and_for_a_users_file(
         pipelines.BASE_CONFIG,
         pipelines.LAB_DIR / "batch-default.yaml",
     ]
-    # A user's overlay: from the overlays directory (tests/lab/test_validation_safety.py has the refusals).
+    # A user's overlay: from the overlays directory (the refusals: tests/subjects/collector/
+    # test_validation_safety.py).
     mine = overlay(tmp_path, "processors: {}\n")
     overlays = pipelines.OverlayPolicy(tmp_path)
     assert pipelines.config_files(None, mine, overlays) == [pipelines.BASE_CONFIG, mine.resolve()]

@@ -15,6 +15,8 @@ from tracetax.db import repository as repo
 from tracetax.db.session import make_engine, migrate, session_factory
 from tracetax.engine.experiment import ExperimentEngine
 from tracetax.engine.progress import Progress
+from tracetax.subjects.base import SubjectContext
+from tracetax.subjects.registry import subject_for
 from tracetax.system.lock import POLL_S, LockWaitCancelledError, measurement_lock
 
 
@@ -59,8 +61,13 @@ def test_an_experiment_cancelled_while_waiting_for_the_machine_is_cancelled_then
             session, {"rounds": 2, "configurations": [{"name": "none", "baseline": True}]}, "go", "waits"
         ).id
     events: list[Progress] = []
+    subjects = SubjectContext(Settings(), catalog={})
     engine = ExperimentEngine(
-        sessions, tmp_path / "work", "127.0.0.1:4317", events.append, services={}, settings=Settings()
+        sessions,
+        tmp_path / "work",
+        events.append,
+        settings=Settings(),
+        open_subject=lambda spec: subject_for(spec).rounds(spec, subjects),
     )
     cancel, shutdown = threading.Event(), threading.Event()
     with measurement_lock():  # another measurement holds the machine

@@ -16,10 +16,10 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from tracetax.api.schemas.errors import error_responses
 from tracetax.core.api_token import ApiToken
-from tracetax.core.command_policy import check_spec
 from tracetax.core.config import Settings
 from tracetax.core.security import TOKEN_SETTING, CommandNotAllowedError
 from tracetax.spec.service import AnySpec
+from tracetax.subjects.registry import subject_for
 
 bearer = HTTPBearer(
     auto_error=False,
@@ -52,6 +52,6 @@ def require_token(
 def require_allowed_service(settings: Settings, spec: AnySpec) -> None:
     """403 naming the setting when the spec's command service may not run on this backend."""
     try:
-        check_spec(settings, spec)
+        subject_for(spec).check_allowed(settings, spec)
     except CommandNotAllowedError as error:
         raise HTTPException(status.HTTP_403_FORBIDDEN, str(error)) from None

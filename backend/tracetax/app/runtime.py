@@ -2,8 +2,8 @@
 settings, and the span ledger collection the engine calls after each run. The API's lifespan,
 the CLI's `tracetax run` and the benchmarks all use it.
 
-It lives above the engine because it joins the engine to the diagnostics: the engine package
-itself never imports tracetax.diagnostics."""
+It lives above the engine because it joins the engine to the subjects it runs and their
+diagnostics: the engine package itself imports neither."""
 
 from __future__ import annotations
 
@@ -18,12 +18,12 @@ from tracetax.clients.readback import RunReadback
 from tracetax.core.config import Settings, resolved_database_url, resolved_work_dir
 from tracetax.db import repository as repo
 from tracetax.db.session import make_engine, migrate, session_factory
-from tracetax.diagnostics.pipeline import collect_pipeline_traces
-from tracetax.diagnostics.report import collect_ledger
 from tracetax.engine.experiment import ExperimentEngine
 from tracetax.engine.progress import ProgressBroker, ProgressCallback
 from tracetax.engine.queue import ExperimentQueue
-from tracetax.spec.service import ExperimentSpec, parse_spec
+from tracetax.spec.service import parse_spec
+from tracetax.subjects.base import SubjectContext
+from tracetax.subjects.registry import subject_for
 
 
 @dataclass
@@ -34,6 +34,8 @@ class EngineRuntime:
     engine: ExperimentEngine
     queue: ExperimentQueue
     settings: Settings
+    # What the subjects are given: the settings, the demo catalog, the load generator.
+    subjects: SubjectContext
 
     async def collect_ledger(self, experiment_id: str) -> None:
         """Read every completed round's span ledger from the backends (again)."""
@@ -44,13 +46,7 @@ class EngineRuntime:
                 if experiment is None:
                     return
                 spec = parse_spec(experiment.spec)
-                if not isinstance(spec, ExperimentSpec):
-                    # A pipeline's counters were read during each round; Tempo's side now.
-                    await collect_pipeline_traces(session, experiment, readback, self.settings.ledger_settle_s)
-                    return
-                await collect_ledger(
-                    session, experiment, readback, self.engine.manifest_for(spec), self.settings.ledger_settle_s
-                )
+                await subject_for(spec).collect(session, experiment, spec, readback, self.subjects)
         finally:
             await readback.aclose()
 
@@ -61,15 +57,15 @@ class EngineRuntime:
         database = make_engine(url)
         sessions = session_factory(database)
         broker = ProgressBroker()
+        subjects = SubjectContext(settings)
         engine = ExperimentEngine(
             sessions,
             work_dir=resolved_work_dir(settings),
-            otlp_endpoint=str(settings.collector_otlp_http_endpoint).rstrip("/"),
             publish=publish or broker.publish_threadsafe,
-            lab_export_endpoint=settings.collector_otlp_grpc_endpoint,
             settings=settings,
+            open_subject=lambda spec: subject_for(spec).rounds(spec, subjects),
         )
-        runtime = cls(database, sessions, broker, engine, ExperimentQueue(engine, sessions), settings)
+        runtime = cls(database, sessions, broker, engine, ExperimentQueue(engine, sessions), settings, subjects)
         # After each experiment, in the engine's worker thread: the ledger needs the backends.
         engine.after_run = lambda experiment_id: asyncio.run(runtime.collect_ledger(experiment_id))
         # Before and after each round, in the same thread: a round during which a component

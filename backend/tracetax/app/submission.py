@@ -11,44 +11,23 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import dataclass
-from typing import Any
 
 from tracetax.app.runtime import EngineRuntime
-from tracetax.core.command_policy import check_spec
 from tracetax.core.config import Settings
 from tracetax.core.security import CommandNotAllowedError
 from tracetax.db import repository as repo
 from tracetax.db.models import Calibration, Check, Experiment
 from tracetax.demos.catalog import ServiceManifest
 from tracetax.diagnostics import calibration
-from tracetax.diagnostics.checks import Budget, unresolvable
-from tracetax.diagnostics.overhead import NoiseFloor
-from tracetax.diagnostics.report import samples_by_configuration
-from tracetax.engine.experiment import measurement_placement
-from tracetax.engine.subjects import subject_label
-from tracetax.lab import pipelines, telemetrygen
-from tracetax.spec.collector import PipelineSpec
-from tracetax.spec.service import (
-    AnySpec,
-    DemoServiceRef,
-    ExperimentSpec,
-    LoadSpec,
-    SpecError,
-    parse_spec,
-    validate_against_catalog,
-    validate_cores,
-)
+from tracetax.diagnostics.checks import Budget
+from tracetax.lab import pipelines
+from tracetax.spec.service import AnySpec, ExperimentSpec, SpecError, parse_spec
+from tracetax.subjects.registry import subject_for
+
+# Raised by the service subject's validation; the routes and the CLI catch it from here.
+from tracetax.subjects.service.validation import UnknownServiceError as UnknownServiceError
 
 log = logging.getLogger(__name__)
-
-
-class UnknownServiceError(LookupError):
-    """The spec names a demo service the catalog does not have."""
-
-    def __init__(self, language: str, available: list[str]) -> None:
-        super().__init__(f"unknown service {language!r}; available: {', '.join(available)}")
-        self.language = language
-        self.available = available
 
 
 class QueueFullError(RuntimeError):
@@ -87,9 +66,7 @@ def validate_bounds(spec: AnySpec, settings: Settings) -> None:
     """What one spec may ask of this machine: every request of a load phase is read back into
     its histogram (TRACETAX_MAX_PHASE_REQUESTS), and the whole spec holds the queue for its
     estimated wall time (TRACETAX_MAX_SPEC_ESTIMATE_S)."""
-    errors = []
-    if isinstance(spec, ExperimentSpec):
-        errors += phase_request_errors(spec.load, spec.sample_stacks, settings.max_phase_requests)
+    errors = subject_for(spec).bound_errors(spec, settings)
     estimate = spec.estimated_seconds()
     if estimate > settings.max_spec_estimate_s:
         errors.append(
@@ -103,23 +80,6 @@ def validate_bounds(spec: AnySpec, settings: Settings) -> None:
         )
     if errors:
         raise SpecError(errors)
-
-
-def phase_request_errors(load: LoadSpec, sample_stacks: bool, max_requests: int) -> list[dict[str, Any]]:
-    """One error per load phase that would send more than `max_requests`, at its seconds' field."""
-    errors = []
-    for field, (seconds, requests) in load.requests_by_phase(sample_stacks).items():
-        if requests > max_requests:
-            burst = " with its burst" if field == "duration_s" and load.burst is not None else ""
-            errors.append(
-                {
-                    "loc": ("load", field),
-                    "msg": f"load.rate {load.rate:g}/s for load.{field} {seconds:g} s{burst} is about "
-                    f"{requests:,.0f} requests in one phase, more than TRACETAX_MAX_PHASE_REQUESTS allows "
-                    f"({max_requests:,}): lower load.rate or load.{field}",
-                }
-            )
-    return errors
 
 
 def _duration(seconds: float) -> str:
@@ -144,63 +104,20 @@ def validate_service(
     """The demo service's manifest (None for a user's own command or a pipeline) once every
     configuration fits it; raises UnknownServiceError or SpecError. `overlays`: where a
     pipeline variant's config_file may come from (default: the lab's own directory only)."""
-    if isinstance(spec, PipelineSpec):
-        validate_pipelines(spec, overlays or pipelines.OverlayPolicy(None))
-        return None
-    manifest = None
-    if isinstance(spec.service, DemoServiceRef):
-        manifest = services.get(spec.service.language)
-        if manifest is None:
-            raise UnknownServiceError(spec.service.language, sorted(services))
-    validate_against_catalog(spec, manifest)
-    if any(configuration.concurrency.cores for configuration in spec.configurations):
-        try:
-            service_cpus = measurement_placement(settings).service_cpus
-        except ValueError:
-            pass  # a bad placement variable: the engine names it when the experiment starts
-        else:
-            validate_cores(spec, service_cpus)
-    return manifest
-
-
-def validate_pipelines(spec: PipelineSpec, overlays: pipelines.OverlayPolicy) -> None:
-    """Every variant names a shipped pipeline or an overlay `overlays` allows, and the Collector
-    accepts the merged config (`otelcol validate`, which sees nothing of the backend's
-    environment): nothing is started for a config that would fail. Errors name the
-    configuration's field, the file, the line and the component."""
-    errors = []
-    for index, variant in enumerate(spec.configurations):
-        field = "pipeline" if variant.pipeline is not None else "config_file"
-        try:
-            files = pipelines.config_files(variant.pipeline, variant.config_path, overlays)
-            environment = pipelines.placeholder_environment(variant.settings)
-            pipelines.validate(files, environment, max_bytes=overlays.max_bytes)
-        except pipelines.PipelineConfigError as error:
-            errors.append({"loc": ("configurations", index, field), "msg": str(error)})
-        except (KeyError, ValueError, OSError) as error:
-            errors.append({"loc": ("configurations", index, field), "msg": str(error).strip('"')})
-    if not telemetrygen.telemetrygen_binary().exists():
-        errors.append(
-            {
-                "loc": ("load",),
-                "msg": f"the load generator telemetrygen is not built ({telemetrygen.telemetrygen_binary()}): "
-                "run `make stack-build` (or `make up`)",
-            }
-        )
-    if errors:
-        raise SpecError(errors)
+    return subject_for(spec).validate(spec, services, settings, overlays or pipelines.OverlayPolicy(None))
 
 
 def queue_experiment(runtime: EngineRuntime, spec: AnySpec, *, admitted: bool = False) -> Queued:
     """Validate, store and queue; one experiment measures at a time. Refused with
     QueueFullError, nothing stored, when the queue is full, unless the experiment belongs to a
     run already `admitted` (a tuning's rungs: the tuning was counted when it started)."""
-    validate(spec, runtime.engine.services, runtime.settings)
+    validate(spec, runtime.subjects.services, runtime.settings)
     with admission:
         if not admitted:
             refuse_when_queue_full(runtime)
         with runtime.sessions() as session:
-            experiment = repo.create_experiment(session, spec.model_dump(mode="json"), subject_label(spec), spec.name)
+            label = subject_for(spec).label(spec)
+            experiment = repo.create_experiment(session, spec.model_dump(mode="json"), label, spec.name)
         position = runtime.queue.submit(experiment.id)
     return Queued(experiment, position, spec.estimated_seconds())
 
@@ -210,32 +127,19 @@ def queue_check(runtime: EngineRuntime, spec: AnySpec, budget: Budget, strict: b
     relative budget tighter than a matching calibration says this machine resolves at the
     check's rounds is refused (SpecError naming the budget field); calibrations are of
     services only so far."""
-    validate(spec, runtime.engine.services, runtime.settings)
-    if isinstance(spec, ExperimentSpec):
-        refuse_unresolvable(runtime, spec, budget)
+    validate(spec, runtime.subjects.services, runtime.settings)
+    refuse_unresolvable(runtime, spec, budget)
     queued = queue_experiment(runtime, spec)
     with runtime.sessions() as session:
         check = repo.create_check(session, queued.experiment.id, budget.model_dump(), strict)
     return check, queued
 
 
-def refuse_unresolvable(runtime: EngineRuntime, spec: ExperimentSpec, budget: Budget) -> None:
+def refuse_unresolvable(runtime: EngineRuntime, spec: AnySpec, budget: Budget) -> None:
     with runtime.sessions() as session:
-        stored = repo.latest_completed_calibration(session, calibration.signature(spec))
-        experiment = repo.get_experiment(session, stored.experiment_id) if stored else None
-        if stored is None or experiment is None:
-            return
-        floors = calibration_floors(experiment)
-    errors = unresolvable(budget, floors, spec.rounds)
-    for error in errors:
-        error["msg"] = f"{error['msg']} (calibration {stored.id})"
+        errors = subject_for(spec).unresolvable(session, spec, budget)
     if errors:
         raise SpecError(errors)
-
-
-def calibration_floors(experiment: Experiment) -> dict[str, NoiseFloor]:
-    spec = ExperimentSpec.model_validate(experiment.spec)
-    return calibration.floors(samples_by_configuration(experiment), spec)
 
 
 def queue_calibration(runtime: EngineRuntime, spec: ExperimentSpec) -> tuple[Calibration, Queued]:
@@ -260,7 +164,8 @@ def refuse_queued_commands(runtime: EngineRuntime) -> list[str]:
             if experiment is None:
                 continue
             try:
-                check_spec(runtime.settings, parse_spec(experiment.spec))
+                spec = parse_spec(experiment.spec)
+                subject_for(spec).check_allowed(runtime.settings, spec)
             except CommandNotAllowedError as error:
                 repo.set_status(session, experiment, "failed", f"refused when the backend started: {error}")
                 log.warning("experiment %s not run: %s", experiment_id, error)

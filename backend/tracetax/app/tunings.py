@@ -14,11 +14,13 @@ from typing import Any
 
 from tracetax.app import submission
 from tracetax.app.runtime import EngineRuntime
-from tracetax.app.submission import phase_request_errors, queue_experiment, refuse_when_queue_full, validate_service
+from tracetax.app.submission import queue_experiment, refuse_when_queue_full, validate_service
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
-from tracetax.diagnostics import report
 from tracetax.spec.service import ExperimentSpec, SpecError, parse_spec
+from tracetax.subjects.base import DiagnosticsOptions
+from tracetax.subjects.registry import subject_for
+from tracetax.subjects.service.validation import phase_request_errors
 from tracetax.tuning.halving import REFERENCES, BudgetTooSmallError
 from tracetax.tuning.search import TuningReport, configuration, tune
 from tracetax.tuning.spec import TuningSpec, costs, reserved_s
@@ -54,8 +56,9 @@ class EngineLab:
             raise RuntimeError(f"experiment {experiment_id} {status}")
         with self.runtime.sessions() as session:
             stored = repo.get_experiment(session, experiment_id)
-            assert stored is not None and isinstance(spec, ExperimentSpec)  # noqa: S101 - queued just above
-            built = report.build(session, stored, self.runtime.engine.manifest_for(spec), 10.0)
+            assert stored is not None  # noqa: S101 - queued just above
+            options = DiagnosticsOptions(cpu_budget_pct=10.0)
+            built = subject_for(spec).diagnostics(session, stored, spec, self.runtime.subjects, options)
         return experiment_id, built.model_dump(mode="json")
 
     def _status(self, experiment_id: str) -> str:
@@ -102,7 +105,7 @@ def check_spec(runtime: EngineRuntime, spec: TuningSpec) -> None:
     a launch that cannot run here (named as the tuning's `processor`)."""
     validate_bounds(spec, runtime.settings)
     try:
-        validate_service(probe_spec(spec), runtime.engine.services, runtime.settings)
+        validate_service(probe_spec(spec), runtime.subjects.services, runtime.settings)
     except SpecError as error:
         # The probe's two configurations share the tuning's fields: each error is said once.
         located = dict.fromkeys((_tuning_field(tuple(e["loc"])), e["msg"]) for e in error.errors)

@@ -14,14 +14,6 @@ from tracetax.core.security import (
     commands_enabled,
     resolve_argv0,
 )
-from tracetax.spec.service import AnySpec, CommandServiceRef, ExperimentSpec
-
-
-def check_spec(settings: Settings, spec: AnySpec) -> None:
-    """Raise CommandNotAllowedError unless the spec's service may run here (demo services and pipelines
-    always may)."""
-    if isinstance(spec, ExperimentSpec) and isinstance(spec.service, CommandServiceRef):
-        check_command(settings, spec.service.argv, spec.service.cwd)
 
 
 def check_command(settings: Settings, argv: Sequence[str], cwd: str | None) -> None:

@@ -18,7 +18,7 @@ A check is `pass` only when every line passes, `fail` when any fails, otherwise 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, Literal
 from xml.etree import ElementTree as ET
 
@@ -88,9 +88,8 @@ class Budget(InputModel):
         default=None, ge=0, description="Pipelines: max spans lost in the candidate pipeline over all its rounds."
     )
 
-    def misplaced(self, subject: str) -> list[str]:
-        """The budget fields given that do not apply to a check of this subject."""
-        allowed = PIPELINE_BUDGET_FIELDS if subject == "collector" else SERVICE_BUDGET_FIELDS
+    def misplaced(self, allowed: Collection[str]) -> list[str]:
+        """The budget fields given that are not `allowed` (a subject's budget_fields)."""
         return [name for name, value in self if value is not None and name not in allowed]
 
 

@@ -18,17 +18,12 @@ from tracetax import __version__
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
 from tracetax.db.models import Experiment, Round
-from tracetax.demos.catalog import ServiceManifest, demo_services
 from tracetax.engine.aggregate import RoundData
 from tracetax.engine.isolation import ServiceCoresBusyError, check_service_cores_free
-from tracetax.engine.loadgen import LoadDriver, OhaDriver
 from tracetax.engine.progress import Phase, Progress, ProgressCallback, ended
-from tracetax.engine.runner import RoundOutcome
+from tracetax.engine.round import RoundOutcome, RoundSubject, Slot
 from tracetax.engine.schedule import round_robin_schedule
-from tracetax.engine.subjects import PipelineSubject, ServiceSubject, Slot, Subject
-from tracetax.lab import pipelines
-from tracetax.spec.collector import PipelineSpec
-from tracetax.spec.service import AnySpec, DemoServiceRef, ExperimentSpec, parse_spec
+from tracetax.spec.service import AnySpec, parse_spec
 from tracetax.system.lock import LockWaitCancelledError, measurement_lock
 from tracetax.system.placement import Placement, engine_on_stack_cores
 
@@ -37,6 +32,8 @@ log = logging.getLogger(__name__)
 # The stack's components that are not ready, each with the reason (empty: all ready).
 StackDown = dict[str, str]
 StackProbe = Callable[[], StackDown]
+# What the engine runs for a spec: its subject's rounds (tracetax.subjects, given by the caller).
+SubjectOpener = Callable[[AnySpec], RoundSubject]
 
 
 def record_stack_health(outcome: RoundOutcome, before: StackDown | None, after: StackDown | None) -> None:
@@ -80,46 +77,26 @@ class ExperimentEngine:
         self,
         sessions: sessionmaker[Session],
         work_dir: Path,
-        otlp_endpoint: str,
         publish: ProgressCallback,
-        driver: LoadDriver | None = None,
-        services: dict[str, ServiceManifest] | None = None,
-        lab_export_endpoint: str = "127.0.0.1:4317",
         *,
         settings: Settings,
+        open_subject: SubjectOpener,
     ) -> None:
         self.sessions = sessions
         # Given by the caller, never read from the environment here: the engine measures with
         # the settings the backend (or the CLI) validated the spec against.
         self.settings = settings
         self.work_dir = work_dir
-        self.otlp_endpoint = otlp_endpoint
-        # Where a Collector pipeline's downstream Collectors send on (the stack's OTLP gRPC).
-        self.lab_export_endpoint = lab_export_endpoint
         self.publish = publish
-        self.driver = driver or OhaDriver()
-        self._services = services
+        # The engine knows no subject by name: the caller says what runs for a spec.
+        self.open_subject = open_subject
         # Called with the experiment id once its results are stored (the span ledger).
         self.after_run: Callable[[str], None] | None = None
         # Probes the stack's components before and after each round (None: not probed).
         self.stack_probe: StackProbe | None = None
 
-    @property
-    def services(self) -> dict[str, ServiceManifest]:
-        return self._services if self._services is not None else demo_services()
-
-    def manifest_for(self, spec: AnySpec) -> ServiceManifest | None:
-        """The demo service's manifest, or None for a user's own command, an unknown service or
-        a Collector pipeline."""
-        if isinstance(spec, ExperimentSpec) and isinstance(spec.service, DemoServiceRef):
-            return self.services.get(spec.service.language)
-        return None
-
-    def subject_for(self, spec: AnySpec) -> Subject:
-        if isinstance(spec, PipelineSpec):
-            overlays = pipelines.OverlayPolicy.from_settings(self.settings)
-            return PipelineSubject(spec, self.lab_export_endpoint, overlays)
-        return ServiceSubject(spec, self.manifest_for(spec), self.driver, self.otlp_endpoint)
+    def subject_for(self, spec: AnySpec) -> RoundSubject:
+        return self.open_subject(spec)
 
     def execute(self, experiment_id: str, cancel: threading.Event, shutdown: threading.Event) -> str:
         """Run the experiment to its end (after any other measurement on this machine has
@@ -199,7 +176,7 @@ class ExperimentEngine:
         session: Session,
         experiment: Experiment,
         spec: AnySpec,
-        subject: Subject,
+        subject: RoundSubject,
         rounds: list[Round],
         final: str | None,
         started: float,
@@ -239,7 +216,7 @@ class ExperimentEngine:
             log.warning("could not probe the stack's health: %r", error)
             return None
 
-    def _environment(self, placement: Placement, subject: Subject) -> dict[str, Any]:
+    def _environment(self, placement: Placement, subject: RoundSubject) -> dict[str, Any]:
         return {
             "placement": placement.describe(),
             "tracetax": __version__,

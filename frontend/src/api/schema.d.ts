@@ -842,6 +842,22 @@ export interface components {
             /** Error */
             error?: string | null;
         };
+        /**
+         * ClosedPhase
+         * @description A round's closed-loop phase: a service's maximum throughput, or a pipeline's ramp.
+         */
+        ClosedPhase: {
+            /** Ramp */
+            ramp?: components["schemas"]["RampStep"][];
+            /** Max Sustainable Spans Per S */
+            max_sustainable_spans_per_s?: number | null;
+            /** Limited By */
+            limited_by?: string | null;
+            /** Why */
+            why?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
         /** CollectorFigure */
         CollectorFigure: {
             /** Cores Per 10K Spans S */
@@ -972,6 +988,50 @@ export interface components {
              * @description Cores the service is pinned to: the first N of the measurement's service cores (TRACETAX_SERVICE_CPUS or the layout rule). Unset: all of them.
              */
             cores?: number | null;
+        };
+        /**
+         * ConfigurationAggregates
+         * @description A service configuration over its completed rounds.
+         */
+        ConfigurationAggregates: {
+            /** Configuration */
+            configuration: string;
+            /** Rounds Completed */
+            rounds_completed: number;
+            /** Rounds Failed */
+            rounds_failed: number;
+            /** Requests */
+            requests: number;
+            /** Errors */
+            errors: number;
+            latency_us: components["schemas"]["LatencySummary"];
+            /** Percentile Curve */
+            percentile_curve: [
+                number,
+                number
+            ][];
+            /** Histogram */
+            histogram: string | null;
+            /** Max Throughput Rps */
+            max_throughput_rps: number | null;
+            /** Max Throughput Limited By */
+            max_throughput_limited_by?: string[];
+            /** Cpu Per Request Us */
+            cpu_per_request_us: number | null;
+            /** Cpu Utilization */
+            cpu_utilization: number | null;
+            /** Rss Max Bytes */
+            rss_max_bytes: number | null;
+            /** Ctx Per Request */
+            ctx_per_request: number | null;
+            /** Thread Groups */
+            thread_groups?: {
+                [key: string]: components["schemas"]["ThreadGroupFigures"];
+            };
+            /** Per Round */
+            per_round: components["schemas"]["PerRoundAggregate"][];
+        } & {
+            [key: string]: unknown;
         };
         /** ConfigurationCost */
         ConfigurationCost: {
@@ -1176,6 +1236,21 @@ export interface components {
             };
             recommendation: components["schemas"]["Recommendation"];
         };
+        /** DownstreamFlow */
+        DownstreamFlow: {
+            /** Accepted */
+            accepted: number | null;
+            /** By Collector */
+            by_collector: {
+                [key: string]: number | null;
+            };
+            /** Sent */
+            sent: number | null;
+            /** Send Failed */
+            send_failed: number | null;
+        } & {
+            [key: string]: unknown;
+        };
         /** ErrorMessage */
         ErrorMessage: {
             /** Detail */
@@ -1250,9 +1325,7 @@ export interface components {
             /** Baseline */
             baseline: string;
             /** Configurations */
-            configurations: {
-                [key: string]: unknown;
-            }[];
+            configurations: (components["schemas"]["ConfigurationAggregates"] | components["schemas"]["PipelineAggregates"])[];
             /** Rounds */
             rounds: components["schemas"]["RoundRaw"][];
         };
@@ -1364,6 +1437,19 @@ export interface components {
             /** Seconds */
             seconds: number;
         };
+        /** ExporterFlow */
+        ExporterFlow: {
+            /** Sent */
+            sent: number | null;
+            /** Send Failed */
+            send_failed: number | null;
+            /** Enqueue Failed */
+            enqueue_failed: number | null;
+            /** Queue Size */
+            queue_size: number | null;
+        } & {
+            [key: string]: unknown;
+        };
         /**
          * Figure
          * @description A mean over rounds with its 95% t-interval (None where unknown or fewer than 2 rounds).
@@ -1448,6 +1534,40 @@ export interface components {
             low?: number | null;
             /** High */
             high?: number | null;
+        };
+        /** LatencySummary */
+        LatencySummary: {
+            /** Count */
+            count: number;
+            /** Mean */
+            mean: number;
+            /** Min */
+            min: number;
+            /** Max */
+            max: number;
+            /** P50 */
+            p50?: number;
+            /** P90 */
+            p90?: number;
+            /** P99 */
+            p99?: number;
+            /** P99.9 */
+            "p99.9"?: number;
+            /** P99.99 */
+            "p99.99"?: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /** LedgerTotals */
+        LedgerTotals: {
+            /** Generated */
+            generated: number | null;
+            /** Lost */
+            lost: number | null;
+            /** Not Arrived */
+            not_arrived: number | null;
+        } & {
+            [key: string]: unknown;
         };
         /** LoadSpec */
         LoadSpec: {
@@ -1573,6 +1693,75 @@ export interface components {
             /** Note */
             note?: string | null;
         };
+        /** PerRoundAggregate */
+        PerRoundAggregate: {
+            /** Round */
+            round: number;
+            /** Requests */
+            requests: number | null;
+            /** Achieved Rps */
+            achieved_rps: number | null;
+            /** P99 Us */
+            p99_us: number | null;
+            /** Max Throughput Rps */
+            max_throughput_rps: number | null;
+            /** Max Throughput Limited By */
+            max_throughput_limited_by?: string | null;
+            /** Cpu Per Request Us */
+            cpu_per_request_us: number | null;
+            /** Cpu Utilization */
+            cpu_utilization: number | null;
+            /** Rss Max Bytes */
+            rss_max_bytes: number | null;
+            /** Ctx Per Request */
+            ctx_per_request: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * PipelineAggregates
+         * @description A pipeline variant over its completed rounds (medians; the ledger's totals summed, null if unknown).
+         */
+        PipelineAggregates: {
+            /** Configuration */
+            configuration: string;
+            /**
+             * Subject
+             * @constant
+             */
+            subject: "collector";
+            /** Rounds Completed */
+            rounds_completed: number;
+            /** Rounds Failed */
+            rounds_failed: number;
+            /** Cpu Cores */
+            cpu_cores: number | null;
+            /** Spans Per S */
+            spans_per_s: number | null;
+            /** Spans Per S Per Core */
+            spans_per_s_per_core: number | null;
+            /** Cores Per 10K Spans S */
+            cores_per_10k_spans_s: number | null;
+            /** Rss Max Bytes */
+            rss_max_bytes: number | null;
+            /** Rss Steady Bytes */
+            rss_steady_bytes: number | null;
+            /** Downstream Cpu Cores */
+            downstream_cpu_cores: number | null;
+            /** Kept Ratio */
+            kept_ratio: number | null;
+            /** Max Sustainable Spans Per S */
+            max_sustainable_spans_per_s?: number | null;
+            /** Ramp Limited By */
+            ramp_limited_by?: string[];
+            /** Generator Saturated */
+            generator_saturated: boolean;
+            ledger_totals: components["schemas"]["LedgerTotals"];
+            /** Per Round */
+            per_round: components["schemas"]["PipelinePerRound"][];
+        } & {
+            [key: string]: unknown;
+        };
         /**
          * PipelineCheckRequest
          * @description A CI check of a Collector pipeline: the candidate variant against the baseline one.
@@ -1604,7 +1793,10 @@ export interface components {
              */
             strict: boolean;
         };
-        /** PipelineDiagnostics */
+        /**
+         * PipelineDiagnostics
+         * @description diagnostics.pipeline.PipelineDiagnostics as answered (see there for each field).
+         */
         PipelineDiagnostics: {
             /**
              * Subject
@@ -1642,6 +1834,70 @@ export interface components {
                 [key: string]: components["schemas"]["SpanDelay"];
             };
             recommendation: components["schemas"]["PipelineRecommendation"];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * PipelineLedger
+         * @description Where a round's spans went, stage by stage, after the drain; a key is absent where the
+         *     round stored no ledger of it.
+         */
+        PipelineLedger: {
+            /** Generated */
+            generated?: number | null;
+            receiver?: components["schemas"]["ReceiverFlow"];
+            /** Processors */
+            processors?: {
+                [key: string]: components["schemas"]["ProcessorFlow"];
+            };
+            /** Processor Counters */
+            processor_counters?: {
+                [key: string]: number;
+            };
+            exporter?: components["schemas"]["ExporterFlow"];
+            downstream?: components["schemas"]["DownstreamFlow"];
+            /** Not Arrived */
+            not_arrived?: number | null;
+            /** Left Out By Policy */
+            left_out_by_policy?: number | null;
+            /** Lost */
+            lost?: number | null;
+            /** Kept Ratio */
+            kept_ratio?: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** PipelinePerRound */
+        PipelinePerRound: {
+            /** Round */
+            round: number;
+            /** Cpu Cores */
+            cpu_cores: number | null;
+            /** Spans Per S */
+            spans_per_s: number | null;
+            /** Spans Per S Per Core */
+            spans_per_s_per_core: number | null;
+            /** Cores Per 10K Spans S */
+            cores_per_10k_spans_s: number | null;
+            /** Rss Max Bytes */
+            rss_max_bytes: number | null;
+            /** Rss Steady Bytes */
+            rss_steady_bytes: number | null;
+            /** Downstream Cpu Cores */
+            downstream_cpu_cores: number | null;
+            ledger: components["schemas"]["PipelineLedger"] | null;
+            /** Generator */
+            generator: {
+                [key: string]: unknown;
+            } | null;
+            /** Max Sustainable Spans Per S */
+            max_sustainable_spans_per_s?: number | null;
+            /** Ramp Limited By */
+            ramp_limited_by?: string | null;
+            /** Ramp */
+            ramp?: components["schemas"]["RampPoint"][] | null;
+        } & {
+            [key: string]: unknown;
         };
         /** PipelineRecommendation */
         PipelineRecommendation: {
@@ -1664,14 +1920,10 @@ export interface components {
             round: number;
             /** Run Id */
             run_id: string;
-            /** Ledger */
-            ledger: {
-                [key: string]: unknown;
-            };
-            /** Stored */
-            stored?: {
-                [key: string]: unknown;
-            } | null;
+            ledger: components["schemas"]["PipelineLedger"];
+            stored?: components["schemas"]["StoredTraces"] | null;
+        } & {
+            [key: string]: unknown;
         };
         /** PipelineSpec */
         PipelineSpec: {
@@ -1734,6 +1986,37 @@ export interface components {
             /** Languages */
             languages?: string[] | null;
         };
+        /** ProcessorFlow */
+        ProcessorFlow: {
+            /** Incoming */
+            incoming: number | null;
+            /** Outgoing */
+            outgoing: number | null;
+            /** Held Or Dropped */
+            held_or_dropped: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * RampPoint
+         * @description A step of a round's ramp as the aggregates keep it: what a capacity plan reads.
+         */
+        RampPoint: {
+            /** Spans Per S */
+            spans_per_s: number;
+            /** Achieved Spans Per S */
+            achieved_spans_per_s: number | null;
+            /** Cpu Cores */
+            cpu_cores: number | null;
+            /** Rss Max Bytes */
+            rss_max_bytes: number | null;
+            /** Sustained */
+            sustained: boolean | null;
+            /** Why */
+            why: string | null;
+        } & {
+            [key: string]: unknown;
+        };
         /**
          * RampSpec
          * @description After the measured phase, steps of rising span rate against the same lab Collector,
@@ -1770,6 +2053,36 @@ export interface components {
              */
             max_steps: number;
         };
+        /**
+         * RampStep
+         * @description One step of a pipeline round's ramp (lab/ramp.py): a rate held, and whether the pipeline kept up.
+         */
+        RampStep: {
+            /** Spans Per S */
+            spans_per_s?: number;
+            /** Achieved Spans Per S */
+            achieved_spans_per_s?: number | null;
+            /** Cpu Cores */
+            cpu_cores?: number | null;
+            /** Rss Max Bytes */
+            rss_max_bytes?: number | null;
+            /** Refused */
+            refused?: number | null;
+            /** Send Failed */
+            send_failed?: number | null;
+            /** Enqueue Failed */
+            enqueue_failed?: number | null;
+            /** Queue Size */
+            queue_size?: number | null;
+            /** Sustained */
+            sustained?: boolean | null;
+            /** Limited By */
+            limited_by?: string | null;
+            /** Why */
+            why?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
         /** Readiness */
         Readiness: {
             /**
@@ -1782,6 +2095,17 @@ export interface components {
              * @default
              */
             detail: string;
+        };
+        /** ReceiverFlow */
+        ReceiverFlow: {
+            /** Accepted */
+            accepted: number | null;
+            /** Refused */
+            refused: number | null;
+            /** Not Received */
+            not_received: number | null;
+        } & {
+            [key: string]: unknown;
         };
         /** Recommendation */
         Recommendation: {
@@ -1806,6 +2130,37 @@ export interface components {
             vs_baseline: components["schemas"]["Figure"];
             /** Summary */
             summary: string;
+        };
+        /**
+         * ResourceSample
+         * @description One resource sample of a round (engine/sampler.py); CPU is cumulative.
+         */
+        ResourceSample: {
+            /** T */
+            t: number;
+            /** Cpu User S */
+            cpu_user_s: number;
+            /** Cpu System S */
+            cpu_system_s: number;
+            /** Rss Bytes */
+            rss_bytes: number;
+            /** Ctx Voluntary */
+            ctx_voluntary: number;
+            /** Ctx Involuntary */
+            ctx_involuntary: number;
+            /** Threads */
+            threads: number;
+            /** By Thread */
+            by_thread: {
+                [key: string]: [
+                    number,
+                    number
+                ];
+            };
+            /** Loadgen Cpu S */
+            loadgen_cpu_s?: number;
+        } & {
+            [key: string]: unknown;
         };
         /** RoundLedger */
         RoundLedger: {
@@ -1879,18 +2234,13 @@ export interface components {
             open_phase: {
                 [key: string]: unknown;
             } | null;
-            /** Closed Phase */
-            closed_phase: {
-                [key: string]: unknown;
-            } | null;
+            closed_phase: components["schemas"]["ClosedPhase"] | null;
             /** Resources */
             resources: {
                 [key: string]: unknown;
             } | null;
             /** Samples */
-            samples: {
-                [key: string]: unknown;
-            }[] | null;
+            samples: components["schemas"]["ResourceSample"][] | null;
         };
         /** RoundSummary */
         RoundSummary: {
@@ -2144,6 +2494,71 @@ export interface components {
             unknown_reason?: string | null;
             /** Source */
             source?: string | null;
+        };
+        /**
+         * StoredTraces
+         * @description What of a round reached Tempo; {error} alone when Tempo did not answer.
+         */
+        StoredTraces: {
+            /** Error */
+            error?: string;
+            /** Uncounted */
+            uncounted?: string;
+            /** Traces Found */
+            traces_found?: number | null;
+            /** Traces Checked */
+            traces_checked?: number;
+            /** Stored Spans */
+            stored_spans?: number | null;
+            /** Stored Spans Exact */
+            stored_spans_exact?: boolean;
+            /** Complete Traces */
+            complete_traces?: number;
+            /** Incomplete Examples */
+            incomplete_examples?: string[];
+            /** Whole On One Downstream */
+            whole_on_one_downstream?: number;
+            /** Traces By Downstream */
+            traces_by_downstream?: {
+                [key: string]: number;
+            };
+            /** Split Examples */
+            split_examples?: string[];
+            /** Unmarked Traces */
+            unmarked_traces?: number;
+            /** Delay Spans */
+            delay_spans?: number;
+            /** Delay P50 Us */
+            delay_p50_us?: number | null;
+            /** Delay P99 Us */
+            delay_p99_us?: number | null;
+            /** Delay Max Us */
+            delay_max_us?: number | null;
+            /** Sample Trace Ids */
+            sample_trace_ids?: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ThreadGroupFigures
+         * @description One thread group: the most threads it had in a round, the rounds it ran in, medians over
+         *     them; per span only where the spans a request makes are known (null: unknown, never 0).
+         */
+        ThreadGroupFigures: {
+            /** Threads */
+            threads: number;
+            /** Rounds */
+            rounds: number;
+            /** Cpu Per Request Us */
+            cpu_per_request_us: number | null;
+            /** Ctx Per Request */
+            ctx_per_request: number | null;
+            /** Cpu Per Span Us */
+            cpu_per_span_us: number | null;
+            /** Ctx Per Span */
+            ctx_per_span: number | null;
+        } & {
+            [key: string]: unknown;
         };
         /** TuningBudgets */
         TuningBudgets: {
@@ -2892,7 +3307,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
                     "text/event-stream": unknown;
                 };
             };
@@ -2902,7 +3316,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
+                    "text/event-stream": components["schemas"]["ErrorMessage"];
                 };
             };
             /** @description not found */
@@ -2911,7 +3325,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
+                    "text/event-stream": components["schemas"]["ErrorMessage"];
                 };
             };
             /** @description Validation Error */

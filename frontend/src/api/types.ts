@@ -1,5 +1,6 @@
-// Names for the generated OpenAPI types, plus the shapes the OpenAPI leaves open
-// (`dict[str, Any]` in the backend): they mirror the backend modules named beside them.
+// Names for the generated OpenAPI types (schema.d.ts, `npm run gen:api`). Written here by hand
+// only what the OpenAPI does not describe: Tempo's trace as it is passed through, the progress
+// events of the event stream, and the request bodies a form may leave defaults out of.
 
 import type { components, paths } from "./schema";
 
@@ -100,7 +101,7 @@ export type VariantSpec = Schemas["VariantSpec"];
 export type SpanLoadSpec = Schemas["SpanLoadSpec"];
 export type RampSpec = Schemas["RampSpec"];
 export type PipelineVariantInfo = Schemas["PipelineVariantInfo"];
-/** GET …/diagnostics of a pipeline experiment (its `ledger` entries' dicts are typed below). */
+/** GET …/diagnostics of a pipeline experiment. */
 export type PipelineDiagnostics = Schemas["PipelineDiagnostics"];
 export type PipelineRoundLedger = Schemas["PipelineRoundLedger"];
 /** Sizing for a span rate (by default the measured one), batch settings, trace holding. */
@@ -159,143 +160,28 @@ export function isPipelineSummary(summary: Pick<ExperimentSummary, "subject">): 
  */
 export const COLLECTOR_SERVICE = "collector";
 
-/** Where a round's spans went, stage by stage, after the drain (lab/ledger.py `ledger`). */
-export interface PipelineLedger {
-  generated: number | null;
-  receiver: { accepted: number | null; refused: number | null; not_received: number | null };
-  /** Spans into and out of each processor of the lab pipeline. */
-  processors?: Record<
-    string,
-    { incoming: number | null; outgoing: number | null; held_or_dropped: number | null }
-  >;
-  /** Each processor's own counters, as the Collector names them. */
-  processor_counters?: Record<string, number>;
-  exporter: {
-    sent: number | null;
-    send_failed: number | null;
-    enqueue_failed: number | null;
-    /** Left in the queue after the drain. */
-    queue_size: number | null;
-  };
-  downstream: {
-    accepted: number | null;
-    by_collector: Record<string, number | null>;
-    sent: number | null;
-    send_failed: number | null;
-  };
-  /** Generated and never arrived downstream (a sampling pipeline's kept-out traces too). */
-  not_arrived: number | null;
-  /** What a stage reports losing (sampling pipelines), else what never arrived. */
-  lost: number | null;
-  kept_ratio: number | null;
-}
-
+// What GET …/results and a pipeline's …/diagnostics hold, per subject (api/schemas/results.py,
+// which names each producer: engine/aggregate.py, lab/ledger.py, lab/ramp.py, ...).
+/** Where a round's spans went, stage by stage, after the drain; a key is absent where not stored. */
+export type PipelineLedger = Schemas["PipelineLedger"];
 /** What of a round reached Tempo (diagnostics/pipeline_traces.py); {error} when it did not answer. */
-export interface StoredTraces {
-  error?: string;
-  /** Search stopped at its limit: no span count; the checks below are on a sample. */
-  uncounted?: string;
-  traces_found?: number | null;
-  traces_checked?: number;
-  stored_spans?: number | null;
-  /** False: counted from search matches, not from every trace fetched whole. */
-  stored_spans_exact?: boolean;
-  complete_traces?: number;
-  incomplete_examples?: string[];
-  whole_on_one_downstream?: number;
-  traces_by_downstream?: Record<string, number>;
-  split_examples?: string[];
-  unmarked_traces?: number;
-  sample_trace_ids?: string[];
-}
-
-/** A ledger entry's `ledger` dict (left open in the OpenAPI) as lab/ledger.py writes it. */
-export function ledgerOf(entry: Pick<PipelineRoundLedger, "ledger">): Partial<PipelineLedger> {
-  return (entry.ledger ?? {}) as Partial<PipelineLedger>;
-}
-
-/** A ledger entry's `stored` dict (left open in the OpenAPI); null until collected. */
-export function storedOf(entry: Pick<PipelineRoundLedger, "stored">): StoredTraces | null {
-  return (entry.stored ?? null) as StoredTraces | null;
-}
-
+export type StoredTraces = Schemas["StoredTraces"];
 /** One step of a round's ramp (lab/ramp.py): a rate held, and whether the pipeline kept up. */
-export interface RampStep {
-  spans_per_s: number;
-  achieved_spans_per_s?: number | null;
-  cpu_cores?: number | null;
-  refused?: number | null;
-  send_failed?: number | null;
-  enqueue_failed?: number | null;
-  queue_size?: number | null;
-  sustained?: boolean | null;
-  limited_by?: string | null;
-  why?: string | null;
-}
-
-/** A pipeline round's `closed_phase`: its ramp, when the spec asked for one. */
-export interface PipelineClosedPhase {
-  ramp?: RampStep[];
-  max_sustainable_spans_per_s?: number | null;
-  limited_by?: string | null;
-  why?: string | null;
-}
-
-export interface PipelinePerRound {
-  round: number;
-  cpu_cores: number | null;
-  spans_per_s: number | null;
-  spans_per_s_per_core: number | null;
-  cores_per_10k_spans_s: number | null;
-  rss_max_bytes: number | null;
-  rss_steady_bytes: number | null;
-  downstream_cpu_cores: number | null;
-  ledger: Partial<PipelineLedger> | null;
-  generator: Record<string, unknown> | null;
-  max_sustainable_spans_per_s?: number | null;
-  /** What stopped this round's ramp; null without one. */
-  ramp_limited_by?: string | null;
-  /** CPU against rate along this round's ramp (aggregate.py `_curve`); empty (or null, in
-   * results stored before it) without one. */
-  ramp?: RampPoint[] | null;
-}
-
+export type RampStep = Schemas["RampStep"];
+/** A round's `closed_phase`: a pipeline's ramp, when the spec asked for one. */
+export type PipelineClosedPhase = Schemas["ClosedPhase"];
+export type PipelinePerRound = Schemas["PipelinePerRound"];
 /** A step of a round's ramp as the aggregates keep it: what a capacity plan reads. */
-export interface RampPoint {
-  spans_per_s: number;
-  achieved_spans_per_s: number | null;
-  cpu_cores: number | null;
-  rss_max_bytes: number | null;
-  sustained: boolean | null;
-  why: string | null;
-}
-
+export type RampPoint = Schemas["RampPoint"];
 /** One variant over its completed rounds (medians; the ledger's totals summed, null if unknown). */
-export interface PipelineAggregates {
-  configuration: string;
-  subject: "collector";
-  rounds_completed: number;
-  rounds_failed: number;
-  /** The lab Collector's cores over the measured phase. */
-  cpu_cores: number | null;
-  /** Spans per second the lab Collector's receiver accepted. */
-  spans_per_s: number | null;
-  spans_per_s_per_core: number | null;
-  cores_per_10k_spans_s: number | null;
-  rss_max_bytes: number | null;
-  /** Median RSS over the second half of the measured phase. */
-  rss_steady_bytes: number | null;
-  downstream_cpu_cores: number | null;
-  kept_ratio: number | null;
-  /** telemetrygen could not deliver the rate in some round. */
-  generator_saturated: boolean;
-  ledger_totals: { generated: number | null; lost: number | null; not_arrived: number | null };
-  /** From the ramp, when there was one. */
-  max_sustainable_spans_per_s?: number | null;
-  ramp_limited_by?: string[];
-  per_round: PipelinePerRound[];
+export type PipelineAggregates = Schemas["PipelineAggregates"];
+
+/** A ledger entry's `stored` read-back; null until collected. */
+export function storedOf(entry: Pick<PipelineRoundLedger, "stored">): StoredTraces | null {
+  return entry.stored ?? null;
 }
 
+/** A pipeline experiment's results: the OpenAPI's union of subjects' figures, narrowed. */
 export type PipelineResults = Omit<Schemas["ExperimentResults"], "configurations"> & {
   configurations: PipelineAggregates[];
 };
@@ -308,80 +194,16 @@ export function isFinal(status: string): boolean {
 }
 
 /** Latency summary of the merged histogram (tracetax.engine.aggregate), microseconds. */
-export interface LatencySummary {
-  count: number;
-  mean: number;
-  min: number;
-  max: number;
-  p50?: number;
-  p90?: number;
-  p99?: number;
-  "p99.9"?: number;
-  "p99.99"?: number;
-}
-
-export interface PerRoundAggregate {
-  round: number;
-  requests: number | null;
-  achieved_rps: number | null;
-  p99_us: number | null;
-  max_throughput_rps: number | null;
-  cpu_per_request_us: number | null;
-  cpu_utilization: number | null;
-  rss_max_bytes: number | null;
-  ctx_per_request: number | null;
-}
-
-/** One entry of ExperimentResults.configurations (tracetax.engine.aggregate.aggregate_configuration). */
-export interface ConfigurationAggregates {
-  configuration: string;
-  rounds_completed: number;
-  rounds_failed: number;
-  requests: number;
-  errors: number;
-  latency_us: LatencySummary;
-  /** [percentile (0..100), latency µs] from the merged HDR histogram. */
-  percentile_curve: [number, number][];
-  histogram: string | null;
-  max_throughput_rps: number | null;
-  cpu_per_request_us: number | null;
-  cpu_utilization: number | null;
-  rss_max_bytes: number | null;
-  ctx_per_request: number | null;
-  /** Per thread group (a thread name, trailing digits as `*`); absent in results stored before
-   * thread groups were measured. */
-  thread_groups?: Record<string, ThreadGroupFigures>;
-  per_round: PerRoundAggregate[];
-}
-
-/**
- * One thread group of a configuration (aggregate.py `thread_groups`): the most threads it had in
- * a round, the rounds it ran in, and medians over them; per span only where the spans a request
- * makes are known (null otherwise: unknown, never 0).
- */
-export interface ThreadGroupFigures {
-  threads: number;
-  rounds: number;
-  cpu_per_request_us: number | null;
-  ctx_per_request: number | null;
-  cpu_per_span_us: number | null;
-  ctx_per_span: number | null;
-}
-
+export type LatencySummary = Schemas["LatencySummary"];
+export type PerRoundAggregate = Schemas["PerRoundAggregate"];
+/** One entry of a service experiment's results (engine/aggregate.py `aggregate_configuration`). */
+export type ConfigurationAggregates = Schemas["ConfigurationAggregates"];
+/** One thread group of a configuration; per span null where unknown (never 0). */
+export type ThreadGroupFigures = Schemas["ThreadGroupFigures"];
 /** One 250 ms resource sample of a round (tracetax.engine.sampler); CPU is cumulative. */
-export interface ResourceSample {
-  /** Seconds since the sampler started. */
-  t: number;
-  cpu_user_s: number;
-  cpu_system_s: number;
-  rss_bytes: number;
-  ctx_voluntary: number;
-  ctx_involuntary: number;
-  threads: number;
-  by_thread: Record<string, [number, number]>;
-  loadgen_cpu_s?: number;
-}
+export type ResourceSample = Schemas["ResourceSample"];
 
+/** A service experiment's results: the OpenAPI's union of subjects' figures, narrowed. */
 export type ExperimentResults = Omit<Schemas["ExperimentResults"], "configurations"> & {
   configurations: ConfigurationAggregates[];
 };

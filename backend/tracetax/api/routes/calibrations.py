@@ -12,9 +12,10 @@ from tracetax.api.deps import EngineDep, SettingsDep, deletion_errors, submissio
 from tracetax.api.schemas.calibrations import CalibrationCreated, CalibrationRequest, CalibrationStatus
 from tracetax.api.schemas.errors import QUEUE_FULL, error_responses
 from tracetax.app import retention
-from tracetax.app.submission import calibration_floors, queue_calibration
+from tracetax.app.submission import queue_calibration
 from tracetax.db import repository as repo
 from tracetax.db.models import Calibration
+from tracetax.subjects.service.validation import calibration_floors
 
 router = APIRouter(prefix="/api/v1/calibrations", tags=["calibrations"])
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Response, status
-from sqlalchemy.orm import Session
 
 from tracetax.api.auth import FORBIDDEN, require_allowed_service
 from tracetax.api.deps import EngineDep, SettingsDep, SpecRoute, deletion_errors, submission_errors
@@ -18,14 +17,10 @@ from tracetax.api.schemas.errors import QUEUE_FULL, error_responses
 from tracetax.app import retention
 from tracetax.app.submission import queue_check
 from tracetax.db import repository as repo
-from tracetax.db.models import Check, Experiment
-from tracetax.diagnostics import report
-from tracetax.diagnostics.checks import Budget, Verdict, judge, junit
-from tracetax.diagnostics.cost import ConfigurationCost, CostInputs
-from tracetax.diagnostics.cost_report import build_cost, collector_figure
-from tracetax.diagnostics.pipeline import build_pipeline, pipeline_samples
-from tracetax.spec.collector import PipelineSpec
+from tracetax.db.models import Check
+from tracetax.diagnostics.checks import Budget, Verdict, junit
 from tracetax.spec.service import parse_spec
+from tracetax.subjects.registry import subject_for
 
 # SpecRoute: the create route's body is a check of either subject; its 422s name fields as written.
 router = APIRouter(prefix="/api/v1/checks", tags=["checks"], route_class=SpecRoute)
@@ -72,53 +67,9 @@ def _status(engine: EngineDep, check: Check) -> CheckStatus:
             result.verdict = Verdict(verdict="error", strict=check.strict, lines=[])
             return result
         spec = parse_spec(experiment.spec)
-        if isinstance(spec, PipelineSpec):
-            result.verdict = _pipeline_verdict(session, result, check, experiment, spec)
-            return result
-        diagnostics = report.build(session, experiment, engine.engine.manifest_for(spec))
-        samples = report.samples_by_configuration(experiment)
-        cost = _candidate_cost(session, experiment, result.budget)
-    result.verdict = judge(
-        result.budget,
-        diagnostics.overhead.get("candidate", {}),
-        diagnostics.dropped_spans.get("candidate"),
-        check.strict,
-        baseline=samples.get("baseline", []),
-        candidate=samples.get("candidate", []),
-        flagged_rounds=diagnostics.flagged_rounds,
-        cost=cost,
-    )
+        subject = subject_for(spec)
+        result.verdict = subject.verdict(session, experiment, spec, engine.subjects, result.budget, check.strict)
     return result
-
-
-def _candidate_cost(session: Session, experiment: Experiment, budget: Budget) -> ConfigurationCost | None:
-    """The candidate's volume and $/month, when the budget has a line on them."""
-    if budget.max_bytes_per_request is None and budget.max_usd_per_month is None:
-        return None
-    readings = repo.ledger_readings(session, experiment.id)
-    costs = build_cost(experiment, readings, budget.cost or CostInputs(), collector_figure(None, None), None)
-    return next((c for c in costs.configurations if c.configuration == "candidate"), None)
-
-
-def _pipeline_verdict(
-    session: Session, result: CheckStatus, check: Check, experiment: Experiment, spec: PipelineSpec
-) -> Verdict:
-    # With what the run read back from Tempo, so the check's metrics (and Holm's family over
-    # them) are the results page's.
-    readings = repo.ledger_readings(session, experiment.id)
-    samples = pipeline_samples(experiment, spec, readings)
-    diagnostics = build_pipeline(experiment, spec, readings, samples=samples)
-    candidate = next((r.aggregates for r in experiment.results if r.configuration == "candidate"), {})
-    return judge(
-        result.budget,
-        diagnostics.overhead.get("candidate", {}),
-        None,
-        check.strict,
-        baseline=samples.get("baseline", []),
-        candidate=samples.get("candidate", []),
-        flagged_rounds=diagnostics.flagged_rounds,
-        lost_spans=(candidate.get("ledger_totals") or {}).get("lost"),
-    )
 
 
 @router.get("", response_model=list[CheckStatus])

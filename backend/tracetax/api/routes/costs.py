@@ -14,7 +14,8 @@ from tracetax.db.models import Experiment
 from tracetax.diagnostics import report
 from tracetax.diagnostics.cost_report import CostReport, PipelineChoiceError, build_cost, collector_figure
 from tracetax.spec.collector import PipelineSpec
-from tracetax.spec.service import parse_spec
+from tracetax.spec.service import ExperimentSpec, parse_spec
+from tracetax.subjects.service.validation import manifest_for
 
 router = APIRouter(prefix="/api/v1/experiments", tags=["costs"])
 
@@ -63,7 +64,7 @@ def get_cost(experiment_id: str, engine: EngineDep, query: Annotated[CostQuery, 
         stored = repo.get_experiment(session, experiment_id)
         if stored is None:
             raise HTTPException(status.HTTP_404_NOT_FOUND, f"no experiment {experiment_id}")
-        spec = parse_spec(stored.spec)
-        diagnostics = report.build(session, stored, engine.engine.manifest_for(spec))
+        spec = ExperimentSpec.model_validate(stored.spec)  # a service's: a pipeline's was refused above
+        diagnostics = report.build(session, stored, manifest_for(spec, engine.subjects.services))
         readings = repo.ledger_readings(session, experiment_id)
         return build_cost(stored, readings, query.inputs(), collector, diagnostics.recommendation.start_from)

@@ -8,12 +8,12 @@ database reads run in worker threads.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncIterator
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, HTTPException, Query, Response, status
-from fastapi.responses import PlainTextResponse, StreamingResponse
+from fastapi import APIRouter, Depends, HTTPException, Query, Response, status
+from fastapi.responses import PlainTextResponse
+from fastapi.sse import EventSourceResponse, ServerSentEvent
 
 from tracetax.api.auth import FORBIDDEN, require_allowed_service
 from tracetax.api.deps import (
@@ -25,6 +25,7 @@ from tracetax.api.deps import (
     require_configuration,
     submission_errors,
 )
+from tracetax.api.schemas.diagnostics import PipelineDiagnostics as PipelineDiagnosticsAnswer
 from tracetax.api.schemas.errors import QUEUE_FULL, error_responses
 from tracetax.api.schemas.experiments import (
     ExperimentCreated,
@@ -37,18 +38,21 @@ from tracetax.api.schemas.experiments import (
 from tracetax.app import retention
 from tracetax.app.submission import queue_experiment
 from tracetax.db import repository as repo
-from tracetax.diagnostics import report, stacks
+from tracetax.db.models import Experiment
+from tracetax.diagnostics import stacks
 from tracetax.diagnostics.ledger import RoundLedger
-from tracetax.diagnostics.pipeline import PipelineDiagnostics, build_pipeline
+from tracetax.diagnostics.pipeline import PipelineDiagnostics
 from tracetax.diagnostics.report import Diagnostics
 from tracetax.diagnostics.stacks import FlameGraph
-from tracetax.spec.collector import PipelineSpec
-from tracetax.spec.service import SpecBody, parse_spec
+from tracetax.spec.service import SpecBody, parse_spec, subject_of
+from tracetax.subjects.base import DiagnosticsOptions
+from tracetax.subjects.registry import subject_for, subject_named
 
 # SpecRoute: the create route's body is a spec of either subject; its 422s name fields as written.
 router = APIRouter(prefix="/api/v1/experiments", tags=["experiments"], route_class=SpecRoute)
-# How long the event stream waits for progress before it sends a keep-alive comment and
-# checks whether the experiment ended without a `finished` event.
+# How long the event stream waits for progress before it checks whether the experiment ended
+# without a `finished` event. The keep-alive comment on a quiet stream is FastAPI's own
+# (`: ping` after 15 s without an event, fastapi.sse).
 EVENTS_IDLE_S = 15.0
 # How long a client waits before it reconnects to an event stream the stopping backend ended.
 STOPPING_RETRY_MS = 5000
@@ -164,53 +168,57 @@ def get_results(
     )
 
 
+def experiment_to_follow(experiment_id: str, engine: EngineDep) -> Experiment:
+    """The experiment whose events are asked for, or 404 before the stream opens: the body of
+    an event-stream route runs only after its 200 has been sent."""
+    return load_experiment(engine, experiment_id)
+
+
+def progress_event(payload: object) -> ServerSentEvent:
+    """One `progress` event; its data is the payload as JSON."""
+    return ServerSentEvent(event="progress", data=payload)
+
+
+def finished_event(experiment_id: str, status: str) -> ServerSentEvent:
+    return progress_event({"experiment_id": experiment_id, "status": status, "phase": "finished"})
+
+
 @router.get(
     "/{experiment_id}/events",
-    responses={200: {"content": {"text/event-stream": {}}}, **error_responses({404: "not found"})},
+    response_class=EventSourceResponse,
+    responses=error_responses({404: "not found"}),
 )
-async def experiment_events(experiment_id: str, engine: EngineDep) -> StreamingResponse:
+async def experiment_events(
+    experiment_id: str, engine: EngineDep, experiment: Annotated[Experiment, Depends(experiment_to_follow)]
+) -> AsyncIterator[ServerSentEvent]:
     """Server-sent events: phase, configuration, round, elapsed and remaining time, current
     rate and p99. Ends after the `finished` event; a finished experiment sends one at once."""
-    experiment = await asyncio.to_thread(load_experiment, engine, experiment_id)
-
-    def finished(status: str) -> str:
-        payload = {"experiment_id": experiment_id, "status": status, "phase": "finished"}
-        return f"event: progress\ndata: {json.dumps(payload)}\n\n"
-
-    async def stream() -> AsyncIterator[str]:
-        if experiment.status in repo.FINAL_EXPERIMENT_STATES:
-            yield finished(experiment.status)
+    if experiment.status in repo.FINAL_EXPERIMENT_STATES:
+        yield finished_event(experiment_id, experiment.status)
+        return
+    if experiment.status == "queued":
+        queued = {"experiment_id": experiment_id, "status": "queued", "phase": "queued"}
+        yield progress_event({**queued, "queue_position": engine.queue.position(experiment_id)})
+    async for event in engine.broker.subscribe(experiment_id, idle_s=EVENTS_IDLE_S):
+        if event is not None:
+            yield progress_event(event)
+            continue
+        # Quiet for a while: end the stream if the experiment ended without an event (say, a
+        # restart marked it interrupted). FastAPI keeps proxies from timing out meanwhile.
+        now = await asyncio.to_thread(load_experiment, engine, experiment_id)
+        if now.status in repo.FINAL_EXPERIMENT_STATES:
+            yield finished_event(experiment_id, now.status)
             return
-        if experiment.status == "queued":
-            payload: dict[str, object] = {
-                "experiment_id": experiment_id,
-                "status": "queued",
-                "phase": "queued",
-                "queue_position": engine.queue.position(experiment_id),
-            }
-            yield f"event: progress\ndata: {json.dumps(payload)}\n\n"
-        async for event in engine.broker.subscribe(experiment_id, idle_s=EVENTS_IDLE_S):
-            if event is not None:
-                yield f"event: progress\ndata: {event.model_dump_json()}\n\n"
-                continue
-            # Quiet for a while: end the stream if the experiment ended without an event
-            # (say, a restart marked it interrupted); otherwise keep proxies from timing out.
-            now = await asyncio.to_thread(load_experiment, engine, experiment_id)
-            if now.status in repo.FINAL_EXPERIMENT_STATES:
-                yield finished(now.status)
-                return
-            yield ": keep-alive\n\n"
-        if engine.broker.closed:
-            # The backend stops: end now so the server's graceful shutdown is not held (the
-            # client reconnects to the next backend, after this `retry`).
-            yield f": the backend is stopping\nretry: {STOPPING_RETRY_MS}\n\n"
-
-    return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+    if engine.broker.closed:
+        # The backend stops: end now so the server's graceful shutdown is not held (the
+        # client reconnects to the next backend, after this `retry`).
+        yield ServerSentEvent(comment="the backend is stopping", retry=STOPPING_RETRY_MS)
 
 
 @router.get(
     "/{experiment_id}/diagnostics",
-    response_model=Diagnostics | PipelineDiagnostics,
+    # The pipeline's answer typed to its ledger's leaves (the same JSON as PipelineDiagnostics).
+    response_model=Diagnostics | PipelineDiagnosticsAnswer,
     responses=error_responses({404: "not found", 409: "not finished yet"}),
 )
 def get_diagnostics(
@@ -235,9 +243,11 @@ def get_diagnostics(
         if stored is None:
             raise HTTPException(status.HTTP_404_NOT_FOUND, f"no experiment {experiment_id}")
         spec = parse_spec(stored.spec)
-        if isinstance(spec, PipelineSpec):
-            return build_pipeline(stored, spec, repo.ledger_readings(session, experiment_id), target_spans_per_s)
-        return report.build(session, stored, engine.engine.manifest_for(spec), cpu_budget_pct)
+        options = DiagnosticsOptions(cpu_budget_pct, target_spans_per_s)
+        answer: Diagnostics | PipelineDiagnostics = subject_for(spec).diagnostics(
+            session, stored, spec, engine.subjects, options
+        )
+        return answer
 
 
 @router.get(
@@ -287,4 +297,5 @@ def recollect_ledger(experiment_id: str, engine: EngineDep) -> list[RoundLedger]
     asyncio.run(engine.collect_ledger(experiment_id))
     with engine.sessions() as session:
         readings = repo.ledger_readings(session, experiment_id)
-        return [RoundLedger.model_validate(r.ledger) for r in readings if experiment.spec.get("subject") != "collector"]
+        answers = subject_named(subject_of(experiment.spec)).answers_round_ledgers
+        return [RoundLedger.model_validate(r.ledger) for r in readings if answers]

@@ -13,8 +13,8 @@ from tracetax.api.schemas.errors import error_responses
 from tracetax.api.schemas.logs import ExperimentLogs, LogRecord
 from tracetax.clients.base import BackendError
 from tracetax.clients.readback import RUN_ID_LABEL, quoted
-from tracetax.spec.collector import PipelineSpec
 from tracetax.spec.service import parse_spec
+from tracetax.subjects.registry import subject_for
 
 router = APIRouter(prefix="/api/v1/experiments", tags=["logs"])
 
@@ -40,17 +40,19 @@ async def get_logs(
     if configuration is not None:
         require_configuration(experiment, configuration)
     spec = parse_spec(experiment.spec)
-    if isinstance(spec, PipelineSpec):
-        # telemetrygen sends spans only; the lab Collectors' own logs are in each round's work
-        # directory and, for a failed round, in its log tail.
-        raise HTTPException(status.HTTP_409_CONFLICT, "a Collector pipeline experiment sends no service logs")
+    subject = subject_for(spec)
+    service_name = subject.service_name(spec)
+    if service_name is None:
+        # A Collector pipeline: telemetrygen sends spans only; the lab Collectors' own logs are
+        # in each round's work directory and, for a failed round, in its log tail.
+        raise HTTPException(status.HTTP_409_CONFLICT, f"{subject.description} experiment sends no service logs")
     rounds = [r for r in experiment.rounds if configuration in (None, r.configuration)]
     queries: list[str] = []
     records: list[LogRecord] = []
     for round_ in rounds:
         if round_.started_at is None:  # never ran
             continue
-        query = f"{{service_name={quoted(spec.service_name)}}} | {RUN_ID_LABEL}={quoted(round_.run_id)}"
+        query = f"{{service_name={quoted(service_name)}}} | {RUN_ID_LABEL}={quoted(round_.run_id)}"
         queries.append(query)
         finished = round_.finished_at or datetime.now(UTC)
         try:

@@ -26,5 +26,5 @@ def list_services(engine: EngineDep) -> list[ServiceInfo]:
             concurrency=sorted(manifest.concurrency),
             profiling_command=manifest.profiling.command if manifest.profiling else None,
         )
-        for manifest in engine.engine.services.values()
+        for manifest in engine.subjects.services.values()
     ]

@@ -13,6 +13,7 @@ from tracetax.diagnostics.checks import Budget, Verdict
 from tracetax.spec.collector import PipelineSpec, SpanLoadSpec, VariantSpec
 from tracetax.spec.inputs import SEED_MAX, SEED_MIN, InputModel
 from tracetax.spec.service import ConfigurationSpec, ExperimentSpec, LoadSpec, ServiceRef, subject_of
+from tracetax.subjects.registry import subject_named
 
 
 def _check_location(spec_loc: Sequence[Any]) -> Sequence[Any]:
@@ -36,10 +37,10 @@ def check_pair(baseline: Pairable, candidate: Pairable) -> list[Pairable]:
 
 
 def _budget_fits(budget: Budget, subject: str) -> Budget:
-    misplaced = budget.misplaced(subject)
+    kind = subject_named(subject)
+    misplaced = budget.misplaced(kind.budget_fields)
     if misplaced:
-        kind = "a Collector pipeline" if subject == "collector" else "a service"
-        raise ValueError(f"{', '.join(misplaced)} does not apply to a check of {kind}")
+        raise ValueError(f"{', '.join(misplaced)} does not apply to a check of {kind.description}")
     return budget
 
 

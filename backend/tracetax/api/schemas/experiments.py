@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from tracetax.api.schemas.results import AnyConfigurationAggregates, ClosedPhase, ResourceSample
 from tracetax.db.models import Experiment, Round
 
 
@@ -115,9 +116,9 @@ class ExperimentDetail(ExperimentSummary):
 class RoundRaw(RoundSummary):
     histogram: str | None
     open_phase: dict[str, Any] | None
-    closed_phase: dict[str, Any] | None
+    closed_phase: ClosedPhase | None
     resources: dict[str, Any] | None
-    samples: list[dict[str, Any]] | None
+    samples: list[ResourceSample] | None
 
 
 class ExperimentResults(BaseModel):
@@ -125,5 +126,5 @@ class ExperimentResults(BaseModel):
     status: str
     baseline: str
     # Per configuration, in spec order; present once the experiment has finished.
-    configurations: list[dict[str, Any]]
+    configurations: list[AnyConfigurationAggregates]
     rounds: list[RoundRaw]

@@ -113,12 +113,12 @@ export function sampleSeries(
     const own = rounds.filter((r) => r.configuration === configuration && r.samples?.length);
     if (choice !== "mean") {
       const round = own.find((r) => r.round_index === choice);
-      const chosen = round ? points(round.samples as unknown as ResourceSample[]) : null;
+      const chosen = round ? points(round.samples ?? []) : null;
       return { label: configuration, x: chosen?.x ?? [], y: chosen?.y ?? [] };
     }
     const bins = new Map<number, number[]>();
     for (const round of own.filter((r) => r.status === "completed")) {
-      const each = points(round.samples as unknown as ResourceSample[]);
+      const each = points(round.samples ?? []);
       each.x.forEach((t, i) => {
         const bin = Math.round(t / SAMPLE_STEP_S);
         bins.set(bin, [...(bins.get(bin) ?? []), each.y[i]]);

@@ -1,6 +1,6 @@
 // What a round's records say beyond its figures: whether other processes used the service's
 // cores during a measured phase (isolation, engine/isolation.py), how the service ended after
-// SIGTERM (shutdown, engine/runner.py `shutdown_record`) and what limited the max-throughput
+// SIGTERM (shutdown, engine/round.py `shutdown_record`) and what limited the max-throughput
 // phase (limited_by, engine/isolation.py `decide_limiter`). The API leaves these records open
 // (`dict`), so they are read tolerantly: isolation may be one record or {phase: record}, and
 // older rounds have none of them.

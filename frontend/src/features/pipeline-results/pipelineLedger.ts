@@ -5,7 +5,7 @@
 // to Tempo → stored in Tempo, with its complete traces and the traces whole on one downstream.
 // An unknown count stays unknown with its reason: never 0.
 
-import { ledgerOf, type PipelineRoundLedger, type StoredTraces, storedOf } from "../../api/types";
+import { type PipelineRoundLedger, type StoredTraces, storedOf } from "../../api/types";
 import type {
   FlowDetail,
   FlowStage,
@@ -188,7 +188,7 @@ export function pipelineSignal(entry: PipelineRoundLedger): {
   balanced: null;
   note: string | null;
 } {
-  const ledger = ledgerOf(entry);
+  const ledger = entry.ledger;
   const receiver = ledger.receiver;
   const exporter = ledger.exporter;
   const downstream = ledger.downstream;
@@ -244,14 +244,14 @@ export function pipelineSignal(entry: PipelineRoundLedger): {
 }
 
 export function pipelineFlow(entry: PipelineRoundLedger): SignalFlow {
-  const processors = Object.keys(ledgerOf(entry).processors ?? {});
+  const processors = Object.keys(entry.ledger.processors ?? {});
   return ledgerFlow(pipelineSignal(entry), pipelineVocabulary(processors));
 }
 
 /** The round's state beside its title, from the API's own `lost` and `kept_ratio`. */
 export function pipelineStatus(entry: PipelineRoundLedger): FlowStatus {
-  const lost = num(ledgerOf(entry).lost);
-  const kept = num(ledgerOf(entry).kept_ratio);
+  const lost = num(entry.ledger.lost);
+  const kept = num(entry.ledger.kept_ratio);
   const keptText = kept != null && kept < 1 ? `, ${formatUtilization(kept)} kept` : "";
   if (lost == null) return { className: "tag-unknown", text: `lost unknown${keptText}` };
   if (lost > 0) return { className: "tag-bad", text: `${formatNumber(lost, 0)} lost${keptText}` };
@@ -260,7 +260,7 @@ export function pipelineStatus(entry: PipelineRoundLedger): FlowStatus {
 
 /** The processors' own counters of a round (tail_sampling's, memory_limiter's …), by name. */
 export function processorCounters(entry: PipelineRoundLedger): [string, number][] {
-  return Object.entries(ledgerOf(entry).processor_counters ?? {}).filter(
+  return Object.entries(entry.ledger.processor_counters ?? {}).filter(
     (item): item is [string, number] => num(item[1]) != null,
   );
 }

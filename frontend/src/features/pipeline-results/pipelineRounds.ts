@@ -1,7 +1,7 @@
-// What a pipeline round's raw records say (the API leaves them open): telemetrygen's own count
-// and rate (open_phase.generator), the lab Collector's figures (resources), the ledger's kept
-// ratio, and the ramp (closed_phase) when the spec asked for one. Read tolerantly: a round
-// still running, or stored before a field existed, has none of them.
+// What a pipeline round's raw records say: telemetrygen's own count and rate
+// (open_phase.generator, a dict the OpenAPI leaves open), the lab Collector's figures
+// (resources), the ledger's kept ratio, and the ramp (closed_phase) when the spec asked for one.
+// Read tolerantly: a round still running, or stored before a field existed, has none of them.
 
 import type { PipelineClosedPhase, RampStep, RoundRaw, RoundSummary } from "../../api/types";
 import type { RoundColumn } from "../../components/results/RoundsTable";

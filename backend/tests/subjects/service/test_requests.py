@@ -7,8 +7,8 @@ import subprocess
 from pathlib import Path
 
 from tracetax.engine.loadgen import PRIVATE_PREFIX, OhaRun, Requests, _request_options, discard_private_files
-from tracetax.engine.runner import requests_of
 from tracetax.spec.service import LoadSpec
+from tracetax.subjects.service.runner import requests_of
 
 
 def test_one_url_is_the_target(tmp_path: Path) -> None:

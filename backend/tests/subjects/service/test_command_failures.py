@@ -13,12 +13,13 @@ import psutil
 import pytest
 
 from tracetax.engine.loadgen import OhaDriver
-from tracetax.engine.runner import RoundContext, RoundOutcome, run_round
+from tracetax.engine.round import RoundOutcome
 from tracetax.spec.service import ExperimentSpec
+from tracetax.subjects.service.runner import RoundContext, run_round
 from tracetax.system.placement import Placement
 from tracetax.system.ports import free_port
 
-SERVER = Path(__file__).parents[1] / "fixtures" / "plain_server.py"
+SERVER = Path(__file__).parents[2] / "fixtures" / "plain_server.py"
 
 
 def run(tmp_path: Path, argv: list[str], port: int, **service: object) -> RoundOutcome:

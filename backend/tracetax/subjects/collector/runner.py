@@ -15,17 +15,23 @@ what the round reports of the Collectors' logs is redacted (tracetax.lab.redact)
 
 from __future__ import annotations
 
-import shutil
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from tracetax.demos.process import ServiceError, ServiceProcess
 from tracetax.engine.isolation import PhaseWatch
-from tracetax.engine.runner import STOP_GRACE_S, RoundCancelledError, RoundOutcome, shutdown_record
+from tracetax.engine.round import (
+    STOP_GRACE_S,
+    Report,
+    RoundCancelledError,
+    RoundOutcome,
+    hold_phase,
+    run_round,
+    shutdown_record,
+)
 from tracetax.engine.sampler import Sampler, resource_summary
 from tracetax.lab import pipelines, telemetrygen
 from tracetax.lab.ledger import ledger, round_figures
@@ -71,7 +77,7 @@ class PipelineRoundContext:
     overlays: pipelines.OverlayPolicy
     placement: Placement
     cancel: threading.Event
-    report: Callable[[str, float | None, dict[str, Any]], None]
+    report: Report
 
 
 def downstream_count(variant: VariantSpec) -> int:
@@ -157,10 +163,8 @@ def _hold(
 ) -> None:
     """Let a phase run for `seconds`, reporting each second; stop at once on cancel, when a
     Collector dies, or when telemetrygen fails before its time is up."""
-    started = time.monotonic()
-    while (elapsed := time.monotonic() - started) < seconds:
-        if ctx.cancel.is_set():
-            raise RoundCancelledError()
+
+    def watch(_elapsed: float) -> None:
         for collector in collectors:
             code = collector.process.poll()
             if code is not None:
@@ -169,8 +173,8 @@ def _hold(
                 )
         if generator is not None and generator.poll() not in (None, 0):
             generator.check()
-        ctx.report(phase, seconds, {"phase_elapsed_s": round(min(elapsed, seconds), 1)})
-        time.sleep(min(1.0, max(0.05, seconds - elapsed)))
+
+    hold_phase(ctx.cancel, ctx.report, phase, seconds, watch=watch)
 
 
 def _wait_generator(ctx: PipelineRoundContext, generator: telemetrygen.RunningGenerator) -> bool:
@@ -301,18 +305,28 @@ def _ramp(
     return summarize_ramp(steps, ramp.max_spans_per_s)
 
 
-def run_pipeline_round(ctx: PipelineRoundContext) -> RoundOutcome:
-    """Run one round of one variant; never raises for a Collector's or telemetrygen's failure."""
-    shutil.rmtree(ctx.workdir, ignore_errors=True)
-    ctx.workdir.mkdir(parents=True)
-    load = ctx.spec.load
-    outcome = RoundOutcome(status="failed")
-    collectors: list[LabCollector] = []
+@dataclass
+class PipelineRound:
+    """One round of a pipeline variant, as the engine's round skeleton drives it."""
+
+    ctx: PipelineRoundContext
+    # Every Collector started, in order, so each is stopped on any path out.
+    collectors: list[LabCollector] = field(default_factory=list)
     generator: telemetrygen.RunningGenerator | None = None
-    try:
-        ctx.report("starting", None, {})
+    failures: tuple[type[Exception], ...] = (
+        ServiceError,
+        telemetrygen.GeneratorError,
+        TelemetryError,
+        pipelines.PipelineConfigError,
+        pipelines.OverlayRefusedError,
+        OSError,
+    )
+
+    def phases(self, outcome: RoundOutcome) -> None:
+        ctx, collectors = self.ctx, self.collectors
+        load = ctx.spec.load
         lab = start_lab(ctx, collectors)
-        generator = telemetrygen.start(
+        generator = self.generator = telemetrygen.start(
             endpoint=lab.otlp_endpoint,
             spans_per_s=load.spans_per_s,
             duration_s=load.warmup_s + load.duration_s,
@@ -345,31 +359,24 @@ def run_pipeline_round(ctx: PipelineRoundContext) -> RoundOutcome:
         ctx.report("stopping", None, {})
         outcome.exit_code = lab.process.stop(COLLECTOR_STOP_GRACE_S)
         outcome.shutdown = shutdown_record(outcome.exit_code, COLLECTOR_STOP_GRACE_S)
-        outcome.status = "completed"
-    except RoundCancelledError:
-        outcome.status, outcome.error = "cancelled", "cancelled"
-    except (
-        ServiceError,
-        telemetrygen.GeneratorError,
-        TelemetryError,
-        pipelines.PipelineConfigError,
-        pipelines.OverlayRefusedError,
-        OSError,
-    ) as error:
-        outcome.status, outcome.error = "failed", str(error)
-    finally:
-        if generator is not None:
-            generator.kill()
-        for collector in reversed(collectors):
+
+    def clean_up(self, outcome: RoundOutcome) -> None:
+        if self.generator is not None:
+            self.generator.kill()
+        for collector in reversed(self.collectors):
             code = collector.process.stop(STOP_GRACE_S if collector.name == LAB else 2)
             if collector.name == LAB and outcome.exit_code is None:
                 outcome.exit_code = code
         if outcome.status != "completed":
             outcome.service_log_tail = "\n".join(
-                f"{c.process.name}:\n{c.process.last_lines(20)}" for c in collectors
-            ) + _generator_tail(ctx.workdir / "telemetrygen.log")
-        _redact(ctx, outcome)
-    return outcome
+                f"{c.process.name}:\n{c.process.last_lines(20)}" for c in self.collectors
+            ) + _generator_tail(self.ctx.workdir / "telemetrygen.log")
+        _redact(self.ctx, outcome)
+
+
+def run_pipeline_round(ctx: PipelineRoundContext) -> RoundOutcome:
+    """Run one round of one variant; never raises for a Collector's or telemetrygen's failure."""
+    return run_round(ctx.workdir, ctx.report, lambda: PipelineRound(ctx))
 
 
 def _redact(ctx: PipelineRoundContext, outcome: RoundOutcome) -> None:

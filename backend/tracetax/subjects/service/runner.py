@@ -8,12 +8,10 @@ stopped on every path out (success, failure, cancellation).
 from __future__ import annotations
 
 import math
-import shutil
-import signal
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -23,6 +21,15 @@ from tracetax.demos.catalog import ConcurrencyKnob, ServiceManifest
 from tracetax.demos.process import ServiceError, ServiceProcess
 from tracetax.engine.isolation import PhaseWatch
 from tracetax.engine.loadgen import LoadDriver, LoadError, OpenPhaseResult, Requests, RunningLoad
+from tracetax.engine.round import (
+    STOP_GRACE_S,
+    Report,
+    RoundNotStartedError,
+    RoundOutcome,
+    hold_phase,
+    shutdown_record,
+)
+from tracetax.engine.round import run_round as run_round_skeleton
 from tracetax.engine.sampler import Sampler, resource_summary
 from tracetax.profiling import folded
 from tracetax.profiling.samplers import SAMPLERS, AnyServiceSampler, SamplerError, StackSampler
@@ -31,7 +38,6 @@ from tracetax.system.placement import Placement
 from tracetax.system.ports import free_port, holder_of, port_in_use
 
 SERVICE_START_TIMEOUT_S = 60.0
-STOP_GRACE_S = 20.0
 # A round stopped early (cancelled, or the backend stops) still ends its service with SIGTERM
 # and this long to flush its exporters: short enough to fit in TRACETAX_SHUTDOWN_GRACE_S.
 CANCELLED_STOP_GRACE_S = 5.0
@@ -39,28 +45,6 @@ CANCELLED_STOP_GRACE_S = 5.0
 # reports its own counters (every second); the span ledger attributes those counters to the
 # round by time window, so the next round waits this long before it starts.
 SETTLE_S = 2.5
-
-
-class RoundCancelledError(RuntimeError):
-    """The experiment was cancelled (or the backend is stopping) while this round ran."""
-
-
-@dataclass
-class RoundOutcome:
-    status: str  # completed | failed | cancelled
-    error: str | None = None
-    requests_total: int = 0
-    service_log_tail: str | None = None
-    exit_code: int | None = None
-    histogram: str | None = None
-    open_phase: dict[str, Any] | None = None
-    max_throughput_rps: float | None = None
-    closed_phase: dict[str, Any] | None = None
-    samples: list[dict[str, Any]] = field(default_factory=list)
-    resources: dict[str, Any] | None = None
-    stack_profile: dict[str, Any] | None = None
-    folded_stacks: str | None = None
-    shutdown: dict[str, Any] | None = None
 
 
 @dataclass
@@ -74,8 +58,7 @@ class RoundContext:
     placement: Placement
     driver: LoadDriver
     cancel: threading.Event
-    # report(phase, phase_duration_s, extra) -> publishes a Progress event
-    report: Callable[[str, float | None, dict[str, Any]], None]
+    report: Report
 
 
 def service_environment(ctx: RoundContext, port: int) -> dict[str, str]:
@@ -225,25 +208,30 @@ def _await_load(
 ) -> None:
     """Wait for a load phase, reporting progress each second; stop at once on cancel or when
     the service dies; give up 30 s after the phase should have ended."""
-    started = time.monotonic()
-    while running.poll() is None:
-        elapsed = time.monotonic() - started
-        if ctx.cancel.is_set():
-            running.kill()
-            raise RoundCancelledError()
+
+    def watch(elapsed: float) -> None:
         code = service.poll()
         if code is not None:
-            running.kill()
             raise ServiceError(f"the service exited with code {code} during {phase}\n{service.last_lines()}")
         if elapsed > duration_s + 30:
-            running.kill()
             raise LoadError(f"{ctx.driver.name} did not finish {phase} within {duration_s + 30:.0f}s")
-        extra: dict[str, Any] = {"phase_elapsed_s": round(min(elapsed, duration_s), 1)}
+
+    def live() -> dict[str, Any]:
         utilization = _recent_utilization(sampler)
-        if utilization is not None:
-            extra["service_cpu_utilization"] = utilization
-        ctx.report(phase, duration_s, extra)
-        time.sleep(min(1.0, max(0.05, duration_s + 0.5 - elapsed)))
+        return {} if utilization is None else {"service_cpu_utilization": utilization}
+
+    hold_phase(
+        ctx.cancel,
+        ctx.report,
+        phase,
+        duration_s,
+        watch=watch,
+        until=lambda _elapsed: running.poll() is not None,
+        # The load generator exits a little after its duration: the last wait runs that far.
+        expected_end_s=duration_s + 0.5,
+        live=live,
+        stop=running.kill,
+    )
     running.check()
 
 
@@ -283,86 +271,67 @@ def _warm_up(ctx: RoundContext, service: ServiceProcess, requests: Requests) -> 
     return answered
 
 
-def run_round(ctx: RoundContext) -> RoundOutcome:
-    """Run one round of one configuration; never raises for service or load failures.
+@dataclass
+class ServiceRound:
+    """One round of a service, as the engine's round skeleton drives it."""
 
-    Phases: warm-up, the measured open-model phase (resource samples), the stacks phase (the
-    stack sampler under the same load, never measured), the closed-loop phase, the stop."""
-    shutil.rmtree(ctx.workdir, ignore_errors=True)
-    ctx.workdir.mkdir(parents=True)
-    sampler = _stack_sampler(ctx)
-    try:
-        service, launch = _service_process(ctx, sampler)
-    except ServiceError as error:  # nothing was started
-        return RoundOutcome(status="failed", error=str(error))
-    outcome = RoundOutcome(status="failed")
-    measured = False
-    try:
-        ctx.report("starting", None, {})
+    ctx: RoundContext
+    service: ServiceProcess
+    sampler: StackSampler | None
+    # How a user's own service was launched (in words), kept with the round's figures.
+    launch: str | None
+    failures: tuple[type[Exception], ...] = (ServiceError, LoadError, OSError)
+    # Set once the measured phases are done: a later failure says so.
+    measured: bool = False
+
+    def phases(self, outcome: RoundOutcome) -> None:
+        ctx, service = self.ctx, self.service
         service.start()
         service.wait_healthy(_startup_timeout(ctx.spec))
         requests = requests_of(ctx.spec.load, service.base_url)
         outcome.requests_total += _warm_up(ctx, service, requests)
         _measure_open(ctx, service, requests, outcome)
-        sampler = _sample_stacks(ctx, service, requests, sampler, outcome)
+        self.sampler = _sample_stacks(ctx, service, requests, self.sampler, outcome)
         _measure_closed(ctx, service, requests, outcome)
-        measured = True
+        self.measured = True
         ctx.report("stopping", None, {})
         outcome.exit_code = service.stop(STOP_GRACE_S)
         outcome.shutdown = shutdown_record(outcome.exit_code, STOP_GRACE_S)
-        _collect_stacks(sampler, outcome)
-        outcome.status = "completed"
-        if launch is not None and outcome.resources is not None:  # kept with the round's figures
-            outcome.resources["launch"] = launch
+        _collect_stacks(self.sampler, outcome)
+        if self.launch is not None and outcome.resources is not None:  # kept with the round's figures
+            outcome.resources["launch"] = self.launch
         if outcome.resources is not None and (concurrency := concurrency_record(ctx)):
             outcome.resources["concurrency"] = concurrency
         time.sleep(SETTLE_S)
-    except RoundCancelledError:
-        outcome.status = "cancelled"
-        outcome.error = "cancelled"
-    except (ServiceError, LoadError, OSError) as error:
-        outcome.status = "failed"
-        outcome.error = str(error)
-    finally:
-        if sampler is not None:
-            sampler.cancel()
+
+    def clean_up(self, outcome: RoundOutcome) -> None:
+        if self.sampler is not None:
+            self.sampler.cancel()
         if outcome.exit_code is None:
-            outcome.exit_code = service.stop(CANCELLED_STOP_GRACE_S)
+            outcome.exit_code = self.service.stop(CANCELLED_STOP_GRACE_S)
             if outcome.status == "cancelled" and outcome.exit_code is not None:
                 outcome.shutdown = shutdown_record(outcome.exit_code, CANCELLED_STOP_GRACE_S)
-        if outcome.status == "failed" and measured:
+        if outcome.status == "failed" and self.measured:
             outcome.error = f"after the measured phases: {outcome.error}"
-        outcome.service_log_tail = service.last_lines(40) if outcome.status != "completed" else None
-    return outcome
+        outcome.service_log_tail = self.service.last_lines(40) if outcome.status != "completed" else None
 
 
-def shutdown_record(exit_code: int | None, grace_s: float) -> dict[str, Any]:
-    """How the service ended after SIGTERM. Only a failure during a measured phase fails a
-    round: a service that dies by SIGTERM's default action (no handler) or has to be killed
-    keeps its measured phases, and the record says its SDK may not have flushed."""
-    if exit_code == 0:
-        return {"exit_code": 0, "clean": True, "flushed": True, "note": "exited cleanly after SIGTERM"}
-    if exit_code == -signal.SIGTERM:
-        note = (
-            "terminated by SIGTERM's default action (no signal handler): the SDK had no chance to flush, "
-            "so telemetry it still held may be missing from the ledger"
-        )
-    elif exit_code == 128 + signal.SIGTERM:
-        return {
-            "exit_code": exit_code,
-            "clean": False,
-            "flushed": None,
-            "note": "exited with 143 (128 + SIGTERM, as the JVM and shells report a SIGTERM exit): shutdown "
-            "hooks may have flushed the SDK, or not",
-        }
-    elif exit_code == -signal.SIGKILL:
-        note = (
-            f"did not exit within {grace_s:.0f} s of SIGTERM and was killed: telemetry the SDK still held "
-            "may be missing from the ledger"
-        )
-    else:
-        note = f"exited with code {exit_code} after SIGTERM: telemetry may not have been flushed"
-    return {"exit_code": exit_code, "clean": False, "flushed": False, "note": note}
+def begin_round(ctx: RoundContext) -> ServiceRound:
+    """The round's stack sampler and service process, neither started yet."""
+    sampler = _stack_sampler(ctx)
+    try:
+        service, launch = _service_process(ctx, sampler)
+    except ServiceError as error:  # nothing was started
+        raise RoundNotStartedError(str(error)) from error
+    return ServiceRound(ctx, service, sampler, launch)
+
+
+def run_round(ctx: RoundContext) -> RoundOutcome:
+    """Run one round of one configuration; never raises for service or load failures.
+
+    Phases: warm-up, the measured open-model phase (resource samples), the stacks phase (the
+    stack sampler under the same load, never measured), the closed-loop phase, the stop."""
+    return run_round_skeleton(ctx.workdir, ctx.report, lambda: begin_round(ctx))
 
 
 def require_answers(result: OpenPhaseResult, phase: str) -> None:

@@ -8,7 +8,8 @@ import signal
 import pytest
 
 from tracetax.engine.loadgen import LoadError, OpenPhaseResult
-from tracetax.engine.runner import _resource_attributes, require_answers, shutdown_record
+from tracetax.engine.round import shutdown_record
+from tracetax.subjects.service.runner import _resource_attributes, require_answers
 
 
 def test_a_clean_exit_flushed() -> None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from tracetax.cli.run import thread_groups_table, where_export_table
 from tracetax.db.models import Round
 from tracetax.spec.service import ExperimentSpec
+from tracetax.subjects.service.tables import thread_groups_table, where_export_table
 
 STACKS = "goroutine request;main.h;go.opentelemetry.io/otel/exporters/otlp/x 2\ngoroutine request;main.h 1\n"
 

@@ -1,0 +1,158 @@
+"""What a subject (what an experiment measures) plugs into: one small interface, defined once.
+
+The engine runs a subject's rounds through `RoundSubject` (tracetax.engine.round) and knows no
+subject by name. Everything else that differs between subjects (validation at submission, the
+after-run collection, the diagnostics, a check's verdict, its budget fields, the CLI's tables)
+is a method of its `Subject`, looked up in the registry (tracetax.subjects.registry): a third
+subject is one new folder beside service/ and collector/ and one line there.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel
+from rich.console import RenderableType
+from sqlalchemy.orm import Session
+
+from tracetax.clients.readback import RunReadback
+from tracetax.core.config import Settings
+from tracetax.db.models import Experiment
+from tracetax.demos.catalog import ServiceManifest, demo_services
+from tracetax.diagnostics.checks import Budget, Verdict
+from tracetax.engine.loadgen import LoadDriver, OhaDriver
+from tracetax.engine.round import RoundSubject
+from tracetax.lab.pipelines import OverlayPolicy
+
+SpecT = TypeVar("SpecT", bound=BaseModel)
+DiagnosticsT = TypeVar("DiagnosticsT", bound=BaseModel)
+
+
+@dataclass
+class SubjectContext:
+    """What subjects need of this process, built once with the runtime: the settings, the demo
+    catalog and the HTTP load generator."""
+
+    settings: Settings
+    # None: the demo catalog on disk (read when first asked for); a test may give its own.
+    catalog: dict[str, ServiceManifest] | None = None
+    driver: LoadDriver = field(default_factory=OhaDriver)
+
+    @property
+    def services(self) -> dict[str, ServiceManifest]:
+        return self.catalog if self.catalog is not None else demo_services()
+
+    @property
+    def otlp_endpoint(self) -> str:
+        """Where a service's SDK exports (the stack's Collector, OTLP HTTP)."""
+        return str(self.settings.collector_otlp_http_endpoint).rstrip("/")
+
+    @property
+    def lab_export_endpoint(self) -> str:
+        """Where a Collector pipeline's downstream Collectors send on (the stack's OTLP gRPC)."""
+        return self.settings.collector_otlp_grpc_endpoint
+
+
+@dataclass(frozen=True)
+class DiagnosticsOptions:
+    """The diagnostics' query parameters, each read by the subject it applies to."""
+
+    # Services: the CPU overhead the recommendation may spend, in percent.
+    cpu_budget_pct: float = 10.0
+    # Collector pipelines: size the recommendation for this span rate.
+    target_spans_per_s: float | None = None
+
+
+@dataclass
+class CliReport:
+    """What `tracetax run` prints of a finished experiment, after its progress bar."""
+
+    tables: Sequence[RenderableType]
+    # Warnings about the run (rounds the subject's own figures flag), printed in yellow.
+    warnings: list[str]
+
+
+class Subject(ABC, Generic[SpecT, DiagnosticsT]):
+    """One kind of subject. Its spec type is SpecT (the spec's `subject` field is `name`), its
+    diagnostics DiagnosticsT."""
+
+    # The spec's `subject` value.
+    name: ClassVar[str]
+    # In messages: "a service", "a Collector pipeline".
+    description: ClassVar[str]
+    # The budget fields a check of this subject may set.
+    budget_fields: ClassVar[frozenset[str]]
+    # Whether re-collecting the ledger (POST .../ledger) answers the rounds' service ledgers.
+    answers_round_ledgers: ClassVar[bool]
+
+    @abstractmethod
+    def label(self, spec: SpecT) -> str:
+        """What the experiments list shows as the subject."""
+
+    @abstractmethod
+    def bound_errors(self, spec: SpecT, settings: Settings) -> list[dict[str, Any]]:
+        """What the operator's per-spec bounds refuse, beyond the estimate every spec is held to."""
+
+    @abstractmethod
+    def validate(
+        self, spec: SpecT, services: dict[str, ServiceManifest], settings: Settings, overlays: OverlayPolicy
+    ) -> ServiceManifest | None:
+        """Check the spec against what it would run (raise SpecError or UnknownServiceError):
+        the demo service's manifest, or None."""
+
+    def check_allowed(self, settings: Settings, spec: SpecT) -> None:
+        """Raise CommandNotAllowedError unless the settings let this backend start what the spec runs."""
+
+    def unresolvable(self, session: Session, spec: SpecT, budget: Budget) -> list[dict[str, Any]]:
+        """The budget lines tighter than this machine is known to resolve (none without a calibration)."""
+        return []
+
+    @abstractmethod
+    def rounds(self, spec: SpecT, context: SubjectContext) -> RoundSubject:
+        """What the engine runs for this spec."""
+
+    @abstractmethod
+    async def collect(
+        self, session: Session, experiment: Experiment, spec: SpecT, readback: RunReadback, context: SubjectContext
+    ) -> None:
+        """After the run (or again on request): read what the backends hold of its rounds."""
+
+    @abstractmethod
+    def diagnostics(
+        self,
+        session: Session,
+        experiment: Experiment,
+        spec: SpecT,
+        context: SubjectContext,
+        options: DiagnosticsOptions,
+    ) -> DiagnosticsT:
+        """What a finished experiment means."""
+
+    @abstractmethod
+    def verdict(
+        self,
+        session: Session,
+        experiment: Experiment,
+        spec: SpecT,
+        context: SubjectContext,
+        budget: Budget,
+        strict: bool,
+    ) -> Verdict:
+        """A finished check's verdict on its candidate against the baseline."""
+
+    def service_name(self, spec: SpecT) -> str | None:
+        """The service name its logs carry; None: it sends no service logs."""
+        return None
+
+    @abstractmethod
+    def cli_report(
+        self,
+        session: Session,
+        experiment: Experiment,
+        spec: SpecT,
+        aggregates: Sequence[dict[str, Any]],
+    ) -> CliReport:
+        """`tracetax run`'s tables for a finished experiment (`aggregates`: its configurations' results)."""

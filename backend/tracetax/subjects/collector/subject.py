@@ -1,0 +1,125 @@
+"""A Collector pipeline under span load (`subject: collector`): each variant of the pipeline
+in the lab, against the baseline pipeline."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from sqlalchemy.orm import Session
+
+from tracetax.clients.readback import RunReadback
+from tracetax.core.config import Settings
+from tracetax.db import repository as repo
+from tracetax.db.models import Experiment
+from tracetax.demos.catalog import ServiceManifest
+from tracetax.diagnostics.checks import PIPELINE_BUDGET_FIELDS, Budget, Verdict, judge
+from tracetax.diagnostics.pipeline import (
+    PipelineDiagnostics,
+    build_pipeline,
+    collect_pipeline_traces,
+    pipeline_samples,
+)
+from tracetax.engine.round import RoundSubject
+from tracetax.lab.pipelines import OverlayPolicy
+from tracetax.spec.collector import PipelineSpec
+from tracetax.subjects.base import CliReport, DiagnosticsOptions, Subject, SubjectContext
+from tracetax.subjects.collector.rounds import PipelineRounds
+from tracetax.subjects.collector.tables import ledger_table, pipeline_results_table, recommendation_table
+from tracetax.subjects.collector.validation import validate_pipelines
+from tracetax.subjects.tables import changes_table
+
+
+class Collector(Subject[PipelineSpec, PipelineDiagnostics]):
+    name: ClassVar[str] = "collector"
+    description: ClassVar[str] = "a Collector pipeline"
+    budget_fields: ClassVar[frozenset[str]] = frozenset(PIPELINE_BUDGET_FIELDS)
+    # A pipeline's counters are read during each round; re-collecting reads Tempo's side only.
+    answers_round_ledgers: ClassVar[bool] = False
+
+    def label(self, spec: PipelineSpec) -> str:
+        return "collector"
+
+    def bound_errors(self, spec: PipelineSpec, settings: Settings) -> list[dict[str, Any]]:
+        return []  # telemetrygen's spans are counted, not read back one by one
+
+    def validate(
+        self, spec: PipelineSpec, services: dict[str, ServiceManifest], settings: Settings, overlays: OverlayPolicy
+    ) -> ServiceManifest | None:
+        validate_pipelines(spec, overlays)
+        return None
+
+    def rounds(self, spec: PipelineSpec, context: SubjectContext) -> RoundSubject:
+        overlays = OverlayPolicy.from_settings(context.settings)
+        return PipelineRounds(spec, context.lab_export_endpoint, overlays)
+
+    async def collect(
+        self,
+        session: Session,
+        experiment: Experiment,
+        spec: PipelineSpec,
+        readback: RunReadback,
+        context: SubjectContext,
+    ) -> None:
+        # A pipeline's counters were read during each round; Tempo's side now.
+        await collect_pipeline_traces(session, experiment, readback, context.settings.ledger_settle_s)
+
+    def diagnostics(
+        self,
+        session: Session,
+        experiment: Experiment,
+        spec: PipelineSpec,
+        context: SubjectContext,
+        options: DiagnosticsOptions,
+    ) -> PipelineDiagnostics:
+        readings = repo.ledger_readings(session, experiment.id)
+        return build_pipeline(experiment, spec, readings, options.target_spans_per_s)
+
+    def verdict(
+        self,
+        session: Session,
+        experiment: Experiment,
+        spec: PipelineSpec,
+        context: SubjectContext,
+        budget: Budget,
+        strict: bool,
+    ) -> Verdict:
+        # With what the run read back from Tempo, so the check's metrics (and Holm's family over
+        # them) are the results page's.
+        readings = repo.ledger_readings(session, experiment.id)
+        samples = pipeline_samples(experiment, spec, readings)
+        diagnostics = build_pipeline(experiment, spec, readings, samples=samples)
+        candidate = next((r.aggregates for r in experiment.results if r.configuration == "candidate"), {})
+        return judge(
+            budget,
+            diagnostics.overhead.get("candidate", {}),
+            None,
+            strict,
+            baseline=samples.get("baseline", []),
+            candidate=samples.get("candidate", []),
+            flagged_rounds=diagnostics.flagged_rounds,
+            lost_spans=(candidate.get("ledger_totals") or {}).get("lost"),
+        )
+
+    def cli_report(
+        self, session: Session, experiment: Experiment, spec: PipelineSpec, aggregates: Sequence[dict[str, Any]]
+    ) -> CliReport:
+        diagnostics = build_pipeline(experiment, spec, repo.ledger_readings(session, experiment.id))
+        baseline = spec.baseline.name
+        tables = [
+            pipeline_results_table(list(aggregates), baseline, diagnostics.span_delay),
+            changes_table(diagnostics.overhead, baseline),
+            ledger_table(diagnostics.ledger),
+            recommendation_table(diagnostics.recommendation),
+        ]
+        flagged = (
+            (
+                "telemetrygen could not deliver the asked rate (its limit, not the Collector's)",
+                diagnostics.saturated_rounds,
+            ),
+            ("interference on the lab Collector's cores", diagnostics.flagged_rounds),
+        )
+        return CliReport(tables, [f"{label}: {', '.join(rounds)}" for label, rounds in flagged if rounds])
+
+
+COLLECTOR = Collector()

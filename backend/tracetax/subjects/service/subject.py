@@ -1,0 +1,145 @@
+"""A service under HTTP load (`subject: service`, the default): a demo service of the catalog
+or a user's own command."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from sqlalchemy.orm import Session
+
+from tracetax.clients.readback import RunReadback
+from tracetax.core.command_policy import check_command
+from tracetax.core.config import Settings
+from tracetax.db import repository as repo
+from tracetax.db.models import Experiment
+from tracetax.demos.catalog import ServiceManifest
+from tracetax.diagnostics import report
+from tracetax.diagnostics.checks import SERVICE_BUDGET_FIELDS, Budget, Verdict, judge
+from tracetax.diagnostics.cost import ConfigurationCost, CostInputs
+from tracetax.diagnostics.cost_report import build_cost, collector_figure
+from tracetax.diagnostics.report import Diagnostics, samples_by_configuration
+from tracetax.engine.round import RoundSubject
+from tracetax.lab.pipelines import OverlayPolicy
+from tracetax.spec.service import CommandServiceRef, DemoServiceRef, ExperimentSpec
+from tracetax.subjects.base import CliReport, DiagnosticsOptions, Subject, SubjectContext
+from tracetax.subjects.service.rounds import ServiceRounds
+from tracetax.subjects.service.tables import (
+    results_table,
+    service_changes,
+    thread_groups_table,
+    where_export_table,
+)
+from tracetax.subjects.service.validation import (
+    manifest_for,
+    phase_request_errors,
+    unresolvable_lines,
+    validate_service,
+)
+from tracetax.subjects.tables import changes_table
+
+
+class Service(Subject[ExperimentSpec, Diagnostics]):
+    name: ClassVar[str] = "service"
+    description: ClassVar[str] = "a service"
+    budget_fields: ClassVar[frozenset[str]] = frozenset(SERVICE_BUDGET_FIELDS)
+    answers_round_ledgers: ClassVar[bool] = True
+
+    def label(self, spec: ExperimentSpec) -> str:
+        """The demo service's language, or "command" for a user's own."""
+        return spec.service.language if isinstance(spec.service, DemoServiceRef) else "command"
+
+    def bound_errors(self, spec: ExperimentSpec, settings: Settings) -> list[dict[str, Any]]:
+        # Every request of a load phase is read back into its histogram.
+        return phase_request_errors(spec.load, spec.sample_stacks, settings.max_phase_requests)
+
+    def validate(
+        self, spec: ExperimentSpec, services: dict[str, ServiceManifest], settings: Settings, overlays: OverlayPolicy
+    ) -> ServiceManifest | None:
+        return validate_service(spec, services, settings)
+
+    def check_allowed(self, settings: Settings, spec: ExperimentSpec) -> None:
+        # Demo services always may run; a user's own command as the settings allow.
+        if isinstance(spec.service, CommandServiceRef):
+            check_command(settings, spec.service.argv, spec.service.cwd)
+
+    def unresolvable(self, session: Session, spec: ExperimentSpec, budget: Budget) -> list[dict[str, Any]]:
+        return unresolvable_lines(session, spec, budget)
+
+    def rounds(self, spec: ExperimentSpec, context: SubjectContext) -> RoundSubject:
+        return ServiceRounds(spec, manifest_for(spec, context.services), context.driver, context.otlp_endpoint)
+
+    async def collect(
+        self,
+        session: Session,
+        experiment: Experiment,
+        spec: ExperimentSpec,
+        readback: RunReadback,
+        context: SubjectContext,
+    ) -> None:
+        manifest = manifest_for(spec, context.services)
+        await report.collect_ledger(session, experiment, readback, manifest, context.settings.ledger_settle_s)
+
+    def diagnostics(
+        self,
+        session: Session,
+        experiment: Experiment,
+        spec: ExperimentSpec,
+        context: SubjectContext,
+        options: DiagnosticsOptions,
+    ) -> Diagnostics:
+        return report.build(session, experiment, manifest_for(spec, context.services), options.cpu_budget_pct)
+
+    def verdict(
+        self,
+        session: Session,
+        experiment: Experiment,
+        spec: ExperimentSpec,
+        context: SubjectContext,
+        budget: Budget,
+        strict: bool,
+    ) -> Verdict:
+        diagnostics = report.build(session, experiment, manifest_for(spec, context.services))
+        samples = samples_by_configuration(experiment)
+        cost = _candidate_cost(session, experiment, budget)
+        return judge(
+            budget,
+            diagnostics.overhead.get("candidate", {}),
+            diagnostics.dropped_spans.get("candidate"),
+            strict,
+            baseline=samples.get("baseline", []),
+            candidate=samples.get("candidate", []),
+            flagged_rounds=diagnostics.flagged_rounds,
+            cost=cost,
+        )
+
+    def service_name(self, spec: ExperimentSpec) -> str | None:
+        return spec.service_name
+
+    def cli_report(
+        self, session: Session, experiment: Experiment, spec: ExperimentSpec, aggregates: Sequence[dict[str, Any]]
+    ) -> CliReport:
+        configurations = list(aggregates)
+        changes = service_changes(samples_by_configuration(experiment), spec.baseline.name)
+        tables = [
+            results_table(configurations, spec.baseline.name),
+            changes_table(changes, spec.baseline.name),
+            thread_groups_table(configurations, spec),
+        ]
+        if spec.sample_stacks:
+            names = [c["configuration"] for c in configurations]
+            by_name = {c["configuration"]: c for c in configurations}
+            tables.append(where_export_table(list(experiment.rounds), names, by_name))
+        return CliReport(tables, [])
+
+
+def _candidate_cost(session: Session, experiment: Experiment, budget: Budget) -> ConfigurationCost | None:
+    """The candidate's volume and $/month, when the budget has a line on them."""
+    if budget.max_bytes_per_request is None and budget.max_usd_per_month is None:
+        return None
+    readings = repo.ledger_readings(session, experiment.id)
+    costs = build_cost(experiment, readings, budget.cost or CostInputs(), collector_figure(None, None), None)
+    return next((c for c in costs.configurations if c.configuration == "candidate"), None)
+
+
+SERVICE = Service()
