@@ -18,6 +18,7 @@ import pytest
 
 from tests import postgres
 from tests.databases import Databases, PostgresDatabases, SqliteDatabases
+from tests.stack_experiments import SharedExperiments
 from tracetax.native_stack.native import NativeStack
 from tracetax.native_stack.supervisor import format_table, http_ready, port_is_free
 from tracetax.system import procfs
@@ -59,6 +60,13 @@ def native_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[NativeSta
         # `make down` leaves no listener: not Mimir's memberlist or gRPC port, not a child's.
         listening = [(c.name, port) for c in stack.components for port in c.ports if not port_is_free(port)]
         assert not listening, f"still listening after down: {listening}"
+
+
+@pytest.fixture(scope="session")
+def shared_experiments(native_stack: NativeStack) -> SharedExperiments:
+    """Experiments several stack tests assert different things of, run once a session
+    (tests/stack_experiments.py)."""
+    return SharedExperiments(native_stack)
 
 
 @pytest.fixture(scope="session")

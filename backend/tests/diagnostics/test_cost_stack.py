@@ -11,21 +11,23 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.diagnostics.test_diagnostics_stack import base, run_experiment
 from tests.stack_api import cli_env, stack_client
+from tests.stack_experiments import SharedExperiments, base, go_diagnostics_and_cost_spec, run_experiment
 from tracetax.native_stack.native import NativeStack
 
 pytestmark = pytest.mark.stack
-LOAD = {"rate": 300, "warmup_s": 1, "duration_s": 4, "connections": 4, "max_throughput_s": 0}
 
 
-def spec(spans: int, configurations: list[dict[str, Any]]) -> dict[str, Any]:
+def one_span_spec() -> dict[str, Any]:
+    """The five-span run's service, load and rounds with one span per request. It needs only
+    batch-default (its own baseline): bytes, not overhead."""
+    five = go_diagnostics_and_cost_spec()
     return {
-        "name": f"cost {spans} spans",
-        "service": {"kind": "demo", "language": "go"},
-        "configurations": configurations,
-        "load": {**LOAD, "query": {"iters": 1000, "spans": spans}},
-        "rounds": 2,
+        "name": "cost 1 span",
+        "service": five["service"],
+        "configurations": [{"preset": "batch-default", "baseline": True}],
+        "load": five["load"] | {"query": {**five["load"]["query"], "spans": 1}},
+        "rounds": five["rounds"],
         "seed": 13,
         # No stacks phase: volume and cost need none, and it would double each round's load time.
         "sample_stacks": False,
@@ -44,21 +46,13 @@ def per_request(report: dict[str, Any], configuration: str, signal: str, figure:
     return float(value)
 
 
-async def test_bytes_per_signal_sampling_and_switches(native_stack: NativeStack) -> None:
-    _, five = await run_experiment(
-        native_stack,
-        spec(
-            5,
-            [
-                {"preset": "none"},
-                {"preset": "batch-default"},
-                {"preset": "sampled-10%"},
-                {"name": "no-logs", "processor": "batch", "env": {"OTEL_LOGS_EXPORTER": "none"}},
-            ],
-        ),
-    )
-    # One span per request needs only batch-default (its own baseline): bytes, not overhead.
-    _, one = await run_experiment(native_stack, spec(1, [{"preset": "batch-default", "baseline": True}]))
+async def test_bytes_per_signal_sampling_and_switches(
+    native_stack: NativeStack, shared_experiments: SharedExperiments
+) -> None:
+    # Five spans a request: the run the Go diagnostics test shares (none, batch-default,
+    # sampled-10% and no-logs are this test's configurations; it reads no other).
+    _, five = await shared_experiments.run(go_diagnostics_and_cost_spec())
+    _, one = await run_experiment(native_stack, one_span_spec())
     report = (await cost_of(native_stack, five["experiment_id"])).json()
     single = (await cost_of(native_stack, one["experiment_id"])).json()
 
@@ -123,7 +117,9 @@ async def test_bytes_per_signal_sampling_and_switches(native_stack: NativeStack)
         text=True,
         timeout=60,
         check=False,
-        env=cli_env(native_stack),
+        # A terminal wide enough for the shared run's six configurations: at rich's default 80
+        # columns their names are cut ("batch-de…").
+        env=cli_env(native_stack) | {"COLUMNS": "200"},
     )
     assert cli.returncode == 0, cli.stderr
     assert "Cost at 500 req/s" in cli.stdout and "batch-default" in cli.stdout, cli.stdout

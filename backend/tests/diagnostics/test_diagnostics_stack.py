@@ -10,48 +10,20 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
-from tests.engine.test_engine_stack import wait_final
 from tests.stack_api import cli_env, stack_client
+from tests.stack_experiments import (
+    DIAGNOSTICS_CONFIGURATIONS,
+    TINY_QUEUE,
+    SharedExperiments,
+    base,
+    diagnostics_spec,
+    go_diagnostics_and_cost_spec,
+    run_experiment,
+)
 from tracetax.native_stack.native import NativeStack
 
 pytestmark = pytest.mark.stack
-LOAD = {
-    "rate": 100,  # every trace of a round is read back whole from Tempo: half the rate, half the wait
-    "warmup_s": 1,
-    "duration_s": 4,
-    "connections": 4,
-    "max_throughput_s": 0,
-    "query": {"iters": 1000, "spans": 5},
-}
-# Go's Batch worker exports ~1 batch a second at 100 req/s: 0 to 4 of its 100 Hz pprof samples
-# over both rounds landed in export code (one CI run saw none). At 500 req/s there are five times
-# as many, so "export runs in the background" rests on samples, not on luck.
-EXPORT_SAMPLED_RATE = {"go": 500, "python": LOAD["rate"]}
-# A queue of 2 in front of a traces endpoint that refuses connections: every SDK drops at its
-# queue (with a working endpoint, Go's worker often keeps up with a queue this small).
-TINY_QUEUE = {
-    "OTEL_BSP_MAX_QUEUE_SIZE": "2",
-    "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "2",
-    "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://127.0.0.1:9/v1/traces",
-}
-
-
-def base(stack: NativeStack) -> str:
-    return stack.component("backend").url
-
-
-async def run_experiment(stack: NativeStack, spec: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    async with stack_client(stack, base_url=base(stack), timeout=120) as http:
-        created = await http.post("/api/v1/experiments", json=spec)
-        assert created.status_code == 202, created.text
-        experiment_id = created.json()["id"]
-        detail = await wait_final(http, f"{base(stack)}/api/v1", experiment_id, timeout_s=600)
-        failures = [(r["configuration"], r["round_index"], r.get("error")) for r in detail.get("rounds", [])]
-        assert detail["status"] == "completed", (detail.get("error"), failures)
-        results = (await http.get(f"/api/v1/experiments/{experiment_id}/results")).json()
-        diagnostics = await http.get(f"/api/v1/experiments/{experiment_id}/diagnostics")
-        assert diagnostics.status_code == 200, diagnostics.text
-    return results, diagnostics.json()
+__all__ = ["base", "run_experiment"]  # other stack tests import them from here
 
 
 def signal(ledger: dict[str, Any], name: str) -> dict[str, Any]:
@@ -63,21 +35,14 @@ def stage(ledger_signal: dict[str, Any], name: str) -> float | None:
 
 
 @pytest.mark.parametrize("language", ["go", "python"])
-async def test_simple_batch_ledger_and_tiny_queue(language: str, native_stack: NativeStack) -> None:
-    spec = {
-        "name": f"diagnostics {language}",
-        "service": {"kind": "demo", "language": language},
-        "configurations": [
-            {"preset": "none"},
-            {"preset": "simple"},
-            {"preset": "batch-default"},
-            {"name": "tiny-queue", "processor": "batch", "env": TINY_QUEUE},
-        ],
-        "load": {**LOAD, "rate": EXPORT_SAMPLED_RATE[language]},
-        "rounds": 2,
-        "seed": 5,
-    }
-    results, diagnostics = await run_experiment(native_stack, spec)
+async def test_simple_batch_ledger_and_tiny_queue(
+    language: str, native_stack: NativeStack, shared_experiments: SharedExperiments
+) -> None:
+    # Go's run is shared with the cost test, which adds two configurations of its own.
+    spec = (
+        go_diagnostics_and_cost_spec() if language == "go" else diagnostics_spec(language, DIAGNOSTICS_CONFIGURATIONS)
+    )
+    results, diagnostics = await shared_experiments.run(spec)
     p99 = {c["configuration"]: c["latency_us"]["p99"] for c in results["configurations"]}
     assert p99["simple"] > p99["batch-default"], p99
     overhead = diagnostics["overhead"]
@@ -89,7 +54,7 @@ async def test_simple_batch_ledger_and_tiny_queue(language: str, native_stack: N
     assert "p99" in overhead["simple"]["p99"]["summary"]
 
     ledgers = diagnostics["ledger"]
-    assert len(ledgers) == 8
+    assert len(ledgers) == len(spec["configurations"]) * spec["rounds"]  # one per round of each
     for ledger in (entry for entry in ledgers if entry["configuration"] == "batch-default"):
         spans = signal(ledger, "spans")
         assert stage(spans, "sdk_dropped") == 0
