@@ -21,6 +21,7 @@ from tracetax.app.runtime import EngineRuntime
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
 from tracetax.demos.catalog import demo_services
+from tracetax.engine.figures import ServiceFigures, service_phases
 from tracetax.spec.service import ExperimentSpec
 from tracetax.subjects.registry import subject_for
 
@@ -60,7 +61,7 @@ def run_language(runtime: EngineRuntime, spec: ExperimentSpec) -> list[dict[str,
         assert stored is not None  # noqa: S101 - just created
         for configuration in spec.configurations:
             rounds = [r for r in stored.rounds if r.configuration == configuration.name and r.status == "completed"]
-            closed = [r.closed_phase or {} for r in rounds]
+            closed = [service_phases(ServiceFigures.of(r.figures))["closed_phase"] or {} for r in rounds]
             best = max(closed, key=lambda c: c.get("rps") or 0, default={})
             failures = [r.error for r in stored.rounds if r.configuration == configuration.name and r.error]
             rows.append(

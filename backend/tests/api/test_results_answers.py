@@ -71,14 +71,17 @@ def service_round(name: str, index: int, scale: float) -> dict[str, Any]:
         "configuration": name,
         "round_index": index,
         "histogram": histogram,
-        "open_phase": {
-            "requests": 200,
-            "achieved_rps": 100.0,
-            "errors": 0,
-            "summary": {"percentiles_us": {"99": 1990}},
+        "figures": {
+            "requests_total": 1200,
+            "open_phase": {
+                "requests": 200,
+                "achieved_rps": 100.0,
+                "errors": 0,
+                "summary": {"percentiles_us": {"99": 1990}},
+            },
+            "closed_phase": {"limited_by": "service", "rps": 950.5},
+            "max_throughput_rps": 950.5,
         },
-        "closed_phase": {"limited_by": "service", "rps": 950.5},
-        "max_throughput_rps": 950.5,
         "resources": {
             "cpu_per_request_us": 120.5 * scale,
             "cpu_utilization": 0.25,
@@ -97,9 +100,7 @@ def test_a_service_experiments_results_answer_the_stored_aggregates(client: Test
     rounds = [service_round(name, i, 1 + 0.1 * j) for i in range(2) for j, name in enumerate(("none", "batch"))]
     experiment_id, stored_rounds = store_rounds(sessions, spec, rounds)
     data = [
-        RoundData(
-            r.configuration, r.round_index, "completed", r.histogram, r.open_phase, r.max_throughput_rps, r.resources
-        )
+        RoundData(r.configuration, r.round_index, "completed", r.histogram, r.figures, r.resources)
         for r in stored_rounds
     ]
     aggregates = aggregate(["none", "batch"], data, {"none": None, "batch": 3.0})
@@ -121,7 +122,9 @@ def test_a_service_experiments_results_answer_the_stored_aggregates(client: Test
         for raw in body["rounds"]:
             round_ = by_run[raw["run_id"]]
             assert same_json(raw["samples"], round_.samples)
-            assert same_json(raw["closed_phase"], round_.closed_phase)
+            assert same_json(raw["open_phase"], round_.figures["open_phase"])
+            assert same_json(raw["closed_phase"], round_.figures["closed_phase"])
+            assert raw["max_throughput_rps"] == 950.5 and raw["limited_by"] == "service" and raw["p99_us"] == 1990
             assert same_json(raw["resources"], round_.resources)
 
 
@@ -154,13 +157,14 @@ def pipeline_round(name: str, index: int, stored_ledger: bool) -> dict[str, Any]
     return {
         "configuration": name,
         "round_index": index,
-        "open_phase": {
-            "ledger": ledger if stored_ledger else {},
-            "generator": {"saturated": False, "achieved": 1000.0},
+        "figures": {
+            "spans_total": 12_000,
+            "measured": {
+                "ledger": ledger if stored_ledger else {},
+                "generator": {"saturated": False, "achieved": 1000.0},
+            },
+            "ramp": ramp,
         },
-        "closed_phase": ramp,
-        "max_throughput_rps": 1999.5,
-        "limited_by": "ramp ceiling",
         "resources": {
             **figures,
             "spans_per_s_per_core": 9000.1,
@@ -183,20 +187,7 @@ def test_a_pipelines_results_and_diagnostics_answer_the_stored_ledgers(client: T
     names = ("batch-default", "batch-tuned")
     rounds = [pipeline_round(name, i, stored_ledger=i != 0) for i in range(3) for name in names]
     experiment_id, stored_rounds = store_rounds(sessions, spec, rounds)
-    data = [
-        RoundData(
-            r.configuration,
-            r.round_index,
-            "completed",
-            None,
-            r.open_phase,
-            r.max_throughput_rps,
-            r.resources,
-            r.closed_phase.get("limited_by"),
-            r.closed_phase,
-        )
-        for r in stored_rounds
-    ]
+    data = [RoundData(r.configuration, r.round_index, "completed", None, r.figures, r.resources) for r in stored_rounds]
     finish(
         sessions,
         experiment_id,
@@ -237,10 +228,12 @@ def test_a_pipelines_results_and_diagnostics_answer_the_stored_ledgers(client: T
         assert experiment is not None
         stored = {r.configuration: r.aggregates for r in experiment.results}
         assert same_json(results.json()["configurations"], [stored[name] for name in names])
-        closed = {r.run_id: r.closed_phase for r in experiment.rounds}
-        assert all(same_json(r["closed_phase"], closed[r["run_id"]]) for r in results.json()["rounds"])
+        figures = {r.run_id: r.figures for r in experiment.rounds}
+        assert all(same_json(r["closed_phase"], figures[r["run_id"]]["ramp"]) for r in results.json()["rounds"])
+        assert all(same_json(r["open_phase"], figures[r["run_id"]]["measured"]) for r in results.json()["rounds"])
+        assert all(r["max_throughput_rps"] == 1999.5 for r in results.json()["rounds"])
         by_run = {r.run_id: r for r in experiment.rounds}
         stored_by_run = {r.run_id: r.ledger["stored"] for r in repo.ledger_readings(session, experiment_id)}
         for entry in diagnostics.json()["ledger"]:
-            assert same_json(entry["ledger"], by_run[entry["run_id"]].open_phase["ledger"])
+            assert same_json(entry["ledger"], by_run[entry["run_id"]].figures["measured"]["ledger"])
             assert same_json(entry["stored"], stored_by_run[entry["run_id"]])

@@ -31,16 +31,16 @@ def test_completed_round_cannot_be_rewritten(sessions: sessionmaker[Session]) ->
         experiment = repo.create_experiment(session, SPEC, "go", "t")
         (round_,) = repo.create_rounds(session, experiment, [(0, 0, "none")])
         repo.update_round(session, round_, status="running")
-        repo.update_round(session, round_, status="completed", max_throughput_rps=123.0)
+        repo.update_round(session, round_, status="completed", figures={"max_throughput_rps": 123.0})
         with pytest.raises(repo.ImmutableResultError, match="its results are final"):
-            repo.update_round(session, round_, max_throughput_rps=999.0)
+            repo.update_round(session, round_, figures={"max_throughput_rps": 999.0})
         repo.save_results(session, experiment, {"none": {"x": 1}})
         with pytest.raises(repo.ImmutableResultError, match="already has results"):
             repo.save_results(session, experiment, {"none": {"x": 2}})
     with sessions() as session:
         stored = repo.get_experiment(session, experiment.id)
         assert stored is not None
-        assert stored.rounds[0].max_throughput_rps == 123.0
+        assert stored.rounds[0].figures == {"max_throughput_rps": 123.0}
         assert stored.results[0].aggregates == {"x": 1}
 
 

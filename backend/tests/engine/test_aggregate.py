@@ -14,13 +14,15 @@ def round_of(configuration: str, index: int, latencies_s: list[float], status: s
         round_index=index,
         status=status,
         histogram=hdr.encode(histogram),
-        open_phase={
-            "requests": len(latencies_s),
-            "errors": 0,
-            "achieved_rps": len(latencies_s) / 10.0,
-            "summary": summary.__dict__,
+        figures={
+            "open_phase": {
+                "requests": len(latencies_s),
+                "errors": 0,
+                "achieved_rps": len(latencies_s) / 10.0,
+                "summary": summary.__dict__,
+            },
+            "max_throughput_rps": 1000.0 + index,
         },
-        max_throughput_rps=1000.0 + index,
         resources={
             "cpu_per_request_us": 50.0 + index,
             "rss_max_bytes": 10_000_000,
@@ -45,7 +47,7 @@ def test_p99_comes_from_the_merged_distribution_not_the_mean_of_p99s() -> None:
 
 def test_failed_rounds_are_counted_not_merged() -> None:
     good = round_of("simple", 0, [0.002] * 100)
-    failed = RoundData("simple", 1, "failed", None, None, None, None)
+    failed = RoundData("simple", 1, "failed", None, None, None)
     result = aggregate(["simple"], [good, failed])["simple"]
     assert result["rounds_completed"] == 1
     assert result["rounds_failed"] == 1

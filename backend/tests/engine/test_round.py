@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tracetax.engine.figures import ServiceFigures
 from tracetax.engine.round import (
     RoundCancelledError,
     RoundNotStartedError,
@@ -31,7 +32,8 @@ class ScriptedRound:
 
     def phases(self, outcome: RoundOutcome) -> None:
         self.calls.append("phases")
-        outcome.requests_total = 7
+        assert isinstance(outcome.figures, ServiceFigures)
+        outcome.figures.requests_total = 7
         if self.raises is not None:
             raise self.raises
 
@@ -48,8 +50,8 @@ def test_a_round_runs_in_a_fresh_workdir_and_completes(tmp_path: Path) -> None:
     workdir.mkdir()
     (workdir / "left-over").write_text("")
     run = ScriptedRound()
-    outcome = run_round(workdir, report, lambda: run)
-    assert outcome.status == "completed" and outcome.requests_total == 7
+    outcome = run_round(workdir, report, lambda: run, ServiceFigures())
+    assert outcome.status == "completed" and outcome.figures == ServiceFigures(requests_total=7)
     assert run.calls == ["phases", "clean_up completed"]
     assert list(workdir.iterdir()) == []
 
@@ -63,7 +65,7 @@ def test_a_round_runs_in_a_fresh_workdir_and_completes(tmp_path: Path) -> None:
 )
 def test_a_stopped_or_failed_round_is_cleaned_up(tmp_path: Path, raised: Exception, status: str, error: str) -> None:
     run = ScriptedRound(raises=raised)
-    outcome = run_round(tmp_path / "round", report, lambda: run)
+    outcome = run_round(tmp_path / "round", report, lambda: run, ServiceFigures())
     assert (outcome.status, outcome.error) == (status, error)
     assert run.calls == ["phases", f"clean_up {status}"]
 
@@ -71,7 +73,7 @@ def test_a_stopped_or_failed_round_is_cleaned_up(tmp_path: Path, raised: Excepti
 def test_an_unexpected_error_is_raised_after_the_clean_up(tmp_path: Path) -> None:
     run = ScriptedRound(raises=KeyError("bug"))
     with pytest.raises(KeyError):
-        run_round(tmp_path / "round", report, lambda: run)
+        run_round(tmp_path / "round", report, lambda: run, ServiceFigures())
     assert run.calls == ["phases", "clean_up failed"]
 
 
@@ -79,8 +81,9 @@ def test_a_round_that_cannot_begin_fails_with_its_reason_alone(tmp_path: Path) -
     def begin() -> RoundRun:
         raise RoundNotStartedError("port 8080 is already in use")
 
-    outcome = run_round(tmp_path / "round", report, begin)
-    assert outcome == RoundOutcome(status="failed", error="port 8080 is already in use")
+    outcome = run_round(tmp_path / "round", report, begin, ServiceFigures())
+    # Its figures are the subject's, empty: it measured nothing.
+    assert outcome == RoundOutcome(status="failed", error="port 8080 is already in use", figures=ServiceFigures())
 
 
 def test_a_phase_is_held_for_its_seconds_reporting_progress() -> None:

@@ -20,6 +20,7 @@ from tracetax.engine.aggregate import RoundData
 from tracetax.engine.experiment import ExperimentEngine, StackDown, record_stack_health
 from tracetax.engine.round import RoundOutcome, RoundSubject, Slot
 from tracetax.spec.service import AnySpec
+from tracetax.subjects.service import SERVICE
 
 SPEC: dict[str, Any] = {
     "name": "probed",
@@ -84,7 +85,7 @@ def test_a_round_with_a_component_down_is_flagged_with_it(
     with sessions() as session:
         experiment = repo.get_experiment(session, experiment_id)
         assert experiment is not None
-        summaries = [RoundSummary.of(r) for r in sorted(experiment.rounds, key=lambda r: r.order_index)]
+        summaries = [RoundSummary.of(r, SERVICE) for r in sorted(experiment.rounds, key=lambda r: r.order_index)]
     first, second = (s.stack_health for s in summaries)
     assert first == {"flagged": False, "down": [], "before": {}, "after": {}}
     assert second is not None and second["flagged"] is True

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
-from sqlalchemy import JSON, DateTime, Dialect, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, DateTime, Dialect, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
@@ -112,15 +112,12 @@ class Round(Base):
     service_log_tail: Mapped[str | None] = mapped_column(NulFreeText)
     exit_code: Mapped[int | None] = mapped_column(Integer)
     placement: Mapped[dict[str, Any] | None] = mapped_column(JSON)
-    # Open-model phase: the whole latency distribution (HdrHistogram encoding, µs) and summary.
+    # Open-model phase: the whole latency distribution (HdrHistogram encoding, µs).
     histogram: Mapped[str | None] = mapped_column(NulFreeText)
-    open_phase: Mapped[dict[str, Any] | None] = mapped_column(JSON)
-    # Every request the service answered successfully in this round (warm-up, measured and
-    # closed-loop phases): what the span ledger expects telemetry for.
-    requests_total: Mapped[int | None] = mapped_column(Integer)
-    # Closed-loop phase: maximum throughput found.
-    max_throughput_rps: Mapped[float | None] = mapped_column(Float)
-    closed_phase: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # What the round's phases measured, as its subject's typed figures (tracetax.engine.figures:
+    # a service's open and closed-loop phases and requests, a pipeline's window, ledger and
+    # ramp); None for a round that never ran.
+    figures: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     # Resource samples every 250 ms during the open phase (service and load generator).
     samples: Mapped[list[Any] | None] = mapped_column(JSON)
     resources: Mapped[dict[str, Any] | None] = mapped_column(JSON)

@@ -25,6 +25,7 @@ from tracetax.diagnostics.ledger import RoundLedger
 from tracetax.diagnostics.overhead import format_value
 from tracetax.diagnostics.volume import SOURCE as VOLUME_SOURCE
 from tracetax.diagnostics.volume import SignalVolume, VolumeSignal
+from tracetax.engine.figures import ServiceFigures, service_phases
 from tracetax.spec.collector import PipelineSpec
 from tracetax.spec.service import ExperimentSpec
 
@@ -96,7 +97,7 @@ def _cost_round(round_: Round, ledger: RoundLedger | None) -> CostRound:
 
     return CostRound(
         round_index=round_.round_index,
-        requests=round_.requests_total,
+        requests=service_phases(ServiceFigures.of(round_.figures))["requests_total"],
         cpu_per_request_us=(round_.resources or {}).get("cpu_per_request_us"),
         sent_bytes=by_signal(lambda v: v.sent_bytes),
         items=by_signal(lambda v: v.items),

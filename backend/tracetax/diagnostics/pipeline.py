@@ -21,6 +21,7 @@ from tracetax.diagnostics.overhead import Change, Metric, NoiseFloor, RoundSampl
 from tracetax.diagnostics.pipeline_recommend import PipelineRecommendation, recommend_pipeline
 from tracetax.diagnostics.pipeline_traces import round_traces
 from tracetax.diagnostics.rounds import flagged_rounds, round_label, settle, stack_down_rounds
+from tracetax.engine.figures import CollectorFigures, PipelineWindow
 from tracetax.spec.collector import PipelineSpec
 
 PIPELINE_METRICS: dict[str, Metric] = {
@@ -82,9 +83,19 @@ class PipelineDiagnostics(BaseModel):
     recommendation: PipelineRecommendation
 
 
+def _window(round_: Round) -> PipelineWindow:
+    """The round's measured window (empty for a round that never measured one)."""
+    figures = CollectorFigures.of(round_.figures)
+    return figures.measured if figures is not None and figures.measured is not None else PipelineWindow()
+
+
+def _ledger(round_: Round) -> dict[str, Any]:
+    return _window(round_).ledger or {}
+
+
 def _sample(round_: Round, stored: dict[str, Any] | None) -> RoundSample:
     resources = round_.resources or {}
-    ledger = (round_.open_phase or {}).get("ledger") or {}
+    ledger = _ledger(round_)
     values = {name: resources.get(name) for name in PIPELINE_METRICS if name not in ("lost_spans", *STORED_METRICS)}
     values["lost_spans"] = ledger.get("lost")
     for name in STORED_METRICS:
@@ -167,15 +178,13 @@ def build_pipeline(
         noise_floor=noise_floor(by_variant[baseline], list(others.values()), metrics=PIPELINE_METRICS),
         flagged_rounds=flagged_rounds(completed),
         stack_down_rounds=stack_down_rounds(completed),
-        saturated_rounds=[
-            round_label(r) for r in completed if ((r.open_phase or {}).get("generator") or {}).get("saturated")
-        ],
+        saturated_rounds=[round_label(r) for r in completed if (_window(r).generator or {}).get("saturated")],
         ledger=[
             PipelineRoundLedger(
                 configuration=r.configuration,
                 round=r.round_index,
                 run_id=r.run_id,
-                ledger=(r.open_phase or {}).get("ledger") or {},
+                ledger=_ledger(r),
                 stored=stored.get(r.run_id),
             )
             for r in completed

@@ -22,6 +22,7 @@ from tracetax.diagnostics.overhead import Change, NoiseFloor, RoundSample, compa
 from tracetax.diagnostics.recommend import ConfigurationFacts, Recommendation, recommend
 from tracetax.diagnostics.rounds import flagged_rounds, settle, stack_down_during, stack_down_rounds
 from tracetax.diagnostics.stacks import StackSummary, summarize_configuration
+from tracetax.engine.figures import ServiceFigures, service_phases
 from tracetax.spec.service import CommandServiceRef, ExperimentSpec
 
 SAMPLE_TRACES = 3
@@ -46,11 +47,20 @@ class Diagnostics(BaseModel):
     recommendation: Recommendation
 
 
+def _service_figures(round_: Round) -> ServiceFigures:
+    return ServiceFigures.of(round_.figures) or ServiceFigures()
+
+
+def _achieved_rps(round_: Round) -> float | None:
+    open_phase = _service_figures(round_).open_phase
+    return open_phase.achieved_rps if open_phase is not None else None
+
+
 def _sample(round_: Round) -> RoundSample:
     return RoundSample(
         round_index=round_.round_index,
         histogram=round_.histogram,
-        max_throughput_rps=round_.max_throughput_rps,
+        max_throughput_rps=_service_figures(round_).max_throughput_rps,
         cpu_per_request_us=(round_.resources or {}).get("cpu_per_request_us"),
         rss_max_bytes=(round_.resources or {}).get("rss_max_bytes"),
     )
@@ -89,7 +99,7 @@ def round_facts(spec: ExperimentSpec, round_: Round, manifest: ServiceManifest |
         started_at=started,
         # The round's own settle time is inside [started, finished]: no padding, or it overlaps the next round.
         finished_at=finished,
-        requests_total=round_.requests_total,
+        requests_total=service_phases(ServiceFigures.of(round_.figures))["requests_total"],
         spans_per_request=spans,
         logs_per_request=logs,
         metrics=configuration.exports("metrics") and not (signals and not signals.metrics),
@@ -213,9 +223,7 @@ def _build(
             processor=c.processor,
             env=c.env,
             baseline=c.baseline,
-            achieved_rps=_mean(
-                [(r.open_phase or {}).get("achieved_rps") for r in completed if r.configuration == c.name]
-            ),
+            achieved_rps=_mean([_achieved_rps(r) for r in completed if r.configuration == c.name]),
             spans_per_request=spec.spans_per_request(),
             dropped_spans=dropped[c.name],
             export_duration_s=mean_export_s(ledgers, c.name),

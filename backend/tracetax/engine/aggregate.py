@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tracetax.engine import histogram as hdr
+from tracetax.engine.figures import CollectorFigures, PipelineRamp, ServiceFigures, ServiceOpenPhase
 
 
 @dataclass(frozen=True)
@@ -23,13 +24,9 @@ class RoundData:
     round_index: int
     status: str
     histogram: str | None
-    open_phase: dict[str, Any] | None
-    max_throughput_rps: float | None
+    # The subject's figures as stored (tracetax.engine.figures): each aggregation reads its own.
+    figures: dict[str, Any] | None
     resources: dict[str, Any] | None
-    # What limited the closed-loop phase (service, load generator, stack, none, unknown).
-    limited_by: str | None = None
-    # A pipeline's ramp: {ramp: [steps], max_sustainable_spans_per_s, limited_by, why}.
-    closed_phase: dict[str, Any] | None = None
 
 
 def _median(values: Sequence[float | None]) -> float | None:
@@ -63,27 +60,29 @@ def aggregate_configuration(
     completed = [r for r in rounds if r.status == "completed" and r.histogram]
     merged = hdr.merge(r.histogram for r in completed if r.histogram)
     summary = hdr.summarize(merged)
+    figures = [ServiceFigures.of(r.figures) or ServiceFigures() for r in completed]
+    opened = [f.open_phase or ServiceOpenPhase() for f in figures]
     per_round = [
         {
             "round": r.round_index,
-            "requests": (r.open_phase or {}).get("requests"),
-            "achieved_rps": (r.open_phase or {}).get("achieved_rps"),
-            "p99_us": ((r.open_phase or {}).get("summary") or {}).get("percentiles_us", {}).get("99"),
-            "max_throughput_rps": r.max_throughput_rps,
-            "max_throughput_limited_by": r.limited_by,
+            "requests": open_phase.requests,
+            "achieved_rps": open_phase.achieved_rps,
+            "p99_us": open_phase.p99_us(),
+            "max_throughput_rps": f.max_throughput_rps,
+            "max_throughput_limited_by": f.limited_by(),
             "cpu_per_request_us": (r.resources or {}).get("cpu_per_request_us"),
             "cpu_utilization": (r.resources or {}).get("cpu_utilization"),
             "rss_max_bytes": (r.resources or {}).get("rss_max_bytes"),
             "ctx_per_request": (r.resources or {}).get("ctx_per_request"),
         }
-        for r in completed
+        for r, f, open_phase in zip(completed, figures, opened, strict=True)
     ]
     return {
         "configuration": name,
         "rounds_completed": len(completed),
         "rounds_failed": sum(1 for r in rounds if r.status == "failed"),
         "requests": sum(item["requests"] or 0 for item in per_round),
-        "errors": sum((r.open_phase or {}).get("errors", 0) for r in completed),
+        "errors": sum(open_phase.errors for open_phase in opened),
         "latency_us": {
             "count": summary.count,
             "mean": round(summary.mean_us, 1),
@@ -96,7 +95,7 @@ def aggregate_configuration(
         "max_throughput_rps": _median([item["max_throughput_rps"] for item in per_round]),
         # Per round, what limited it: a figure limited by the load generator or the stack is
         # theirs, not the service's.
-        "max_throughput_limited_by": sorted({r.limited_by for r in completed if r.limited_by}),
+        "max_throughput_limited_by": sorted({limit for f in figures if (limit := f.limited_by())}),
         "cpu_per_request_us": _median([item["cpu_per_request_us"] for item in per_round]),
         "cpu_utilization": _median([item["cpu_utilization"] for item in per_round]),
         "rss_max_bytes": _median([item["rss_max_bytes"] for item in per_round]),
@@ -139,17 +138,18 @@ def aggregate_variant(name: str, rounds: Sequence[RoundData]) -> dict[str, Any]:
     """A pipeline variant over its completed rounds: each figure per round and its median,
     the ledger's totals summed (None when a round could not tell)."""
     completed = [r for r in rounds if r.status == "completed"]
+    figures = [CollectorFigures.of(r.figures) or CollectorFigures() for r in completed]
     per_round: list[dict[str, Any]] = [
         {
             "round": r.round_index,
             **{key: (r.resources or {}).get(key) for key in PIPELINE_FIGURES},
-            "ledger": (r.open_phase or {}).get("ledger"),
-            "generator": (r.open_phase or {}).get("generator"),
-            "max_sustainable_spans_per_s": r.max_throughput_rps,
-            "ramp_limited_by": r.limited_by,
-            "ramp": _curve(r.closed_phase),
+            "ledger": f.measured.ledger if f.measured is not None else None,
+            "generator": f.measured.generator if f.measured is not None else None,
+            "max_sustainable_spans_per_s": f.max_sustainable_spans_per_s(),
+            "ramp_limited_by": f.limited_by(),
+            "ramp": _curve(f.ramp),
         }
-        for r in completed
+        for r, f in zip(completed, figures, strict=True)
     ]
     ledgers: list[dict[str, Any]] = [item["ledger"] or {} for item in per_round]
     totals = {
@@ -176,10 +176,10 @@ def aggregate_variant(name: str, rounds: Sequence[RoundData]) -> dict[str, Any]:
     }
 
 
-def _curve(closed_phase: dict[str, Any] | None) -> list[dict[str, Any]]:
+def _curve(ramp: PipelineRamp | None) -> list[dict[str, Any]]:
     """CPU against rate along a round's ramp: what a capacity plan reads."""
     keys = ("spans_per_s", "achieved_spans_per_s", "cpu_cores", "rss_max_bytes", "sustained", "why")
-    return [{key: step.get(key) for key in keys} for step in (closed_phase or {}).get("ramp", [])]
+    return [{key: step.get(key) for key in keys} for step in (ramp.ramp if ramp is not None else [])]
 
 
 def aggregate_pipeline(configurations: Sequence[str], rounds: Sequence[RoundData]) -> dict[str, dict[str, Any]]:

@@ -58,11 +58,8 @@ def round_data(round_: Round) -> RoundData:
         round_index=round_.round_index,
         status=round_.status,
         histogram=round_.histogram,
-        open_phase=round_.open_phase,
-        max_throughput_rps=round_.max_throughput_rps,
+        figures=round_.figures,
         resources=round_.resources,
-        limited_by=(round_.closed_phase or {}).get("limited_by"),
-        closed_phase=round_.closed_phase,
     )
 
 
@@ -161,6 +158,7 @@ class ExperimentEngine:
                 if not slot.cancel.is_set():  # a stopped round is not measured: no need to wait
                     record_stack_health(outcome, down_before, self._probe_stack())
                 values = {k: v for k, v in outcome.__dict__.items()}
+                values["figures"] = outcome.figures.stored() if outcome.figures is not None else None
                 if outcome.status == "cancelled" and shutdown.is_set() and not cancel.is_set():
                     values["status"], values["error"] = "interrupted", "the backend stopped during this round"
                 repo.update_round(session, round_, **values)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from tracetax.engine.aggregate import RoundData
+from tracetax.engine.figures import Figures
 from tracetax.system.placement import Placement
 
 # report(phase, phase_duration_s, extra) -> publishes a Progress event
@@ -41,13 +42,11 @@ class RoundNotStartedError(RuntimeError):
 class RoundOutcome:
     status: str  # completed | failed | cancelled
     error: str | None = None
-    requests_total: int = 0
+    # The subject's own figures (tracetax.engine.figures), which its round fills in.
+    figures: Figures | None = None
     service_log_tail: str | None = None
     exit_code: int | None = None
     histogram: str | None = None
-    open_phase: dict[str, Any] | None = None
-    max_throughput_rps: float | None = None
-    closed_phase: dict[str, Any] | None = None
     samples: list[dict[str, Any]] = field(default_factory=list)
     resources: dict[str, Any] | None = None
     stack_profile: dict[str, Any] | None = None
@@ -92,18 +91,19 @@ class RoundRun(Protocol):
         ...
 
 
-def run_round(workdir: Path, report: Report, begin: Callable[[], RoundRun]) -> RoundOutcome:
+def run_round(workdir: Path, report: Report, begin: Callable[[], RoundRun], figures: Figures) -> RoundOutcome:
     """Run one round in a fresh `workdir`; never raises for the subject's failures.
 
     `begin` prepares the round without starting anything; RoundNotStartedError from it fails
-    the round at once."""
+    the round at once. `figures` are the subject's, empty, which its round fills in: they are
+    the outcome's on every path, so a round that failed early still says it measured nothing."""
     shutil.rmtree(workdir, ignore_errors=True)
     workdir.mkdir(parents=True)
     try:
         run = begin()
     except RoundNotStartedError as error:
-        return RoundOutcome(status="failed", error=str(error))
-    outcome = RoundOutcome(status="failed")
+        return RoundOutcome(status="failed", error=str(error), figures=figures)
+    outcome = RoundOutcome(status="failed", figures=figures)
     try:
         report("starting", None, {})
         run.phases(outcome)

@@ -23,6 +23,7 @@ from tracetax.core.config import Settings
 from tracetax.db.models import Experiment
 from tracetax.demos.catalog import ServiceManifest, demo_services
 from tracetax.diagnostics.checks import Budget, Verdict
+from tracetax.engine.figures import Figures
 from tracetax.engine.loadgen import LoadDriver, OhaDriver
 from tracetax.engine.round import RoundSubject
 from tracetax.lab.pipelines import OverlayPolicy
@@ -109,6 +110,15 @@ class Subject(ABC, Generic[SpecT, DiagnosticsT]):
     def unresolvable(self, session: Session, spec: SpecT, budget: Budget) -> list[dict[str, Any]]:
         """The budget lines tighter than this machine is known to resolve (none without a calibration)."""
         return []
+
+    @abstractmethod
+    def figures(self, stored: dict[str, Any] | None) -> Figures | None:
+        """A stored round's figures (`Round.figures`), typed; None for a round that never ran."""
+
+    @abstractmethod
+    def round_phases(self, stored: dict[str, Any] | None) -> dict[str, Any]:
+        """A stored round's figures under the keys a round's answer has always had:
+        open_phase, closed_phase, max_throughput_rps and requests_total."""
 
     @abstractmethod
     def rounds(self, spec: SpecT, context: SubjectContext) -> RoundSubject:

@@ -120,10 +120,8 @@ def round_with(group: dict[str, Any], index: int) -> RoundData:
         round_index=index,
         status="completed",
         histogram=None,
-        open_phase=None,
-        max_throughput_rps=None,
+        figures=None,
         resources={"thread_groups": {"BatchSpanProces": group}},
-        limited_by=None,
     )
 
 

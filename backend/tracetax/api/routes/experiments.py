@@ -103,7 +103,7 @@ def get_experiment(experiment_id: str, engine: EngineDep) -> ExperimentDetail:
         **summary.model_dump(),
         spec=experiment.spec,
         environment=experiment.environment,
-        rounds=[RoundSummary.of(r) for r in experiment.rounds],
+        rounds=[RoundSummary.of(r, subject_named(subject_of(experiment.spec))) for r in experiment.rounds],
     )
 
 
@@ -146,15 +146,17 @@ def get_results(
     experiment = load_experiment(engine, experiment_id)
     by_name = {result.configuration: result.aggregates for result in experiment.results}
     order = [c["name"] for c in experiment.spec["configurations"]]
+    subject = subject_named(subject_of(experiment.spec))
     rounds = []
     for round_ in experiment.rounds:
-        summary = RoundSummary.of(round_)
+        summary = RoundSummary.of(round_, subject)
+        phases = subject.round_phases(round_.figures)
         rounds.append(
             RoundRaw(
                 **summary.model_dump(),
                 histogram=round_.histogram,
-                open_phase=round_.open_phase,
-                closed_phase=round_.closed_phase,
+                open_phase=phases["open_phase"],
+                closed_phase=phases["closed_phase"],
                 resources=round_.resources,
                 samples=round_.samples if raw else None,
             )

@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from tracetax.api.schemas.results import AnyConfigurationAggregates, ClosedPhase, ResourceSample
 from tracetax.db.models import Experiment, Round
+from tracetax.subjects.base import Subject
 
 
 class ExperimentCreated(BaseModel):
@@ -82,8 +83,10 @@ class RoundSummary(BaseModel):
     stack_health: dict[str, Any] | None = None
 
     @classmethod
-    def of(cls, round_: Round) -> RoundSummary:
-        open_phase = round_.open_phase or {}
+    def of(cls, round_: Round, subject: Subject[Any, Any]) -> RoundSummary:
+        """The round's summary; its figures are read as `subject`'s (its experiment's)."""
+        phases = subject.round_phases(round_.figures)
+        open_phase = phases["open_phase"] or {}
         return cls(
             round_index=round_.round_index,
             order_index=round_.order_index,
@@ -99,8 +102,8 @@ class RoundSummary(BaseModel):
             requests=open_phase.get("requests"),
             achieved_rps=open_phase.get("achieved_rps"),
             p99_us=(open_phase.get("summary") or {}).get("percentiles_us", {}).get("99"),
-            max_throughput_rps=round_.max_throughput_rps,
-            limited_by=(round_.closed_phase or {}).get("limited_by"),
+            max_throughput_rps=phases["max_throughput_rps"],
+            limited_by=(phases["closed_phase"] or {}).get("limited_by"),
             shutdown=round_.shutdown,
             isolation=(round_.resources or {}).get("isolation"),
             stack_health=(round_.resources or {}).get("stack_health"),

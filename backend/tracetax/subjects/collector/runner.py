@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from tracetax.demos.process import ServiceError, ServiceProcess
+from tracetax.engine.figures import CollectorFigures, PipelineRamp, PipelineWindow
 from tracetax.engine.isolation import PhaseWatch
 from tracetax.engine.round import (
     STOP_GRACE_S,
@@ -78,6 +79,8 @@ class PipelineRoundContext:
     placement: Placement
     cancel: threading.Event
     report: Report
+    # What the round measured: the outcome's figures.
+    figures: CollectorFigures = field(default_factory=CollectorFigures)
 
 
 def downstream_count(variant: VariantSpec) -> int:
@@ -290,19 +293,18 @@ def _ramp(
     ramp: RampSpec,
     lab: LabCollector,
     collectors: list[LabCollector],
-    outcome: RoundOutcome,
-) -> dict[str, Any]:
+) -> PipelineRamp:
     """Steps of rising rate until one is not kept up with (or the ceiling): the CPU-vs-rate
     curve and the highest sustainable rate."""
     steps: list[dict[str, Any]] = []
     for index, rate in enumerate(ramp.rates(ctx.spec.load.spans_per_s)):
         step = _ramp_step(ctx, index, rate, lab, collectors)
         steps.append(step)
-        outcome.requests_total += step["generated"] or 0
+        ctx.figures.spans_total += step["generated"] or 0
         ctx.report("ramp", None, {"current_rps": step["achieved_spans_per_s"]})
         if not step["sustained"]:
             break
-    return summarize_ramp(steps, ramp.max_spans_per_s)
+    return PipelineRamp.model_validate(summarize_ramp(steps, ramp.max_spans_per_s))
 
 
 @dataclass
@@ -344,18 +346,19 @@ class PipelineRound:
         sent = telemetrygen.result(generator)
         _hold(ctx, load.drain_s, "draining", collectors, None)
         final = _scrape_all(collectors)
-        outcome.requests_total = sent.spans
-        outcome.open_phase = {
-            # stopped_flushing: it was still retrying exports GENERATOR_FLUSH_S after its run.
-            "generator": {**sent.__dict__, "stopped_flushing": stopped},
-            "window_s": load.duration_s,
-            "telemetry": {"window": window, "final": final},
-            "ledger": ledger(sent.spans, final, _samples(ctx.variant), load.spans_per_trace),
-        }
+        ctx.figures.spans_total = sent.spans
+        ctx.figures.measured = PipelineWindow.model_validate(
+            {
+                # stopped_flushing: it was still retrying exports GENERATOR_FLUSH_S after its run.
+                "generator": {**sent.__dict__, "stopped_flushing": stopped},
+                "window_s": load.duration_s,
+                "telemetry": {"window": window, "final": final},
+                "ledger": ledger(sent.spans, final, _samples(ctx.variant), load.spans_per_trace),
+            }
+        )
         if load.ramp is not None:
             # After the ledger was read: the ramp's spans (and its losses, by design) stay out of it.
-            outcome.closed_phase = _ramp(ctx, load.ramp, lab, collectors, outcome)
-            outcome.max_throughput_rps = outcome.closed_phase["max_sustainable_spans_per_s"]
+            ctx.figures.ramp = _ramp(ctx, load.ramp, lab, collectors)
         ctx.report("stopping", None, {})
         outcome.exit_code = lab.process.stop(COLLECTOR_STOP_GRACE_S)
         outcome.shutdown = shutdown_record(outcome.exit_code, COLLECTOR_STOP_GRACE_S)
@@ -376,7 +379,7 @@ class PipelineRound:
 
 def run_pipeline_round(ctx: PipelineRoundContext) -> RoundOutcome:
     """Run one round of one variant; never raises for a Collector's or telemetrygen's failure."""
-    return run_round(ctx.workdir, ctx.report, lambda: PipelineRound(ctx))
+    return run_round(ctx.workdir, ctx.report, lambda: PipelineRound(ctx), ctx.figures)
 
 
 def _redact(ctx: PipelineRoundContext, outcome: RoundOutcome) -> None:

@@ -20,6 +20,7 @@ from tracetax.diagnostics.pipeline import (
     collect_pipeline_traces,
     pipeline_samples,
 )
+from tracetax.engine.figures import CollectorFigures, collector_phases
 from tracetax.engine.round import RoundSubject
 from tracetax.lab.pipelines import OverlayPolicy
 from tracetax.spec.collector import PipelineSpec
@@ -36,6 +37,12 @@ class Collector(Subject[PipelineSpec, PipelineDiagnostics]):
     budget_fields: ClassVar[frozenset[str]] = frozenset(PIPELINE_BUDGET_FIELDS)
     # A pipeline's counters are read during each round; re-collecting reads Tempo's side only.
     answers_round_ledgers: ClassVar[bool] = False
+
+    def figures(self, stored: dict[str, Any] | None) -> CollectorFigures | None:
+        return CollectorFigures.of(stored)
+
+    def round_phases(self, stored: dict[str, Any] | None) -> dict[str, Any]:
+        return collector_phases(CollectorFigures.of(stored))
 
     def label(self, spec: PipelineSpec) -> str:
         return "collector"

@@ -11,7 +11,7 @@ import math
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -19,6 +19,7 @@ from urllib.parse import quote
 from tracetax.demos import zero_code
 from tracetax.demos.catalog import ConcurrencyKnob, ServiceManifest
 from tracetax.demos.process import ServiceError, ServiceProcess
+from tracetax.engine.figures import ServiceClosedPhase, ServiceFigures, ServiceOpenPhase
 from tracetax.engine.isolation import PhaseWatch
 from tracetax.engine.loadgen import LoadDriver, LoadError, OpenPhaseResult, Requests, RunningLoad
 from tracetax.engine.round import (
@@ -59,6 +60,8 @@ class RoundContext:
     driver: LoadDriver
     cancel: threading.Event
     report: Report
+    # What the round's phases measured: the outcome's figures.
+    figures: ServiceFigures = field(default_factory=ServiceFigures)
 
 
 def service_environment(ctx: RoundContext, port: int) -> dict[str, str]:
@@ -289,7 +292,7 @@ class ServiceRound:
         service.start()
         service.wait_healthy(_startup_timeout(ctx.spec))
         requests = requests_of(ctx.spec.load, service.base_url)
-        outcome.requests_total += _warm_up(ctx, service, requests)
+        ctx.figures.requests_total += _warm_up(ctx, service, requests)
         _measure_open(ctx, service, requests, outcome)
         self.sampler = _sample_stacks(ctx, service, requests, self.sampler, outcome)
         _measure_closed(ctx, service, requests, outcome)
@@ -331,7 +334,7 @@ def run_round(ctx: RoundContext) -> RoundOutcome:
 
     Phases: warm-up, the measured open-model phase (resource samples), the stacks phase (the
     stack sampler under the same load, never measured), the closed-loop phase, the stop."""
-    return run_round_skeleton(ctx.workdir, ctx.report, lambda: begin_round(ctx))
+    return run_round_skeleton(ctx.workdir, ctx.report, lambda: begin_round(ctx), ctx.figures)
 
 
 def require_answers(result: OpenPhaseResult, phase: str) -> None:
@@ -369,9 +372,11 @@ def _measure_open(ctx: RoundContext, service: ServiceProcess, requests: Requests
         watch.stop()
     open_result = ctx.driver.open_result(running)
     require_answers(open_result, "the measured phase")
-    outcome.requests_total += open_result.requests
+    ctx.figures.requests_total += open_result.requests
     outcome.histogram = open_result.histogram
-    outcome.open_phase = {key: value for key, value in open_result.__dict__.items() if key != "histogram"}
+    ctx.figures.open_phase = ServiceOpenPhase.model_validate(
+        {key: value for key, value in open_result.__dict__.items() if key != "histogram"}
+    )
     outcome.resources = resource_summary(outcome.samples, open_result.requests)
     outcome.resources["isolation"] = {"open": watch.isolation(open_result.requests)}
     ctx.report(
@@ -400,10 +405,10 @@ def _measure_closed(ctx: RoundContext, service: ServiceProcess, requests: Reques
     finally:
         watch.stop()
     closed_result = ctx.driver.closed_result(closed)
-    outcome.requests_total += closed_result.requests
-    outcome.max_throughput_rps = closed_result.rps
+    ctx.figures.requests_total += closed_result.requests
+    ctx.figures.max_throughput_rps = closed_result.rps
     # limited_by (service / load generator / stack / none / unknown), why, and the utilisations.
-    outcome.closed_phase = {**closed_result.__dict__, **watch.limiter()}
+    ctx.figures.closed_phase = ServiceClosedPhase.model_validate({**closed_result.__dict__, **watch.limiter()})
     if outcome.resources is not None:
         outcome.resources.setdefault("isolation", {})["closed"] = watch.isolation(closed_result.requests)
     ctx.report("max-throughput", load.max_throughput_s, {"current_rps": round(closed_result.rps, 1)})
@@ -431,7 +436,7 @@ def _sample_stacks(
     sampler = _sampler_step(sampler, outcome, lambda stacks: stacks.start(service.pid, seconds))
     _await_load(ctx, running, load.stacks_s, "stacks", service)
     sampler = _sampler_step(sampler, outcome, lambda stacks: stacks.end_window())
-    outcome.requests_total += ctx.driver.open_result(running).requests
+    ctx.figures.requests_total += ctx.driver.open_result(running).requests
     return sampler
 
 

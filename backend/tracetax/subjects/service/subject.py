@@ -19,6 +19,7 @@ from tracetax.diagnostics.checks import SERVICE_BUDGET_FIELDS, Budget, Verdict, 
 from tracetax.diagnostics.cost import ConfigurationCost, CostInputs
 from tracetax.diagnostics.cost_report import build_cost, collector_figure
 from tracetax.diagnostics.report import Diagnostics, samples_by_configuration
+from tracetax.engine.figures import ServiceFigures, service_phases
 from tracetax.engine.round import RoundSubject
 from tracetax.lab.pipelines import OverlayPolicy
 from tracetax.spec.service import CommandServiceRef, DemoServiceRef, ExperimentSpec
@@ -44,6 +45,12 @@ class Service(Subject[ExperimentSpec, Diagnostics]):
     description: ClassVar[str] = "a service"
     budget_fields: ClassVar[frozenset[str]] = frozenset(SERVICE_BUDGET_FIELDS)
     answers_round_ledgers: ClassVar[bool] = True
+
+    def figures(self, stored: dict[str, Any] | None) -> ServiceFigures | None:
+        return ServiceFigures.of(stored)
+
+    def round_phases(self, stored: dict[str, Any] | None) -> dict[str, Any]:
+        return service_phases(ServiceFigures.of(stored))
 
     def label(self, spec: ExperimentSpec) -> str:
         """The demo service's language, or "command" for a user's own."""

@@ -1,0 +1,147 @@
+"""Each subject's figures of one round, typed: what its phases measured, stored as one JSON
+column (`rounds.figures`, migration 0009) instead of columns one subject named and the other
+overloaded (a pipeline's ledger in `open_phase`, its ramp in `closed_phase`, its span rate in
+`max_throughput_rps`, its spans in `requests_total`).
+
+They sit in the engine, below the subjects that write them, because the engine's aggregation
+and the diagnostics read them. The engine itself never picks one: a subject's round hands its
+empty figures to the round skeleton, and each reader knows which subject's rounds it reads.
+
+The models describe the stored JSON and keep it as it is: phases keep keys they do not declare
+(`extra="allow"`), numbers stay int or float as written, and `stored()` writes only the fields
+a round set, so that a figure read back and written again is the same JSON."""
+
+from __future__ import annotations
+
+from typing import Any, Self
+
+from pydantic import BaseModel, ConfigDict
+
+# An int stays an int and a float a float: a figure answers as it was measured.
+Number = int | float
+
+
+class Figures(BaseModel):
+    """What every subject's figures share: they round-trip their stored JSON unchanged."""
+
+    model_config = ConfigDict(extra="allow")
+
+    def stored(self) -> dict[str, Any]:
+        """The JSON the column keeps: the fields that were set, nested ones too, as values the
+        column serializes itself (as it did the dicts before: a float stays what json writes)."""
+        return self.model_dump(exclude_unset=True)
+
+    @classmethod
+    def of(cls, stored: dict[str, Any] | None) -> Self | None:
+        """The figures of a stored round; None for a round that never ran."""
+        return cls.model_validate(stored) if stored is not None else None
+
+
+def _stored_or_none(figures: Figures | None) -> dict[str, Any] | None:
+    return figures.stored() if figures is not None else None
+
+
+# -- A service under HTTP load (subjects/service) -------------------------------------------------
+
+
+class ServiceOpenPhase(Figures):
+    """The measured open-model phase, as the load driver (oha) summarised it."""
+
+    requests: int | None = None
+    achieved_rps: Number | None = None
+    errors: int = 0
+    # {percentiles_us: {"99": µs, ...}, ...}
+    summary: dict[str, Any] | None = None
+
+    def p99_us(self) -> Any:
+        return (self.summary or {}).get("percentiles_us", {}).get("99")
+
+
+class ServiceClosedPhase(Figures):
+    """The closed-loop phase: the highest throughput found and what limited it."""
+
+    # service, load generator, stack, none or unknown (with `why` and the utilisations).
+    limited_by: str | None = None
+
+
+class ServiceFigures(Figures):
+    """A service's round: its measured phase, its maximum throughput and every request it answered."""
+
+    # Every request the service answered successfully in this round (warm-up, measured,
+    # stacks and closed-loop phases): what the span ledger expects telemetry for.
+    requests_total: int = 0
+    open_phase: ServiceOpenPhase | None = None
+    # A float, as the column it was kept in before read it back.
+    max_throughput_rps: float | None = None
+    closed_phase: ServiceClosedPhase | None = None
+
+    def limited_by(self) -> str | None:
+        return self.closed_phase.limited_by if self.closed_phase is not None else None
+
+
+# -- A Collector pipeline under span load (subjects/collector) ------------------------------------
+
+
+class PipelineWindow(Figures):
+    """A pipeline's measured window: what telemetrygen sent, the lab Collector's telemetry and
+    the span ledger read from it."""
+
+    # telemetrygen's result and whether it saturated or stopped flushing.
+    generator: dict[str, Any] | None = None
+    window_s: Number | None = None
+    telemetry: dict[str, Any] | None = None
+    ledger: dict[str, Any] | None = None
+
+
+class PipelineRamp(Figures):
+    """A pipeline's ramp: steps of rising rate until one is not kept up with."""
+
+    ramp: list[dict[str, Any]] = []
+    max_sustainable_spans_per_s: Number | None = None
+    limited_by: str | None = None
+    why: str | None = None
+
+
+class CollectorFigures(Figures):
+    """A pipeline's round: its measured window and, when the spec asked for one, its ramp."""
+
+    # Every span telemetrygen sent in this round (the measured window and the ramp's steps).
+    spans_total: int = 0
+    measured: PipelineWindow | None = None
+    ramp: PipelineRamp | None = None
+
+    def max_sustainable_spans_per_s(self) -> float | None:
+        """The ramp's highest sustainable rate, a float (as the column it was copied into before
+        read it back); None without a ramp."""
+        rate = self.ramp.max_sustainable_spans_per_s if self.ramp is not None else None
+        return float(rate) if rate is not None else None
+
+    def limited_by(self) -> str | None:
+        return self.ramp.limited_by if self.ramp is not None else None
+
+
+# -- The round answer's keys, as they were before the figures had a column of their own ------------
+
+
+def service_phases(figures: ServiceFigures | None) -> dict[str, Any]:
+    """open_phase, closed_phase, max_throughput_rps and requests_total of a service's round."""
+    if figures is None:
+        return {"open_phase": None, "closed_phase": None, "max_throughput_rps": None, "requests_total": None}
+    return {
+        "open_phase": _stored_or_none(figures.open_phase),
+        "closed_phase": _stored_or_none(figures.closed_phase),
+        "max_throughput_rps": figures.max_throughput_rps,
+        "requests_total": figures.requests_total,
+    }
+
+
+def collector_phases(figures: CollectorFigures | None) -> dict[str, Any]:
+    """The same keys for a pipeline's round: its window in open_phase, its ramp in closed_phase."""
+    if figures is None:
+        return {"open_phase": None, "closed_phase": None, "max_throughput_rps": None, "requests_total": None}
+    return {
+        "open_phase": _stored_or_none(figures.measured),
+        "closed_phase": _stored_or_none(figures.ramp),
+        "max_throughput_rps": figures.max_sustainable_spans_per_s(),
+        "requests_total": figures.spans_total,
+    }
