@@ -1693,6 +1693,42 @@ export interface components {
             /** Note */
             note?: string | null;
         };
+        /**
+         * OpenPhase
+         * @description A round's measured phase, under the key a round's answer has always had (its subject's
+         *     figures, engine/figures.py): a service's open-model phase as the load driver summarised it,
+         *     or a pipeline's measured window with its span ledger (lab/ledger.py).
+         */
+        OpenPhase: {
+            /** Requests */
+            requests?: number;
+            /** Errors */
+            errors?: number;
+            /** Duration S */
+            duration_s?: number;
+            /** Achieved Rps */
+            achieved_rps?: number;
+            /** Summary */
+            summary?: {
+                [key: string]: unknown;
+            };
+            /** Generator */
+            generator?: {
+                [key: string]: unknown;
+            };
+            /** Window S */
+            window_s?: number;
+            /** Telemetry */
+            telemetry?: {
+                [key: string]: unknown;
+            };
+            /** Ledger */
+            ledger?: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
         /** PerRoundAggregate */
         PerRoundAggregate: {
             /** Round */
@@ -2230,10 +2266,7 @@ export interface components {
             } | null;
             /** Histogram */
             histogram: string | null;
-            /** Open Phase */
-            open_phase: {
-                [key: string]: unknown;
-            } | null;
+            open_phase: components["schemas"]["OpenPhase"] | null;
             closed_phase: components["schemas"]["ClosedPhase"] | null;
             /** Resources */
             resources: {

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from tracetax.api.schemas.results import AnyConfigurationAggregates, ClosedPhase, ResourceSample
+from tracetax.api.schemas.results import AnyConfigurationAggregates, ClosedPhase, OpenPhase, ResourceSample
 from tracetax.db.models import Experiment, Round
 from tracetax.subjects.base import Subject
 
@@ -118,7 +118,7 @@ class ExperimentDetail(ExperimentSummary):
 
 class RoundRaw(RoundSummary):
     histogram: str | None
-    open_phase: dict[str, Any] | None
+    open_phase: OpenPhase | None
     closed_phase: ClosedPhase | None
     resources: dict[str, Any] | None
     samples: list[ResourceSample] | None

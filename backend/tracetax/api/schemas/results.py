@@ -258,6 +258,26 @@ class ClosedPhase(TypedDict, total=False):
 
 
 @with_config(OPEN)
+class OpenPhase(TypedDict, total=False):
+    """A round's measured phase, under the key a round's answer has always had (its subject's
+    figures, engine/figures.py): a service's open-model phase as the load driver summarised it,
+    or a pipeline's measured window with its span ledger (lab/ledger.py)."""
+
+    # A service's
+    requests: int
+    errors: int
+    duration_s: Number
+    achieved_rps: Number
+    # {percentiles_us: {"99": µs, ...}, ...}
+    summary: dict[str, Any]
+    # A pipeline's: telemetrygen's record, the lab Collector's telemetry and the ledger.
+    generator: dict[str, Any]
+    window_s: Number
+    telemetry: dict[str, Any]
+    ledger: dict[str, Any]
+
+
+@with_config(OPEN)
 class ResourceSample(TypedDict):
     """One resource sample of a round (engine/sampler.py); CPU is cumulative."""
 
