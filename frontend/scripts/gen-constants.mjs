@@ -1,6 +1,7 @@
 // Writes src/api/openapiConstants.ts from openapi.json: every schema's field defaults and enum
-// values, so the forms start from (and fall back to) what the backend publishes instead of a
-// copy. `--check` fails when the file is not what openapi.json generates (npm run check:api).
+// values, and the constants a schema publishes as an `x-*` extension (Budget's budget lines, the
+// specs' estimate overheads, the zero-code agent languages, the OTEL_* suggestions), so the UI
+// starts from what the backend publishes instead of a copy. `--check` fails when the file is not what openapi.json generates (npm run check:api).
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -25,7 +26,13 @@ function enumOf(field) {
 function collect() {
   const defaults = {};
   const enums = {};
+  const extensions = {};
   for (const name of Object.keys(schemas).sort()) {
+    for (const [key, value] of Object.entries(schemas[name])) {
+      if (!key.startsWith("x-")) continue;
+      extensions[name] ??= {};
+      extensions[name][key] = value;
+    }
     for (const [field, spec] of Object.entries(schemas[name].properties ?? {})) {
       if ("default" in spec && isConstant(spec.default)) {
         defaults[name] ??= {};
@@ -38,20 +45,23 @@ function collect() {
       }
     }
   }
-  return { defaults, enums };
+  return { defaults, enums, extensions };
 }
 
-function render({ defaults, enums }) {
+function render({ defaults, enums, extensions }) {
   const json = (value) => JSON.stringify(value, null, 2);
   return [
     "// Generated from openapi.json by scripts/gen-constants.mjs (npm run gen:api): do not edit.",
-    "// Each schema's field defaults and enum values, as the backend publishes them.",
+    "// Each schema's field defaults, enum values and `x-*` constants, as the backend publishes them.",
     "",
     '/** Field defaults by schema (a default of null is left out: it means "not set"). */',
     `export const OPENAPI_DEFAULTS = ${json(defaults)} as const;`,
     "",
     "/** Enum values by schema and field, in the backend's order. */",
     `export const OPENAPI_ENUMS = ${json(enums)} as const;`,
+    "",
+    "/** The constants each schema publishes as `x-*` extensions, by schema and extension. */",
+    `export const OPENAPI_EXTENSIONS = ${json(extensions)} as const;`,
     "",
   ].join("\n");
 }

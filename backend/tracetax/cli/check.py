@@ -15,9 +15,15 @@ import typer
 import yaml
 
 from tracetax.cli.api import ApiAnswerError, answer, api_client
+from tracetax.diagnostics.checks import BUDGET_LINE_TEXT
 from tracetax.spec.presets import PRESETS
 
 EXIT_PASS, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
+
+
+def _flag(line: str) -> str:
+    """A budget line's option, as the UI's commands spell it too (diagnostics/checks.py)."""
+    return BUDGET_LINE_TEXT[line].flag
 
 
 def configuration_of(value: str, env: list[str]) -> dict[str, Any]:
@@ -139,31 +145,63 @@ def register(app: typer.Typer) -> None:
         iters: Annotated[int, typer.Option(help="CPU work per request.")] = 1000,
         spans: Annotated[int, typer.Option(help="Spans per request.")] = 5,
         spans_per_s: Annotated[float, typer.Option(help="--collector: constant span rate.")] = 5000,
-        p50_overhead_pct: Annotated[float | None, typer.Option(help="Budget: p50 growth, %.")] = None,
-        p99_overhead_pct: Annotated[float | None, typer.Option(help="Budget: p99 growth, %.")] = None,
-        cpu_overhead_pct: Annotated[float | None, typer.Option(help="Budget: CPU per request growth, %.")] = None,
-        p50_added_ms: Annotated[float | None, typer.Option(help="Budget: p50 growth, ms.")] = None,
-        p99_added_ms: Annotated[float | None, typer.Option(help="Budget: p99 growth, ms.")] = None,
-        cpu_added_us: Annotated[float | None, typer.Option(help="Budget: CPU per request growth, µs.")] = None,
-        max_dropped_spans: Annotated[int | None, typer.Option(help="Budget: spans lost in the SDK.")] = None,
+        p50_overhead_pct: Annotated[
+            float | None, typer.Option(_flag("p50_overhead_pct"), help="Budget: p50 growth, %.")
+        ] = None,
+        p99_overhead_pct: Annotated[
+            float | None, typer.Option(_flag("p99_overhead_pct"), help="Budget: p99 growth, %.")
+        ] = None,
+        cpu_overhead_pct: Annotated[
+            float | None, typer.Option(_flag("cpu_overhead_pct"), help="Budget: CPU per request growth, %.")
+        ] = None,
+        p50_added_ms: Annotated[
+            float | None, typer.Option(_flag("p50_added_ms"), help="Budget: p50 growth, ms.")
+        ] = None,
+        p99_added_ms: Annotated[
+            float | None, typer.Option(_flag("p99_added_ms"), help="Budget: p99 growth, ms.")
+        ] = None,
+        cpu_added_us: Annotated[
+            float | None, typer.Option(_flag("cpu_added_us"), help="Budget: CPU per request growth, µs.")
+        ] = None,
+        max_dropped_spans: Annotated[
+            int | None, typer.Option(_flag("max_dropped_spans"), help="Budget: spans lost in the SDK.")
+        ] = None,
         max_bytes_per_request: Annotated[
-            float | None, typer.Option(help="Budget: OTLP bytes the candidate sends per request, all signals.")
+            float | None,
+            typer.Option(
+                _flag("max_bytes_per_request"), help="Budget: OTLP bytes the candidate sends per request, all signals."
+            ),
         ] = None,
         max_usd_per_month: Annotated[
-            float | None, typer.Option(help="Budget: the candidate's $/month at --cost-rate (docs/cost.md).")
+            float | None,
+            typer.Option(
+                _flag("max_usd_per_month"), help="Budget: the candidate's $/month at --cost-rate (docs/cost.md)."
+            ),
         ] = None,
         cost_rate: Annotated[
             float | None, typer.Option(help="Your request rate for --max-usd-per-month, req/s (default 100).")
         ] = None,
         cores_per_10k_overhead_pct: Annotated[
-            float | None, typer.Option(help="--collector budget: growth of cores per 10k spans/s, %.")
+            float | None,
+            typer.Option(
+                _flag("cores_per_10k_overhead_pct"), help="--collector budget: growth of cores per 10k spans/s, %."
+            ),
         ] = None,
         cores_per_10k_added: Annotated[
-            float | None, typer.Option(help="--collector budget: growth of cores per 10k spans/s, cores.")
+            float | None,
+            typer.Option(
+                _flag("cores_per_10k_added"), help="--collector budget: growth of cores per 10k spans/s, cores."
+            ),
         ] = None,
-        rss_overhead_pct: Annotated[float | None, typer.Option(help="--collector budget: peak RSS growth, %.")] = None,
-        rss_added_mib: Annotated[float | None, typer.Option(help="--collector budget: peak RSS growth, MiB.")] = None,
-        max_lost_spans: Annotated[int | None, typer.Option(help="--collector budget: spans lost.")] = None,
+        rss_overhead_pct: Annotated[
+            float | None, typer.Option(_flag("rss_overhead_pct"), help="--collector budget: peak RSS growth, %.")
+        ] = None,
+        rss_added_mib: Annotated[
+            float | None, typer.Option(_flag("rss_added_mib"), help="--collector budget: peak RSS growth, MiB.")
+        ] = None,
+        max_lost_spans: Annotated[
+            int | None, typer.Option(_flag("max_lost_spans"), help="--collector budget: spans lost.")
+        ] = None,
         strict: Annotated[
             bool, typer.Option(help="Fail on the point estimate, not the interval's lower bound.")
         ] = False,

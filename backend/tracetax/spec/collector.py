@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Literal, Protocol
 
-from pydantic import AfterValidator, Field, field_validator, model_validator
+from pydantic import AfterValidator, ConfigDict, Field, field_validator, model_validator
 
 from tracetax.spec.inputs import (
     FILE_PATH_CHARS,
@@ -28,6 +28,10 @@ from tracetax.spec.inputs import (
 
 # A ramp step's time besides sending: telemetrygen's start and the settle before reading the queue.
 RAMP_STEP_OVERHEAD_S = 1.5
+# Starting the lab Collector and stopping it, each round of each variant (the estimate's; published
+# with the ramp's step overhead as PipelineSpec's `x-estimate`, which the UI's estimate reads).
+PIPELINE_STARTUP_S = 2.0
+PIPELINE_STOP_S = 2.0
 NAME_PATTERN = r"^[a-z0-9][a-z0-9._%-]{0,39}$"
 # Variables an overlay may read besides the endpoints the lab sets itself.
 LAB_SETTING = re.compile(r"^LAB_[A-Z0-9_]+$")
@@ -194,6 +198,16 @@ class SpanLoadSpec(InputModel):
 
 
 class PipelineSpec(InputModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "x-estimate": {
+                "startup_s": PIPELINE_STARTUP_S,
+                "stop_s": PIPELINE_STOP_S,
+                "ramp_step_overhead_s": RAMP_STEP_OVERHEAD_S,
+            }
+        }
+    )
+
     subject: Literal["collector"]
     name: str | None = Field(default=None, max_length=NAME_CHARS)
     configurations: list[VariantSpec] = Field(min_length=1, max_length=12)
@@ -213,9 +227,9 @@ class PipelineSpec(InputModel):
     def configuration(self, name: str) -> VariantSpec:
         return next(v for v in self.configurations if v.name == name)
 
-    def estimated_seconds(self, startup_s: float = 2.0) -> float:
+    def estimated_seconds(self, startup_s: float = PIPELINE_STARTUP_S) -> float:
         load = self.load
-        per_run = startup_s + load.warmup_s + load.duration_s + load.drain_s + 2.0
+        per_run = startup_s + load.warmup_s + load.duration_s + load.drain_s + PIPELINE_STOP_S
         if load.ramp is not None:
             # Every step may run: the estimate is an upper bound.
             per_run += len(load.ramp.rates(load.spans_per_s)) * (load.ramp.step_s + RAMP_STEP_OVERHEAD_S)

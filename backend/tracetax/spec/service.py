@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import (
+    ConfigDict,
     Discriminator,
     Field,
     Tag,
@@ -61,6 +62,31 @@ SIGNAL_SWITCHES = {
 }
 
 
+# Every round of every configuration starts the service and stops it: the spec's estimate counts
+# this long for each (published as ExperimentSpec's `x-estimate`, which the UI's estimate reads).
+STARTUP_S = 3.0
+STOP_S = 2.0
+# Common OpenTelemetry variables the UI suggests for a configuration's env (any OTEL_* name is
+# accepted): published as ConfigurationSpec's `x-otel-suggestions`.
+OTEL_SUGGESTIONS = (
+    "OTEL_BSP_MAX_QUEUE_SIZE",
+    "OTEL_BSP_MAX_EXPORT_BATCH_SIZE",
+    "OTEL_BSP_SCHEDULE_DELAY",
+    "OTEL_BSP_EXPORT_TIMEOUT",
+    "OTEL_BLRP_MAX_QUEUE_SIZE",
+    "OTEL_BLRP_MAX_EXPORT_BATCH_SIZE",
+    "OTEL_BLRP_SCHEDULE_DELAY",
+    "OTEL_TRACES_SAMPLER",
+    "OTEL_TRACES_SAMPLER_ARG",
+    "OTEL_EXPORTER_OTLP_PROTOCOL",
+    "OTEL_EXPORTER_OTLP_COMPRESSION",
+    "OTEL_EXPORTER_OTLP_TIMEOUT",
+    "OTEL_METRIC_EXPORT_INTERVAL",
+    "OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT",
+    "OTEL_SPAN_EVENT_COUNT_LIMIT",
+)
+
+
 class DemoServiceRef(InputModel):
     """One of the demo services under instrumented-services/."""
 
@@ -79,6 +105,9 @@ class CommandServiceRef(InputModel):
     `agent` under its language's zero-code instrumentation (docs/your-service.md), `batch` as it
     is, instrumented by its own SDK and configured by the OTEL_* variables, `ebpf` under Go's
     eBPF auto-instrumentation. A leading `~` in `cwd` and `argv[0]` is the backend's home."""
+
+    # The languages `processor: agent` runs under a zero-code agent, for the UI's choices.
+    model_config = ConfigDict(json_schema_extra={"x-agent-languages": list(zero_code.AGENT_LANGUAGES)})
 
     kind: Literal["command"]
     argv: list[ArgvItem] = Field(min_length=1, max_length=ARGV_ITEMS, examples=[["./my-service", "--flag"]])
@@ -172,6 +201,8 @@ class Concurrency(InputModel):
 class ConfigurationSpec(InputModel):
     """One OpenTelemetry configuration; `preset` fills processor/env/baseline defaults."""
 
+    model_config = ConfigDict(json_schema_extra={"x-otel-suggestions": list(OTEL_SUGGESTIONS)})
+
     name: str = Field(pattern=NAME_PATTERN)
     processor: Literal["none", "simple", "batch", "agent", "ebpf"]
     env: dict[EnvKey, EnvValue] = Field(default_factory=dict, max_length=ENV_ENTRIES)
@@ -238,6 +269,7 @@ class ConfigurationSpec(InputModel):
 
 
 HTTP_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+BODYLESS_METHODS = ("GET", "HEAD")  # a request with one of these carries no body
 HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")  # an RFC 9110 token
 
 
@@ -263,6 +295,11 @@ class Burst(InputModel):
 
 
 class LoadSpec(InputModel):
+    # The methods `method` takes and those whose request carries no body, for the UI's choices.
+    model_config = ConfigDict(
+        json_schema_extra={"x-http-methods": list(HTTP_METHODS), "x-bodyless-methods": list(BODYLESS_METHODS)}
+    )
+
     rate: float = Field(gt=0, le=100_000, description="Open-model arrival rate, requests per second.")
     warmup_s: float = Field(default=5, ge=0, le=600)
     duration_s: float = Field(default=20, gt=0, le=3600, description="Measured open-model phase.")
@@ -324,7 +361,7 @@ class LoadSpec(InputModel):
                 f"the burst ends at {self.burst.start_s + self.burst.duration_s:g} s, after the measured phase "
                 f"(duration_s {self.duration_s:g}): move burst.start_s or shorten burst.duration_s"
             )
-        if self.body is not None and self.method in ("GET", "HEAD"):
+        if self.body is not None and self.method in BODYLESS_METHODS:
             raise ValueError(f"a {self.method} request carries no body: set `method` (e.g. POST) or drop `body`")
         return self
 
@@ -368,6 +405,8 @@ class LoadSpec(InputModel):
 
 
 class ExperimentSpec(InputModel):
+    model_config = ConfigDict(json_schema_extra={"x-estimate": {"startup_s": STARTUP_S, "stop_s": STOP_S}})
+
     subject: Literal["service"] = Field(
         default="service", description="What is measured: a service (this spec) or a Collector pipeline (`collector`)."
     )
@@ -412,10 +451,10 @@ class ExperimentSpec(InputModel):
     def configuration(self, name: str) -> ConfigurationSpec:
         return next(c for c in self.configurations if c.name == name)
 
-    def estimated_seconds(self, startup_s: float = 3.0) -> float:
+    def estimated_seconds(self, startup_s: float = STARTUP_S) -> float:
         """Rough wall time: every round of every configuration starts, warms, measures, stops."""
         stacks = self.load.stacks_s if self.sample_stacks else 0.0
-        per_run = startup_s + self.load.warmup_s + self.load.duration_s + stacks + self.load.max_throughput_s + 2.0
+        per_run = startup_s + self.load.warmup_s + self.load.duration_s + stacks + self.load.max_throughput_s + STOP_S
         return per_run * len(self.configurations) * self.rounds
 
 

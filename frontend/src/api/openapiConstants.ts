@@ -1,5 +1,5 @@
 // Generated from openapi.json by scripts/gen-constants.mjs (npm run gen:api): do not edit.
-// Each schema's field defaults and enum values, as the backend publishes them.
+// Each schema's field defaults, enum values and `x-*` constants, as the backend publishes them.
 
 /** Field defaults by schema (a default of null is left out: it means "not set"). */
 export const OPENAPI_DEFAULTS = {
@@ -227,5 +227,169 @@ export const OPENAPI_ENUMS = {
       "fail",
       "error"
     ]
+  }
+} as const;
+
+/** The constants each schema publishes as `x-*` extensions, by schema and extension. */
+export const OPENAPI_EXTENSIONS = {
+  "Budget": {
+    "x-budget-lines": {
+      "collector": [
+        {
+          "field": "Max cores per 10k spans/s overhead (%)",
+          "flag": "--cores-per-10k-overhead-pct",
+          "key": "cores_per_10k_overhead_pct",
+          "label": "Collector cores per 10k spans/s overhead",
+          "unit": "pct"
+        },
+        {
+          "field": "Max cores per 10k spans/s added (cores)",
+          "flag": "--cores-per-10k-added",
+          "key": "cores_per_10k_added",
+          "label": "Collector cores per 10k spans/s added",
+          "unit": "cores"
+        },
+        {
+          "field": "Max peak RSS overhead (%)",
+          "flag": "--rss-overhead-pct",
+          "key": "rss_overhead_pct",
+          "label": "Collector peak RSS overhead",
+          "unit": "pct"
+        },
+        {
+          "field": "Max peak RSS added (MiB)",
+          "flag": "--rss-added-mib",
+          "key": "rss_added_mib",
+          "label": "Collector peak RSS added",
+          "unit": "mib"
+        },
+        {
+          "field": "Max lost spans",
+          "flag": "--max-lost-spans",
+          "key": "max_lost_spans",
+          "label": "Spans lost in the pipeline",
+          "unit": "spans"
+        }
+      ],
+      "service": [
+        {
+          "field": "Max p50 overhead (%)",
+          "flag": "--p50-overhead-pct",
+          "key": "p50_overhead_pct",
+          "label": "p50 latency overhead",
+          "unit": "pct"
+        },
+        {
+          "field": "Max p99 overhead (%)",
+          "flag": "--p99-overhead-pct",
+          "key": "p99_overhead_pct",
+          "label": "p99 latency overhead",
+          "unit": "pct"
+        },
+        {
+          "field": "Max CPU per request overhead (%)",
+          "flag": "--cpu-overhead-pct",
+          "key": "cpu_overhead_pct",
+          "label": "CPU per request overhead",
+          "unit": "pct"
+        },
+        {
+          "field": "Max p50 added (ms)",
+          "flag": "--p50-added-ms",
+          "key": "p50_added_ms",
+          "label": "p50 latency added",
+          "unit": "ms"
+        },
+        {
+          "field": "Max p99 added (ms)",
+          "flag": "--p99-added-ms",
+          "key": "p99_added_ms",
+          "label": "p99 latency added",
+          "unit": "ms"
+        },
+        {
+          "field": "Max CPU per request added (µs)",
+          "flag": "--cpu-added-us",
+          "key": "cpu_added_us",
+          "label": "CPU per request added",
+          "unit": "us"
+        },
+        {
+          "field": "Max dropped spans",
+          "flag": "--max-dropped-spans",
+          "key": "max_dropped_spans",
+          "label": "Spans dropped in the SDK",
+          "unit": "spans"
+        },
+        {
+          "field": "Max bytes per request",
+          "flag": "--max-bytes-per-request",
+          "key": "max_bytes_per_request",
+          "label": "OTLP bytes per request",
+          "unit": "bytes"
+        },
+        {
+          "field": "Max $/month",
+          "flag": "--max-usd-per-month",
+          "key": "max_usd_per_month",
+          "label": "Cost per month",
+          "unit": "usd"
+        }
+      ]
+    }
+  },
+  "CommandServiceRef": {
+    "x-agent-languages": [
+      "python",
+      "java",
+      "node"
+    ]
+  },
+  "ConfigurationSpec": {
+    "x-otel-suggestions": [
+      "OTEL_BSP_MAX_QUEUE_SIZE",
+      "OTEL_BSP_MAX_EXPORT_BATCH_SIZE",
+      "OTEL_BSP_SCHEDULE_DELAY",
+      "OTEL_BSP_EXPORT_TIMEOUT",
+      "OTEL_BLRP_MAX_QUEUE_SIZE",
+      "OTEL_BLRP_MAX_EXPORT_BATCH_SIZE",
+      "OTEL_BLRP_SCHEDULE_DELAY",
+      "OTEL_TRACES_SAMPLER",
+      "OTEL_TRACES_SAMPLER_ARG",
+      "OTEL_EXPORTER_OTLP_PROTOCOL",
+      "OTEL_EXPORTER_OTLP_COMPRESSION",
+      "OTEL_EXPORTER_OTLP_TIMEOUT",
+      "OTEL_METRIC_EXPORT_INTERVAL",
+      "OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT",
+      "OTEL_SPAN_EVENT_COUNT_LIMIT"
+    ]
+  },
+  "ExperimentSpec": {
+    "x-estimate": {
+      "startup_s": 3,
+      "stop_s": 2
+    }
+  },
+  "LoadSpec": {
+    "x-bodyless-methods": [
+      "GET",
+      "HEAD"
+    ],
+    "x-http-methods": [
+      "GET",
+      "HEAD",
+      "POST",
+      "PUT",
+      "PATCH",
+      "DELETE",
+      "OPTIONS"
+    ]
+  },
+  "PipelineSpec": {
+    "x-estimate": {
+      "ramp_step_overhead_s": 1.5,
+      "startup_s": 2,
+      "stop_s": 2
+    }
   }
 } as const;

@@ -1,24 +1,11 @@
+import { OPENAPI_EXTENSIONS } from "../../api/openapiConstants";
 import { fieldId } from "../../api/validation";
 import { type EnvRow, uid } from "./form";
 
-/** Common OpenTelemetry variables, offered as suggestions (any OTEL_* name is accepted). */
-export const OTEL_SUGGESTIONS = [
-  "OTEL_BSP_MAX_QUEUE_SIZE",
-  "OTEL_BSP_MAX_EXPORT_BATCH_SIZE",
-  "OTEL_BSP_SCHEDULE_DELAY",
-  "OTEL_BSP_EXPORT_TIMEOUT",
-  "OTEL_BLRP_MAX_QUEUE_SIZE",
-  "OTEL_BLRP_MAX_EXPORT_BATCH_SIZE",
-  "OTEL_BLRP_SCHEDULE_DELAY",
-  "OTEL_TRACES_SAMPLER",
-  "OTEL_TRACES_SAMPLER_ARG",
-  "OTEL_EXPORTER_OTLP_PROTOCOL",
-  "OTEL_EXPORTER_OTLP_COMPRESSION",
-  "OTEL_EXPORTER_OTLP_TIMEOUT",
-  "OTEL_METRIC_EXPORT_INTERVAL",
-  "OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT",
-  "OTEL_SPAN_EVENT_COUNT_LIMIT",
-];
+/** Common OpenTelemetry variables, offered as suggestions (any OTEL_* name is accepted), as the
+ * backend publishes them (ConfigurationSpec's `x-otel-suggestions`). */
+export const OTEL_SUGGESTIONS: readonly string[] =
+  OPENAPI_EXTENSIONS.ConfigurationSpec["x-otel-suggestions"];
 export const OTEL_DATALIST_ID = "otel-variables";
 
 interface Props {

@@ -1,11 +1,14 @@
 // How long an experiment will take: the same formula as ExperimentSpec.estimated_seconds in
 // backend/tracetax/spec/service.py — every round of every configuration starts the service
-// (3 s), warms up, measures, samples stacks (when on), finds the maximum throughput and stops (2 s).
+// (3 s), warms up, measures, samples stacks (when on), finds the maximum throughput and stops
+// (2 s); the start and stop times are the ones the backend publishes (ExperimentSpec's
+// `x-estimate`).
 
+import { OPENAPI_EXTENSIONS } from "../../api/openapiConstants";
 import { type FormState, parseNumber, SPEC_DEFAULTS } from "./form";
 
-export const STARTUP_S = 3;
-export const STOP_S = 2;
+export const { startup_s: STARTUP_S, stop_s: STOP_S } =
+  OPENAPI_EXTENSIONS.ExperimentSpec["x-estimate"];
 
 export interface EstimateInput {
   warmup_s: number;

@@ -4,7 +4,7 @@
 // The service is a demo service or "your service": a command (an argv, never a shell line)
 // launched as it is or under its language's zero-code instrumentation.
 
-import { OPENAPI_DEFAULTS, OPENAPI_ENUMS } from "../../api/openapiConstants";
+import { OPENAPI_DEFAULTS, OPENAPI_ENUMS, OPENAPI_EXTENSIONS } from "../../api/openapiConstants";
 import type { ExperimentSpec, Preset, Processor, ServiceInfo } from "../../api/types";
 import {
   type ConcurrencyDraft,
@@ -60,13 +60,16 @@ export const COMMAND_LANGUAGES: readonly { value: CommandLanguage; label: string
     label: LANGUAGE_LABELS[value],
   }));
 /**
- * Languages with a zero-code agent (`agent`): tracetax.demos.zero_code.AGENT_LANGUAGES, a
- * copy: the OpenAPI does not publish it.
+ * Languages with a zero-code agent (`agent`): tracetax.demos.zero_code.AGENT_LANGUAGES, as the
+ * OpenAPI publishes it (CommandServiceRef's `x-agent-languages`).
  */
-export const AGENT_LANGUAGES: readonly CommandLanguage[] = ["python", "java", "node"];
-export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
-/** Methods whose requests carry no body (the API refuses one with them). */
-export const BODYLESS_METHODS: readonly string[] = ["GET", "HEAD"];
+export const AGENT_LANGUAGES: readonly CommandLanguage[] =
+  OPENAPI_EXTENSIONS.CommandServiceRef["x-agent-languages"];
+/** The methods a load's `method` takes, as the API publishes them (LoadSpec's `x-http-methods`). */
+export const HTTP_METHODS = OPENAPI_EXTENSIONS.LoadSpec["x-http-methods"];
+/** Methods whose requests carry no body (the API refuses one with them): `x-bodyless-methods`. */
+export const BODYLESS_METHODS: readonly string[] =
+  OPENAPI_EXTENSIONS.LoadSpec["x-bodyless-methods"];
 
 /** One argument of the command: passed to the program as is, never split or quoted. */
 export interface ArgRow {

@@ -3,7 +3,7 @@
 // sends what was typed and leaves blank optional fields to the API's defaults
 // (tracetax.spec.collector: SpanLoadSpec, PipelineSpec).
 
-import { OPENAPI_DEFAULTS } from "../../api/openapiConstants";
+import { OPENAPI_DEFAULTS, OPENAPI_EXTENSIONS } from "../../api/openapiConstants";
 import type { PipelineSpecRequest, PipelineVariantInfo, VariantRequest } from "../../api/types";
 import { type EnvRow, NAME_PATTERN, uid, uniqueName } from "./form";
 import { numberOrText } from "./loadForm";
@@ -229,10 +229,13 @@ export function toPipelineSpec(form: PipelineFormState): PipelineSpecRequest {
 
 // PipelineSpec.estimated_seconds (backend/tracetax/spec/collector.py): every round of every variant
 // starts its Collectors (2 s), warms up, measures, drains and stops them (2 s), then runs every
-// step its ramp may take (each sends step_s, plus 1.5 s to start telemetrygen and settle).
-export const PIPELINE_STARTUP_S = 2;
-export const PIPELINE_STOP_S = 2;
-export const RAMP_STEP_OVERHEAD_S = 1.5;
+// step its ramp may take (each sends step_s, plus 1.5 s to start telemetrygen and settle); the
+// times are the ones the backend publishes (PipelineSpec's `x-estimate`).
+export const {
+  startup_s: PIPELINE_STARTUP_S,
+  stop_s: PIPELINE_STOP_S,
+  ramp_step_overhead_s: RAMP_STEP_OVERHEAD_S,
+} = OPENAPI_EXTENSIONS.PipelineSpec["x-estimate"];
 /** More steps than the API allows (RampSpec.max_steps ≤ 40) are never counted past this. */
 const MAX_COUNTED_STEPS = 1000;
 

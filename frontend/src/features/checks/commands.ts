@@ -5,6 +5,7 @@
 // A check measures a service's configurations, or a Collector pipeline's variants
 // (`subject: "collector"`, `tracetax check --collector`), each with budget lines of its own.
 
+import { OPENAPI_EXTENSIONS } from "../../api/openapiConstants";
 import type {
   Budget,
   CheckBody,
@@ -44,121 +45,24 @@ interface BudgetLineSpec {
   unit: string;
 }
 
+const PUBLISHED_LINES = OPENAPI_EXTENSIONS.Budget["x-budget-lines"];
+
 /**
- * Every budget line, in the backend's order (diagnostics/checks.py BUDGET_LINES): relative
- * ones in % of the baseline, absolute ones in ms or µs, and the SDK's dropped spans.
+ * Every budget line of a service check, in the backend's order, as the backend publishes them
+ * (diagnostics/checks.py BUDGET_LINE_TEXT, the flags `tracetax check` takes): relative ones in %
+ * of the baseline, absolute ones in ms or µs, the SDK's dropped spans, bytes and cost.
  */
-export const BUDGET_LINES = [
-  {
-    key: "p50_overhead_pct",
-    label: "p50 latency overhead",
-    field: "Max p50 overhead (%)",
-    flag: "--p50-overhead-pct",
-    unit: "pct",
-  },
-  {
-    key: "p99_overhead_pct",
-    label: "p99 latency overhead",
-    field: "Max p99 overhead (%)",
-    flag: "--p99-overhead-pct",
-    unit: "pct",
-  },
-  {
-    key: "cpu_overhead_pct",
-    label: "CPU per request overhead",
-    field: "Max CPU per request overhead (%)",
-    flag: "--cpu-overhead-pct",
-    unit: "pct",
-  },
-  {
-    key: "p50_added_ms",
-    label: "p50 latency added",
-    field: "Max p50 added (ms)",
-    flag: "--p50-added-ms",
-    unit: "ms",
-  },
-  {
-    key: "p99_added_ms",
-    label: "p99 latency added",
-    field: "Max p99 added (ms)",
-    flag: "--p99-added-ms",
-    unit: "ms",
-  },
-  {
-    key: "cpu_added_us",
-    label: "CPU per request added",
-    field: "Max CPU per request added (µs)",
-    flag: "--cpu-added-us",
-    unit: "us",
-  },
-  {
-    key: "max_dropped_spans",
-    label: "Spans dropped in the SDK",
-    field: "Max dropped spans",
-    flag: "--max-dropped-spans",
-    unit: "spans",
-  },
-  {
-    key: "max_bytes_per_request",
-    label: "OTLP bytes per request",
-    field: "Max bytes per request",
-    flag: "--max-bytes-per-request",
-    unit: "bytes",
-  },
-  {
-    key: "max_usd_per_month",
-    label: "Cost per month",
-    field: "Max $/month",
-    flag: "--max-usd-per-month",
-    unit: "usd",
-  },
-] as const satisfies readonly BudgetLineSpec[];
+export const BUDGET_LINES = PUBLISHED_LINES.service satisfies readonly BudgetLineSpec[];
 
 /** The cost model's request rate for max_usd_per_month (budget.cost.requests_per_s). */
 export const COST_RATE_FLAG = "--cost-rate";
 
 /**
- * A Collector pipeline check's budget lines, in the backend's order (diagnostics/checks.py
- * BUDGET_LINES, then max_lost_spans): the lab Collector's cores per 10k spans/s and peak RSS,
- * relative or absolute, and the spans the candidate lost (docs/ci-checks.md).
+ * A Collector pipeline check's budget lines, in the backend's order, as it publishes them: the
+ * lab Collector's cores per 10k spans/s and peak RSS, relative or absolute, and the spans the
+ * candidate lost (docs/ci-checks.md).
  */
-export const PIPELINE_BUDGET_LINES = [
-  {
-    key: "cores_per_10k_overhead_pct",
-    label: "Collector cores per 10k spans/s overhead",
-    field: "Max cores per 10k spans/s overhead (%)",
-    flag: "--cores-per-10k-overhead-pct",
-    unit: "pct",
-  },
-  {
-    key: "cores_per_10k_added",
-    label: "Collector cores per 10k spans/s added",
-    field: "Max cores per 10k spans/s added (cores)",
-    flag: "--cores-per-10k-added",
-    unit: "cores",
-  },
-  {
-    key: "rss_overhead_pct",
-    label: "Collector peak RSS overhead",
-    field: "Max peak RSS overhead (%)",
-    flag: "--rss-overhead-pct",
-    unit: "pct",
-  },
-  {
-    key: "rss_added_mib",
-    label: "Collector peak RSS added",
-    field: "Max peak RSS added (MiB)",
-    flag: "--rss-added-mib",
-    unit: "mib",
-  },
-  {
-    key: "max_lost_spans",
-    label: "Spans lost in the pipeline",
-    field: "Max lost spans",
-    flag: "--max-lost-spans",
-    unit: "spans",
-  },
-] as const satisfies readonly BudgetLineSpec[];
+export const PIPELINE_BUDGET_LINES = PUBLISHED_LINES.collector satisfies readonly BudgetLineSpec[];
 
 const ALL_BUDGET_LINES = [...BUDGET_LINES, ...PIPELINE_BUDGET_LINES];
 
