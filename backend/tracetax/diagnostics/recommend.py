@@ -25,13 +25,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from tracetax.diagnostics.overhead import Change
+from tracetax.spec.presets import BSP_DEFAULTS
 
-BSP_DEFAULTS = {
-    "OTEL_BSP_MAX_QUEUE_SIZE": 2048,
-    "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": 512,
-    "OTEL_BSP_SCHEDULE_DELAY": 5000,
-    "OTEL_BSP_EXPORT_TIMEOUT": 30000,
-}
 HEADROOM = 1.25
 NEAR_QUEUE = 0.75  # batch >= 75% of the queue counts as "close to"
 SAMPLING_STEPS = (0.5, 0.25, 0.1, 0.05, 0.02, 0.01)

@@ -11,6 +11,15 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+# The BatchSpanProcessor's defaults, the same in every SDK (the OpenTelemetry spec's): the one
+# copy the recommendation (diagnostics/recommend.py) and the tuner (tuning/candidates.py) read.
+BSP_DEFAULTS = {
+    "OTEL_BSP_MAX_QUEUE_SIZE": 2048,
+    "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": 512,
+    "OTEL_BSP_SCHEDULE_DELAY": 5000,
+    "OTEL_BSP_EXPORT_TIMEOUT": 30000,
+}
+
 
 class Preset(BaseModel):
     name: str

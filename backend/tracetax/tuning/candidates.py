@@ -13,8 +13,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+from tracetax.spec.presets import BSP_DEFAULTS
+
 # The SDKs' defaults (the same in every SDK): what every tuning is confirmed against.
-DEFAULTS = {"queue": 2048, "batch": 512, "delay_ms": 5000, "timeout_ms": 30000}
+DEFAULTS = {
+    "queue": BSP_DEFAULTS["OTEL_BSP_MAX_QUEUE_SIZE"],
+    "batch": BSP_DEFAULTS["OTEL_BSP_MAX_EXPORT_BATCH_SIZE"],
+    "delay_ms": BSP_DEFAULTS["OTEL_BSP_SCHEDULE_DELAY"],
+    "timeout_ms": BSP_DEFAULTS["OTEL_BSP_EXPORT_TIMEOUT"],
+}
 DELAYS_MS = (200, 1000, 5000)
 HEADROOM = 2.0
 MIN_QUEUE, MAX_QUEUE = 256, 1 << 20
