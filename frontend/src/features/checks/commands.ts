@@ -5,7 +5,7 @@
 // A check measures a service's configurations, or a Collector pipeline's variants
 // (`subject: "collector"`, `tracetax check --collector`), each with budget lines of its own.
 
-import { OPENAPI_EXTENSIONS } from "../../api/openapiConstants";
+import { OPENAPI_DEFAULTS, OPENAPI_EXTENSIONS } from "../../api/openapiConstants";
 import type {
   Budget,
   CheckBody,
@@ -32,8 +32,16 @@ import {
 
 type ConfigurationRequest = CheckRequest["baseline"];
 
-/** What `tracetax check` sends when it is given no load flags (backend/tracetax/cli/check.py). */
-export const CLI_LOAD = { warmup_s: 2, max_throughput_s: 0, connections: 16, path: "/work" };
+const { LoadSpec: API_LOAD, SpanLoadSpec: API_SPAN_LOAD } = OPENAPI_DEFAULTS;
+
+/** What `tracetax check` sends when it is given no load flags (backend/tracetax/cli/check.py):
+ * its own warm-up and no max-throughput phase; the connections and path it leaves to the API. */
+export const CLI_LOAD = {
+  warmup_s: 2,
+  max_throughput_s: 0,
+  connections: API_LOAD.connections as number,
+  path: API_LOAD.path as string,
+};
 export const JUNIT_FILE = "tracetax-junit.xml";
 
 /** A budget line as the forms and commands show it; its key is a field of the API's Budget. */
@@ -354,10 +362,10 @@ export function cliCommand(
  * and the load the API then fills in (spec/collector.py SpanLoadSpec). */
 export const CLI_PIPELINE_LOAD = {
   warmup_s: 2,
-  drain_s: 6,
-  spans_per_trace: 5,
-  attribute_bytes: 0,
-  services_per_trace: 1,
+  drain_s: API_SPAN_LOAD.drain_s as number,
+  spans_per_trace: API_SPAN_LOAD.spans_per_trace as number,
+  attribute_bytes: API_SPAN_LOAD.attribute_bytes as number,
+  services_per_trace: API_SPAN_LOAD.services_per_trace as number,
 };
 
 /** The stored variants of a pipeline check's experiment: the baseline, then the candidate. */
