@@ -260,7 +260,13 @@ def change(metric: Metric, pairs: list[tuple[float, float]]) -> Change:
 
 
 def holm(p_values: Sequence[float | None]) -> list[float | None]:
-    """Holm's step-down adjusted p-values (None stays None and does not count in m)."""
+    """Holm's step-down adjusted p-values (None stays None and does not count in m).
+
+    Our own on purpose: SciPy (already a dependency) offers only Benjamini-Hochberg
+    (`false_discovery_control`), which bounds the false discovery rate, not the family-wise
+    error an A/A must keep under 5%; statsmodels' `multipletests` has Holm but would bring
+    pandas and patsy into the backend for these eight lines, and it does not take the unknown
+    (None) p-values we leave out of m."""
     indexed = sorted((p, i) for i, p in enumerate(p_values) if p is not None)
     m = len(indexed)
     adjusted: list[float | None] = [None] * len(p_values)
