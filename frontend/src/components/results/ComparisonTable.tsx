@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { ConfigurationAggregates, Diagnostics, NoiseFloor } from "../../api/types";
 import { colorFor } from "../../lib/charts/palette";
 import { formatNumber, MISSING } from "../../lib/format";
@@ -54,41 +55,29 @@ export function ComparisonTable({
           <tr>
             <th scope="col">Metric</th>
             {configurations.map((c) => (
-              <th
-                scope="col"
+              <ConfigurationHeader
                 key={c.configuration}
-                className={c.configuration === baseline ? "is-baseline" : undefined}
+                name={c.configuration}
+                baseline={baseline}
+                order={order}
+                roundsCompleted={c.rounds_completed}
+                roundsFailed={c.rounds_failed}
+                below={
+                  showConcurrency && (
+                    <div className="muted small column-meta" data-testid="concurrency">
+                      {concurrency[c.configuration] || "default concurrency"}
+                    </div>
+                  )
+                }
               >
-                <span
-                  className="swatch"
-                  style={{ background: colorFor(order.indexOf(c.configuration)) }}
-                  aria-hidden="true"
-                />
-                {c.configuration}
-                {c.configuration === baseline && <span className="tag">baseline</span>}
-                <div className="muted small column-meta">
-                  {c.rounds_completed} round{c.rounds_completed === 1 ? "" : "s"}
-                  {c.rounds_failed > 0 && <span className="error">, {c.rounds_failed} failed</span>}{" "}
-                  · {formatNumber(c.requests, 0)} requests
-                  {c.errors > 0 && (
-                    <span className="error">, {formatNumber(c.errors, 0)} errors</span>
-                  )}
-                </div>
-                {showConcurrency && (
-                  <div className="muted small column-meta" data-testid="concurrency">
-                    {concurrency[c.configuration] || "default concurrency"}
-                  </div>
+                {" "}
+                · {formatNumber(c.requests, 0)} requests
+                {c.errors > 0 && (
+                  <span className="error">, {formatNumber(c.errors, 0)} errors</span>
                 )}
-              </th>
+              </ConfigurationHeader>
             ))}
-            {diagnostics && (
-              <th scope="col" className="noise-floor">
-                Noise floor
-                <div className="muted small column-meta">
-                  smallest change these rounds resolve (95%)
-                </div>
-              </th>
-            )}
+            {diagnostics && <NoiseFloorHeader />}
           </tr>
         </thead>
         <tbody>
@@ -134,5 +123,57 @@ export function NoiseFloorCell({ floor: noiseFloor }: { floor: NoiseFloor | null
         </>
       )}
     </td>
+  );
+}
+
+interface ConfigurationHeaderProps {
+  name: string;
+  baseline: string;
+  /** Every configuration of the spec, for stable colours. */
+  order: string[];
+  roundsCompleted: number;
+  roundsFailed: number;
+  /** What the subject adds to the rounds line (requests and errors, spans generated, …). */
+  children?: ReactNode;
+  /** Lines under the rounds line. */
+  below?: ReactNode;
+}
+
+/** A configuration's (or variant's) column head: its colour, name, baseline tag and rounds. */
+export function ConfigurationHeader({
+  name,
+  baseline,
+  order,
+  roundsCompleted,
+  roundsFailed,
+  children,
+  below,
+}: ConfigurationHeaderProps) {
+  return (
+    <th scope="col" className={name === baseline ? "is-baseline" : undefined}>
+      <span
+        className="swatch"
+        style={{ background: colorFor(order.indexOf(name)) }}
+        aria-hidden="true"
+      />
+      {name}
+      {name === baseline && <span className="tag">baseline</span>}
+      <div className="muted small column-meta">
+        {roundsCompleted} round{roundsCompleted === 1 ? "" : "s"}
+        {roundsFailed > 0 && <span className="error">, {roundsFailed} failed</span>}
+        {children}
+      </div>
+      {below}
+    </th>
+  );
+}
+
+/** The noise floor column's head. */
+export function NoiseFloorHeader() {
+  return (
+    <th scope="col" className="noise-floor">
+      Noise floor
+      <div className="muted small column-meta">smallest change these rounds resolve (95%)</div>
+    </th>
   );
 }

@@ -1,8 +1,11 @@
 import type { PipelineAggregates, PipelineDiagnostics } from "../../api/types";
-import { NoiseFloorCell } from "../../components/results/ComparisonTable";
+import {
+  ConfigurationHeader,
+  NoiseFloorCell,
+  NoiseFloorHeader,
+} from "../../components/results/ComparisonTable";
 import { comparisonRows } from "../../components/results/comparison";
 import { MetricCell } from "../../components/results/MetricCell";
-import { colorFor } from "../../lib/charts/palette";
 import { formatNumber } from "../../lib/format";
 import { pipelineMetrics, rampLimits, UNKNOWN } from "./pipelineComparison";
 
@@ -49,41 +52,26 @@ export function PipelineComparisonTable({ configurations, baseline, order, diagn
           <tr>
             <th scope="col">Metric</th>
             {configurations.map((c) => (
-              <th
-                scope="col"
+              <ConfigurationHeader
                 key={c.configuration}
-                className={c.configuration === baseline ? "is-baseline" : undefined}
+                name={c.configuration}
+                baseline={baseline}
+                order={order}
+                roundsCompleted={c.rounds_completed}
+                roundsFailed={c.rounds_failed}
               >
-                <span
-                  className="swatch"
-                  style={{ background: colorFor(order.indexOf(c.configuration)) }}
-                  aria-hidden="true"
-                />
-                {c.configuration}
-                {c.configuration === baseline && <span className="tag">baseline</span>}
-                <div className="muted small column-meta">
-                  {c.rounds_completed} round{c.rounds_completed === 1 ? "" : "s"}
-                  {c.rounds_failed > 0 && <span className="error">, {c.rounds_failed} failed</span>}
-                  {c.ledger_totals?.generated != null && (
-                    <> · {formatNumber(c.ledger_totals.generated, 0)} spans</>
-                  )}
-                  {c.generator_saturated && (
-                    <span className="warning" data-testid="generator-saturated">
-                      {" "}
-                      · telemetrygen saturated
-                    </span>
-                  )}
-                </div>
-              </th>
+                {c.ledger_totals?.generated != null && (
+                  <> · {formatNumber(c.ledger_totals.generated, 0)} spans</>
+                )}
+                {c.generator_saturated && (
+                  <span className="warning" data-testid="generator-saturated">
+                    {" "}
+                    · telemetrygen saturated
+                  </span>
+                )}
+              </ConfigurationHeader>
             ))}
-            {diagnostics && (
-              <th scope="col" className="noise-floor">
-                Noise floor
-                <div className="muted small column-meta">
-                  smallest change these rounds resolve (95%)
-                </div>
-              </th>
-            )}
+            {diagnostics && <NoiseFloorHeader />}
           </tr>
         </thead>
         <tbody>
