@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from tracetax.app.runtime import EngineRuntime
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
-from tracetax.db.models import Tuning
+from tracetax.db.models import Calibration, Check, Tuning
 
 log = logging.getLogger(__name__)
 
@@ -77,22 +77,25 @@ def delete_experiment(store: Store, experiment_id: str) -> None:
 
 def delete_check(store: Store, check_id: str) -> None:
     """Delete the check and the experiment it ran."""
-    with store.sessions() as session:
-        check = repo.get_check(session, check_id)
-        if check is None:
-            raise NotFoundError(f"no check {check_id}")
-        experiment_id = check.experiment_id
-    _delete_behind(store, f"check {check_id}", experiment_id)
+    _delete_with_experiment(store, "check", check_id, repo.get_check)
 
 
 def delete_calibration(store: Store, calibration_id: str) -> None:
     """Delete the calibration and its A/A experiment."""
+    _delete_with_experiment(store, "calibration", calibration_id, repo.get_calibration)
+
+
+def _delete_with_experiment(
+    store: Store, kind: str, record_id: str, get: Callable[[Session, str], Check | Calibration | None]
+) -> None:
+    """Delete a record that answers one experiment (a check, a calibration) by deleting that
+    experiment, which takes the record with it."""
     with store.sessions() as session:
-        calibration = repo.get_calibration(session, calibration_id)
-        if calibration is None:
-            raise NotFoundError(f"no calibration {calibration_id}")
-        experiment_id = calibration.experiment_id
-    _delete_behind(store, f"calibration {calibration_id}", experiment_id)
+        record = get(session, record_id)
+        if record is None:
+            raise NotFoundError(f"no {kind} {record_id}")
+        experiment_id = record.experiment_id
+    _delete_behind(store, f"{kind} {record_id}", experiment_id)
 
 
 def delete_tuning(store: Store, tuning_id: str) -> None:
