@@ -71,19 +71,13 @@ export function SpanLedger({ experimentId, ledger, order }: Props) {
             </select>
           </label>
         )}
-        <button
-          type="button"
-          onClick={() => recollect.mutate()}
-          disabled={recollect.isPending}
-          aria-describedby={unknown ? "ledger-unknown-hint" : undefined}
-        >
-          {recollect.isPending ? "Collecting…" : "Collect the ledger again"}
-        </button>
-        {recollect.isSuccess && !recollect.isPending && (
-          <span className="ok small" role="status">
-            Collected again.
-          </span>
-        )}
+        <RecollectButton
+          recollect={recollect}
+          label="Collect the ledger again"
+          pendingLabel="Collecting…"
+          doneLabel="Collected again."
+          describedBy={unknown ? "ledger-unknown-hint" : undefined}
+        />
       </div>
       {unknown && (
         <p id="ledger-unknown-hint" className="banner banner-info small">
@@ -257,6 +251,43 @@ export function Flow({
           ),
         )}
       </ol>
+    </>
+  );
+}
+
+interface RecollectButtonProps {
+  /** The mutation that reads the backends again. */
+  recollect: { mutate: () => void; isPending: boolean; isSuccess: boolean };
+  label: string;
+  pendingLabel: string;
+  doneLabel: string;
+  /** The hint saying why reading again may help, when it shows. */
+  describedBy?: string;
+}
+
+/** Read a finished run's telemetry from the backends again, and say when it has been. */
+export function RecollectButton({
+  recollect,
+  label,
+  pendingLabel,
+  doneLabel,
+  describedBy,
+}: RecollectButtonProps) {
+  return (
+    <>
+      <button
+        type="button"
+        onClick={() => recollect.mutate()}
+        disabled={recollect.isPending}
+        aria-describedby={describedBy}
+      >
+        {recollect.isPending ? pendingLabel : label}
+      </button>
+      {recollect.isSuccess && !recollect.isPending && (
+        <span className="ok small" role="status">
+          {doneLabel}
+        </span>
+      )}
     </>
   );
 }

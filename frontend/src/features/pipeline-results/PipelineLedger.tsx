@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useMeta } from "../../api/queries";
 import { type GrafanaLinks, type PipelineRoundLedger, storedOf } from "../../api/types";
-import { Flow } from "../../components/results/SpanLedger";
+import { Flow, RecollectButton } from "../../components/results/SpanLedger";
 import { Empty, ErrorState } from "../../components/States";
 import { formatNumber } from "../../lib/format";
 import { type TimeRange, traceExploreUrl } from "../../lib/grafana";
@@ -67,19 +67,13 @@ export function PipelineLedger({ experimentId, ledger, order, range }: Props) {
             </select>
           </label>
         )}
-        <button
-          type="button"
-          onClick={() => recollect.mutate()}
-          disabled={recollect.isPending}
-          aria-describedby={unread ? "pipeline-ledger-unread-hint" : undefined}
-        >
-          {recollect.isPending ? "Reading…" : "Read Tempo again"}
-        </button>
-        {recollect.isSuccess && !recollect.isPending && (
-          <span className="ok small" role="status">
-            Read again.
-          </span>
-        )}
+        <RecollectButton
+          recollect={recollect}
+          label="Read Tempo again"
+          pendingLabel="Reading…"
+          doneLabel="Read again."
+          describedBy={unread ? "pipeline-ledger-unread-hint" : undefined}
+        />
       </div>
       {unread && (
         <p id="pipeline-ledger-unread-hint" className="banner banner-info small">
