@@ -3,7 +3,7 @@
 
 import { test as base, expect } from "@playwright/test";
 import { VIEWPORT } from "./browser.mjs";
-import { BASE, DEBUG } from "./env.mjs";
+import { BASE, DEBUG, RESULTS_TIMEOUT_MS } from "./env.mjs";
 import { authorizationHeader, TOKEN } from "./token.mjs";
 
 export { expect };
@@ -99,4 +99,19 @@ export async function submitFromKeyboard(page, button, endpoint) {
   await page.getByRole("button", { name: button }).focus();
   await page.keyboard.press("Enter");
   return answered;
+}
+
+/**
+ * Wait for a finished experiment's "Side by side" section, then return its results as the API
+ * answers them (asserting it completed) and the comparison table's column heads.
+ */
+export async function completedComparison(page, api, experimentId) {
+  await page
+    .getByRole("heading", { name: "Side by side" })
+    .waitFor({ timeout: RESULTS_TIMEOUT_MS });
+  const results = await (await api.get(`/api/v1/experiments/${experimentId}/results`)).json();
+  expect(results.status, `experiment ended ${results.status}`).toBe("completed");
+  const table = page.getByRole("region", { name: "Side by side" }).locator("table.comparison");
+  const headers = await table.locator("thead th").allInnerTexts();
+  return { results, table, headers };
 }

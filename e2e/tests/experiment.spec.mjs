@@ -6,6 +6,7 @@
 
 import { readFile } from "node:fs/promises";
 import {
+  completedComparison,
   expect,
   expectSentToken,
   flowPage,
@@ -160,14 +161,8 @@ test("its progress is shown live", async () => {
 test("the results table shows the measured numbers", async ({ api }) => {
   test.setTimeout(RESULTS_TIMEOUT_MS + 30_000);
   const { page } = flow;
-  await page
-    .getByRole("heading", { name: "Side by side" })
-    .waitFor({ timeout: RESULTS_TIMEOUT_MS });
-  const results = await (await api.get(`/api/v1/experiments/${experimentId}/results`)).json();
-  expect(results.status, `experiment ended ${results.status}`).toBe("completed");
   // The comparison of the "Side by side" section (the cost panel's table shares its look).
-  const table = page.getByRole("region", { name: "Side by side" }).locator("table.comparison");
-  const headers = await table.locator("thead th").allInnerTexts();
+  const { results, table, headers } = await completedComparison(page, api, experimentId);
   expect(headers[1]).toMatch(/^none/);
   expect(headers[2]).toMatch(/^batch-default/);
   for (const [index, configuration] of results.configurations.entries()) {

@@ -13,7 +13,13 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { RESULTS_TIMEOUT_MS, shot } from "../lib/env.mjs";
-import { expect, flowPage, submitFromKeyboard, test } from "../lib/fixtures.mjs";
+import {
+  completedComparison,
+  expect,
+  flowPage,
+  submitFromKeyboard,
+  test,
+} from "../lib/fixtures.mjs";
 
 test.describe.configure({ mode: "serial" });
 
@@ -145,13 +151,7 @@ test("the experiment is created", async ({ api }) => {
 test("it completes with results", async ({ api }) => {
   test.setTimeout(RESULTS_TIMEOUT_MS + 30_000);
   const { page } = flow;
-  await page
-    .getByRole("heading", { name: "Side by side" })
-    .waitFor({ timeout: RESULTS_TIMEOUT_MS });
-  const results = await (await api.get(`/api/v1/experiments/${experimentId}/results`)).json();
-  expect(results.status, `experiment ended ${results.status}`).toBe("completed");
-  const table = page.getByRole("region", { name: "Side by side" }).locator("table.comparison");
-  const headers = await table.locator("thead th").allInnerTexts();
+  const { results, table, headers } = await completedComparison(page, api, experimentId);
   expect(headers[1]).toMatch(/^none/);
   expect(headers[2]).toMatch(new RegExp(`^${instrumented}`));
   for (const [index, configuration] of results.configurations.entries()) {
