@@ -28,6 +28,14 @@ const (
 // maxInjectBusyUS bounds TRACETAX_INJECT_BUSY_US (1 s of busy-wait per request).
 const maxInjectBusyUS = 1_000_000
 
+// maxInjectBackgroundUS bounds TRACETAX_INJECT_BACKGROUND_US (1 s of CPU per
+// period); the period TRACETAX_INJECT_BACKGROUND_PERIOD_MS is 1..3600000 ms.
+const (
+	maxInjectBackgroundUS       = 1_000_000
+	maxInjectBackgroundPeriodMS = 3_600_000
+	defaultBackgroundPeriodMS   = 2000
+)
+
 type config struct {
 	mode      string
 	port      string
@@ -35,6 +43,10 @@ type config struct {
 	// injectBusy is a known cost for checking the harness: every /work
 	// request spins this long on the monotonic clock (0: none).
 	injectBusy time.Duration
+	// injectBackground is a known cost off the request path: a background
+	// goroutine spins this long every backgroundPeriod (0: none).
+	injectBackground time.Duration
+	backgroundPeriod time.Duration
 }
 
 // configError is a refusal to start: printed as one line, exit code 2.
@@ -77,10 +89,36 @@ func loadConfig() (*config, error) {
 		}
 		c.injectBusy = time.Duration(n) * time.Microsecond
 	}
+	if err := loadBackgroundInject(c); err != nil {
+		return nil, err
+	}
 	if err := validateOTelEnv(); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// loadBackgroundInject reads TRACETAX_INJECT_BACKGROUND_US and
+// TRACETAX_INJECT_BACKGROUND_PERIOD_MS (unset or empty: 0 and 2000).
+func loadBackgroundInject(c *config) error {
+	c.backgroundPeriod = defaultBackgroundPeriodMS * time.Millisecond
+	if v := strings.TrimSpace(os.Getenv("TRACETAX_INJECT_BACKGROUND_US")); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > maxInjectBackgroundUS {
+			return &configError{"TRACETAX_INJECT_BACKGROUND_US", os.Getenv("TRACETAX_INJECT_BACKGROUND_US"),
+				"an integer 0..1000000 (microseconds of background busy-wait per period; unset: 0)"}
+		}
+		c.injectBackground = time.Duration(n) * time.Microsecond
+	}
+	if v := strings.TrimSpace(os.Getenv("TRACETAX_INJECT_BACKGROUND_PERIOD_MS")); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > maxInjectBackgroundPeriodMS {
+			return &configError{"TRACETAX_INJECT_BACKGROUND_PERIOD_MS", os.Getenv("TRACETAX_INJECT_BACKGROUND_PERIOD_MS"),
+				"an integer 1..3600000 (milliseconds between background bursts; unset: 2000)"}
+		}
+		c.backgroundPeriod = time.Duration(n) * time.Millisecond
+	}
+	return nil
 }
 
 func isPort(v string) bool {

@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"runtime/pprof"
 	"strconv"
 	"time"
 )
@@ -65,6 +66,30 @@ func busyWait(d time.Duration) {
 	}
 	for start := time.Now(); time.Since(start) < d; {
 	}
+}
+
+// burnInBackground spins `burn` on the monotonic clock every `period` in its
+// own goroutine, never on a request's path: TRACETAX_INJECT_BACKGROUND_US, a
+// known cost that shows in the process's CPU but in no request's latency
+// except through sharing the core. It carries the tracetax.role=background
+// label so a CPU profile tells it apart. Stops when ctx is done.
+func burnInBackground(ctx context.Context, burn, period time.Duration) {
+	if burn <= 0 {
+		return
+	}
+	go func() {
+		pprof.SetGoroutineLabels(labelsBackground)
+		ticker := time.NewTicker(period)
+		defer ticker.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-ticker.C:
+				busyWait(burn)
+			}
+		}
+	}()
 }
 
 type workHandler struct {

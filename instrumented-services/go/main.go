@@ -43,6 +43,8 @@ var (
 	labelsRequest = pprof.WithLabels(context.Background(), pprof.Labels("tracetax.role", "request", "http.route", "/work"))
 	labelsSDK     = pprof.WithLabels(context.Background(), pprof.Labels("tracetax.role", "otel-sdk"))
 	labelsPprof   = pprof.WithLabels(context.Background(), pprof.Labels("tracetax.role", "pprof"))
+	// The injected background cost (TRACETAX_INJECT_BACKGROUND_US).
+	labelsBackground = pprof.WithLabels(context.Background(), pprof.Labels("tracetax.role", "background"))
 )
 
 func main() {
@@ -115,13 +117,15 @@ func run() int {
 		}()
 	}
 
+	burnInBackground(ctx, cfg.injectBackground, cfg.backgroundPeriod)
 	srvErr := make(chan error, 1)
 	go func() {
 		pprof.SetGoroutineLabels(labelsServer)
 		srvErr <- srv.Serve(ln)
 	}()
-	fmt.Fprintf(os.Stderr, "%s: listening on :%s processor=%s otel_loaded=%t pprof=%q inject_busy_us=%d\n",
-		progName, cfg.port, cfg.mode, otelLoaded, cfg.pprofPort, cfg.injectBusy.Microseconds())
+	fmt.Fprintf(os.Stderr, "%s: listening on :%s processor=%s otel_loaded=%t pprof=%q inject_busy_us=%d inject_background_us=%d every %s\n",
+		progName, cfg.port, cfg.mode, otelLoaded, cfg.pprofPort, cfg.injectBusy.Microseconds(),
+		cfg.injectBackground.Microseconds(), cfg.backgroundPeriod)
 
 	code := 0
 	select {

@@ -25,6 +25,11 @@ const SIGNALS = ['TRACES', 'METRICS', 'LOGS'];
 const EXPORTERS = ['otlp', 'none'];
 // TRACETAX_INJECT_BUSY_US: a known cost for checking the harness, at most 1 s per request.
 const MAX_INJECT_BUSY_US = 1_000_000;
+// TRACETAX_INJECT_BACKGROUND_US every TRACETAX_INJECT_BACKGROUND_PERIOD_MS: a known cost off the
+// request path (a worker thread), at most 1 s per period of 1 ms..1 h (default 2 s).
+const MAX_INJECT_BACKGROUND_US = 1_000_000;
+const MAX_INJECT_BACKGROUND_PERIOD_MS = 3_600_000;
+const DEFAULT_INJECT_BACKGROUND_PERIOD_MS = 2000;
 // TRACETAX_WORKERS: node:cluster worker processes serving the port (1: one process, no cluster).
 const MAX_WORKERS = 64;
 
@@ -83,6 +88,23 @@ function load(env = process.env) {
       'TRACETAX_INJECT_BUSY_US',
       busyRaw,
       'an integer 0..1000000 (microseconds of busy-wait per /work request; unset: 0)',
+    );
+  }
+
+  const backgroundRaw = get(env, 'TRACETAX_INJECT_BACKGROUND_US') ?? '0';
+  if (!/^[0-9]{1,7}$/.test(backgroundRaw) || Number(backgroundRaw) > MAX_INJECT_BACKGROUND_US) {
+    throw new ConfigError(
+      'TRACETAX_INJECT_BACKGROUND_US',
+      backgroundRaw,
+      'an integer 0..1000000 (microseconds of background busy-wait per period; unset: 0)',
+    );
+  }
+  const periodRaw = get(env, 'TRACETAX_INJECT_BACKGROUND_PERIOD_MS') ?? String(DEFAULT_INJECT_BACKGROUND_PERIOD_MS);
+  if (!/^[0-9]{1,7}$/.test(periodRaw) || Number(periodRaw) < 1 || Number(periodRaw) > MAX_INJECT_BACKGROUND_PERIOD_MS) {
+    throw new ConfigError(
+      'TRACETAX_INJECT_BACKGROUND_PERIOD_MS',
+      periodRaw,
+      'an integer 1..3600000 (milliseconds between background bursts; unset: 2000)',
     );
   }
 
@@ -184,6 +206,8 @@ function load(env = process.env) {
     signals: signalsOn(env),
     port: Number(portRaw),
     injectBusyUs: Number(busyRaw),
+    injectBackgroundUs: Number(backgroundRaw),
+    injectBackgroundPeriodMs: Number(periodRaw),
     workers: Number(workersRaw),
     cpuProfileDir,
     protocols,

@@ -49,6 +49,8 @@ function serve(worker) {
   const { makeHandler } = require('./handler');
 
   const handle = makeHandler(telemetry, cfg.processor, cfg.injectBusyUs);
+  // Each process serving requests (every cluster worker, when there are several) burns on its own.
+  require('./background-burn').startBackgroundBurn(cfg.injectBackgroundUs, cfg.injectBackgroundPeriodMs);
   const server = http.createServer(worker === null ? handle : healthyOnceAllListen(handle));
   server.on('error', err => {
     process.stderr.write(`${label}: ${err.message}\n`);
@@ -58,7 +60,8 @@ function serve(worker) {
     // A worker's listening is reported by the primary, once every worker listens.
     if (worker !== null) return;
     process.stdout.write(
-      `${name}: listening on 0.0.0.0:${cfg.port} processor=${cfg.processor} inject_busy_us=${cfg.injectBusyUs}\n`,
+      `${name}: listening on 0.0.0.0:${cfg.port} processor=${cfg.processor} inject_busy_us=${cfg.injectBusyUs} ` +
+        `inject_background_us=${cfg.injectBackgroundUs} every ${cfg.injectBackgroundPeriodMs} ms\n`,
     );
   });
 

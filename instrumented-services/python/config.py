@@ -48,6 +48,11 @@ _INTEGERS = (
 _SIGNALS = ("TRACES", "METRICS", "LOGS")
 # TRACETAX_INJECT_BUSY_US: a known cost for checking the harness, at most 1 s per request.
 MAX_INJECT_BUSY_US = 1_000_000
+# TRACETAX_INJECT_BACKGROUND_US every TRACETAX_INJECT_BACKGROUND_PERIOD_MS: a known cost off the
+# request path (a background thread), at most 1 s per period of 1 ms..1 h (default 2 s).
+MAX_INJECT_BACKGROUND_US = 1_000_000
+MAX_INJECT_BACKGROUND_PERIOD_MS = 3_600_000
+DEFAULT_INJECT_BACKGROUND_PERIOD_MS = 2000
 # TRACETAX_WORKERS: worker processes serving the port (1: uvicorn in this process, as always).
 MAX_WORKERS = 64
 
@@ -65,6 +70,9 @@ class Config:
     port: int
     # Every /work request spins this long on the monotonic clock (0: none).
     inject_busy_us: int = 0
+    # A background thread spins this long every inject_background_period_ms (0: none).
+    inject_background_us: int = 0
+    inject_background_period_ms: int = DEFAULT_INJECT_BACKGROUND_PERIOD_MS
     # The signals set up ("TRACES", "METRICS", "LOGS"): OTEL_<signal>_EXPORTER is not `none` and
     # OTEL_SDK_DISABLED is not `true`. An off signal keeps the API's no-op provider.
     signals: frozenset[str] = frozenset(_SIGNALS)
@@ -103,6 +111,15 @@ def load(env: dict[str, str] | None = None) -> Config:
     if not re.fullmatch(r"[0-9]{1,7}", busy_raw) or int(busy_raw) > MAX_INJECT_BUSY_US:
         accepted = "an integer 0..1000000 (microseconds of busy-wait per /work request; unset: 0)"
         raise ConfigError("TRACETAX_INJECT_BUSY_US", busy_raw, accepted)
+
+    background_raw = _get(env, "TRACETAX_INJECT_BACKGROUND_US") or "0"
+    if not re.fullmatch(r"[0-9]{1,7}", background_raw) or int(background_raw) > MAX_INJECT_BACKGROUND_US:
+        accepted = "an integer 0..1000000 (microseconds of background busy-wait per period; unset: 0)"
+        raise ConfigError("TRACETAX_INJECT_BACKGROUND_US", background_raw, accepted)
+    period_raw = _get(env, "TRACETAX_INJECT_BACKGROUND_PERIOD_MS") or str(DEFAULT_INJECT_BACKGROUND_PERIOD_MS)
+    if not re.fullmatch(r"[0-9]{1,7}", period_raw) or not 1 <= int(period_raw) <= MAX_INJECT_BACKGROUND_PERIOD_MS:
+        accepted = "an integer 1..3600000 (milliseconds between background bursts; unset: 2000)"
+        raise ConfigError("TRACETAX_INJECT_BACKGROUND_PERIOD_MS", period_raw, accepted)
 
     workers_raw = _get(env, "TRACETAX_WORKERS") or "1"
     if not re.fullmatch(r"[0-9]{1,2}", workers_raw) or not 1 <= int(workers_raw) <= MAX_WORKERS:
@@ -160,6 +177,8 @@ def load(env: dict[str, str] | None = None) -> Config:
         processor=processor,
         port=int(port_raw),
         inject_busy_us=int(busy_raw),
+        inject_background_us=int(background_raw),
+        inject_background_period_ms=int(period_raw),
         signals=_signals(env),
         workers=int(workers_raw),
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import re
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from typing import Protocol
@@ -82,6 +83,28 @@ def busy_wait(ns: int) -> None:
     deadline = time.perf_counter_ns() + ns
     while time.perf_counter_ns() < deadline:
         pass
+
+
+def burn_in_background(burn_us: int, period_ms: int) -> threading.Event | None:
+    """Start a daemon thread that spins `burn_us` µs on the monotonic clock every `period_ms`
+    (TRACETAX_INJECT_BACKGROUND_US): a known cost off the request path, which shows in the
+    process's CPU. It still takes the GIL while it spins (Python threads do), so the event loop
+    may wait behind a burst, as it would behind any background thread of the app's. Returns the
+    event that stops it (None: nothing to burn)."""
+    if burn_us <= 0:
+        return None
+    stop = threading.Event()
+
+    def loop() -> None:
+        # Fixed rate: a burst starts a period after the previous one started (so the CPU is
+        # burn/period exactly). Event.wait sleeps without the GIL; the burst is all the thread does.
+        next_at = time.monotonic() + period_ms / 1000
+        while not stop.wait(max(0.0, next_at - time.monotonic())):
+            busy_wait(burn_us * 1000)
+            next_at += period_ms / 1000
+
+    threading.Thread(target=loop, name="tracetax-background-inject", daemon=True).start()
+    return stop
 
 
 def otel_loaded() -> bool:

@@ -81,16 +81,21 @@ def serve(cfg: config.Config, worker: Slot | None = None) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, on_signal)
 
+    # Each process serving requests (every worker, when there are several) burns on its own.
+    background = handler.burn_in_background(cfg.inject_background_us, cfg.inject_background_period_ms)
     if worker is None:
         print(
             f"{config.DEFAULT_SERVICE_NAME}: listening on 0.0.0.0:{cfg.port} processor={cfg.processor}"
-            f" inject_busy_us={cfg.inject_busy_us}",
+            f" inject_busy_us={cfg.inject_busy_us} inject_background_us={cfg.inject_background_us}"
+            f" every {cfg.inject_background_period_ms} ms",
             flush=True,
         )
         server.run()
     else:
         worker.unblock_signals()
         server.run(sockets=[worker.sock])
+    if background is not None:
+        background.set()
     if not server.started:
         # e.g. the port is taken: uvicorn has already logged why.
         return 1

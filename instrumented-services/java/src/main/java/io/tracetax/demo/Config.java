@@ -82,10 +82,18 @@ final class Config {
   /** TRACETAX_INJECT_BUSY_US is at most 1 s of busy-wait per request. */
   static final long MAX_INJECT_BUSY_US = 1_000_000L;
 
+  /** TRACETAX_INJECT_BACKGROUND_US is at most 1 s per period; the period 1 ms..1 h. */
+  static final long MAX_INJECT_BACKGROUND_US = 1_000_000L;
+  static final long MAX_INJECT_BACKGROUND_PERIOD_MS = 3_600_000L;
+  static final long DEFAULT_INJECT_BACKGROUND_PERIOD_MS = 2_000L;
+
   final int port;
   final int workerThreads;
   /** Every /work request spins this long on the monotonic clock (a known cost; 0: none). */
   final long injectBusyMicros;
+  /** A background thread spins this long every injectBackgroundPeriodMillis (0: none). */
+  final long injectBackgroundMicros;
+  final long injectBackgroundPeriodMillis;
   final Mode mode;
   final String serviceName;
   final Map<String, String> resourceAttributes;
@@ -113,6 +121,12 @@ final class Config {
         "an integer 1..1024");
     injectBusyMicros = longIn(env, "TRACETAX_INJECT_BUSY_US", 0, 0, MAX_INJECT_BUSY_US,
         "an integer 0..1000000 (microseconds of busy-wait per /work request; unset: 0)");
+    injectBackgroundMicros = longIn(env, "TRACETAX_INJECT_BACKGROUND_US", 0, 0,
+        MAX_INJECT_BACKGROUND_US,
+        "an integer 0..1000000 (microseconds of background busy-wait per period; unset: 0)");
+    injectBackgroundPeriodMillis = longIn(env, "TRACETAX_INJECT_BACKGROUND_PERIOD_MS",
+        DEFAULT_INJECT_BACKGROUND_PERIOD_MS, 1, MAX_INJECT_BACKGROUND_PERIOD_MS,
+        "an integer 1..3600000 (milliseconds between background bursts; unset: 2000)");
 
     String m = get(env, "TRACETAX_PROCESSOR");
     if (m == null) {

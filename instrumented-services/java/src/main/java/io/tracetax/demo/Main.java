@@ -104,9 +104,11 @@ public final class Main {
     Signal.handle(new Signal("INT"), sig -> stop.countDown());
 
     server.start();
+    BackgroundBurn.start(cfg.injectBackgroundMicros, cfg.injectBackgroundPeriodMillis);
     System.err.println("tracetax-demo-java: listening on :" + cfg.port + " mode="
         + cfg.mode.label() + " workers=" + cfg.workerThreads + " inject_busy_us="
-        + cfg.injectBusyMicros);
+        + cfg.injectBusyMicros + " inject_background_us=" + cfg.injectBackgroundMicros
+        + " every " + cfg.injectBackgroundPeriodMillis + " ms");
 
     stop.await();
     long t0 = System.nanoTime();
