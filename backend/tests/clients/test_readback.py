@@ -1,10 +1,20 @@
 from __future__ import annotations
 
 from typing import Any, cast
+from unittest.mock import patch
 
+import pytest
+
+from tracetax.clients.base import BackendError
 from tracetax.clients.loki import LokiClient
 from tracetax.clients.prometheus import PrometheusClient
-from tracetax.clients.readback import FETCH_ALL_UP_TO, RUN_ID_ATTRIBUTE, RunReadback, with_run_id
+from tracetax.clients.readback import (
+    FETCH_ALL_UP_TO,
+    RUN_ID_ATTRIBUTE,
+    RunReadback,
+    search_every_trace,
+    with_run_id,
+)
 from tracetax.clients.tempo import TempoClient, TraceSummary
 
 
@@ -61,3 +71,52 @@ async def test_a_few_traces_are_all_fetched_whole() -> None:
     spans, fetched = await count(matched, real)
     assert spans == 15
     assert sorted(fetched) == sorted(real)
+
+
+class TimedTempo:
+    """Traces with time ranges (unix seconds); a search returns, up to `limit`, the traces
+    whose range overlaps [start, end], as Tempo matches them, each with its spans as matched."""
+
+    def __init__(self, traces: dict[str, tuple[float, float, int]]) -> None:
+        self.traces, self.searches = traces, list[tuple[int, int]]()
+
+    async def search(self, _query: str, start: int, end: int, limit: int, **__: object) -> list[TraceSummary]:
+        self.searches.append((start, end))
+        hits = [
+            TraceSummary(traceID=trace, matched_spans=spans)
+            for trace, (first, last, spans) in self.traces.items()
+            if first <= end and last >= start
+        ]
+        return hits[:limit]
+
+
+async def test_a_window_at_the_limit_is_searched_in_halves_and_each_trace_counted_once() -> None:
+    # 1,000 traces over 100 s, some straddling the split points (a trace lasting 1.5 s).
+    traces = {trace_id(i): (i * 0.1, i * 0.1 + (1.5 if i % 7 == 0 else 0.01), 1 + i % 5) for i in range(1000)}
+    tempo = TimedTempo(traces)
+    found = await search_every_trace(cast(TempoClient, tempo), "{}", 0, 101, limit=300)
+    assert sorted(t.trace_id for t in found) == sorted(traces)
+    assert sum(t.matched_spans for t in found) == sum(spans for _, _, spans in traces.values())
+    assert len(tempo.searches) > 1
+    assert all(end - start >= 1 for start, end in tempo.searches)
+
+
+async def test_a_window_below_the_limit_is_one_search() -> None:
+    tempo = TimedTempo({trace_id(i): (i, i, 2) for i in range(10)})
+    found = await search_every_trace(cast(TempoClient, tempo), "{}", 0, 10, limit=300)
+    assert len(found) == 10
+    assert tempo.searches == [(0, 10)]
+
+
+async def test_one_second_still_at_the_limit_is_unknown_not_a_partial_count() -> None:
+    tempo = TimedTempo({trace_id(i): (5.0, 5.0, 1) for i in range(400)})
+    with pytest.raises(BackendError, match="within one second"):
+        await search_every_trace(cast(TempoClient, tempo), "{}", 0, 10, limit=300)
+
+
+async def test_spans_counts_a_busy_run_through_split_searches() -> None:
+    traces = {trace_id(i): (i * 0.01, i * 0.01, 3) for i in range(900)}
+    tempo = TimedTempo(traces)
+    readback = RunReadback(cast(TempoClient, tempo), cast(LokiClient, None), cast(PrometheusClient, None))
+    with patch("tracetax.clients.readback.SEARCH_LIMIT", 250):
+        assert await readback.spans("run", 0, 10) == 2700

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from tracetax.diagnostics.ledger import StoredTelemetry
 from tracetax.diagnostics.overhead import Change, Interval, decide
 from tracetax.diagnostics.recommend import ConfigurationFacts, next_power_of_two, recommend
 
@@ -118,6 +119,86 @@ def test_cpu_over_budget_without_drops_recommends_the_sampling_ratio_that_meets_
 def test_cpu_over_budget_with_unknown_drops_does_not_guess() -> None:
     batch = ConfigurationFacts(name="batch", processor="batch", dropped_spans=None, cpu_overhead=interval(42.0))
     assert not [f for f in recommend([baseline(), batch]).rules if f.rule == "cpu-over-budget"]
+
+
+def test_a_rule_skipped_for_unknown_drops_is_said_not_evaluated_and_no_budget_is_claimed() -> None:
+    # The reported case: ebpf, CPU per request +124%, drops unknown.
+    ebpf = ConfigurationFacts(
+        name="ebpf",
+        processor="ebpf",
+        dropped_spans=None,
+        dropped_spans_unknown="round 1: the SDK reported no drop counter",
+        cpu_overhead=interval(124.0, 40.0),
+        p99_overhead=interval(1.0),
+    )
+    result = recommend([baseline(), ebpf], cpu_budget_pct=10)
+    assert [(item.rule, item.configuration) for item in result.not_evaluated] == [("cpu-over-budget", "ebpf")]
+    assert "the SDK reported no drop counter" in result.not_evaluated[0].why
+    assert "within budget" not in result.summary
+    assert "no drops" not in result.summary
+    assert "Not evaluated for ebpf: cpu-over-budget (" in result.summary
+
+
+def test_unknown_drops_leave_the_queue_rule_not_evaluated_and_unclaimed() -> None:
+    batch = ConfigurationFacts(
+        name="batch", processor="batch", dropped_spans=None, cpu_overhead=interval(3.0), p99_overhead=interval(1.0)
+    )
+    result = recommend([baseline(), batch], cpu_budget_pct=10)
+    assert {item.rule for item in result.not_evaluated} == {"queue-too-small"}
+    assert result.summary.startswith(
+        "Keep batch: no rule that could be evaluated fired for it (batch well below the queue, CPU within budget)"
+    )
+    assert "queue-too-small (spans dropped inside the SDK are unknown" in result.summary
+
+
+def test_an_unmeasured_cpu_change_is_not_evaluated() -> None:
+    batch = ConfigurationFacts(name="batch", processor="batch", dropped_spans=0, p99_overhead=interval(1.0))
+    result = recommend([baseline(), batch])
+    assert [item.rule for item in result.not_evaluated] == ["cpu-over-budget"]
+    assert "CPU" not in result.summary.split("Not evaluated")[0]
+
+
+def silent_agent(stored: StoredTelemetry) -> ConfigurationFacts:
+    rss, p999 = interval(60.0), interval(40.0)
+    rss.summary, p999.summary = "RSS +134 MiB", "p99.9 +17 ms"
+    return ConfigurationFacts(
+        name="zero-code",
+        processor="agent",
+        dropped_spans=0,
+        cpu_overhead=interval(2.0),
+        p99_overhead=interval(1.0),
+        overhead={"rss_bytes": rss, "p999": p999},
+        stored=stored,
+    )
+
+
+def test_a_configuration_that_costs_and_stores_nothing_is_said_so() -> None:
+    nothing = StoredTelemetry(rounds=3, spans=0, log_records=0, metrics=0)
+    result = recommend([baseline(), silent_agent(nothing)])
+    assert result.no_telemetry == ["zero-code"]
+    assert "no rule fired" not in result.summary
+    assert "produced no telemetry" in result.summary and "RSS +134 MiB" in result.summary
+    firing = next(f for f in result.rules if f.rule == "no-telemetry")
+    assert firing.evidence["costs"] == ["RSS +134 MiB", "p99.9 +17 ms"]
+    assert result.start_from is None
+
+
+def test_a_silent_configuration_is_not_the_one_to_start_from() -> None:
+    nothing = StoredTelemetry(rounds=3, spans=0, log_records=0, metrics=0)
+    batch = ConfigurationFacts(
+        name="batch", processor="batch", dropped_spans=0, cpu_overhead=interval(3.0), p99_overhead=interval(5.0)
+    )
+    result = recommend([baseline(), silent_agent(nothing), batch])
+    assert result.start_from == "batch"
+    assert result.no_telemetry == ["zero-code"]
+    assert result.summary.startswith("Keep batch: no rule fired") and "zero-code costs" in result.summary
+
+
+def test_unknown_stored_counts_are_not_no_telemetry() -> None:
+    unknown = StoredTelemetry(rounds=3, spans=0, log_records=0, metrics=None, unknown=["round 1: metrics: down"])
+    result = recommend([baseline(), silent_agent(unknown)])
+    assert result.no_telemetry == []
+    assert not [f for f in result.rules if f.rule == "no-telemetry"]
 
 
 def test_nothing_to_change_says_so() -> None:

@@ -16,7 +16,7 @@ from typing import Any
 from tracetax.clients.base import BackendError
 from tracetax.clients.loki import LokiClient
 from tracetax.clients.prometheus import PrometheusClient
-from tracetax.clients.tempo import TempoClient, resource_string, spans_in_trace
+from tracetax.clients.tempo import TempoClient, TraceSummary, resource_string, spans_in_trace
 from tracetax.core.config import Settings
 
 RUN_ID_ATTRIBUTE = "tracetax.run.id"
@@ -75,10 +75,12 @@ class RunReadback:
         is checked by fetching that trace whole and counting its spans; the others are taken as
         counted (a run of one request shape, the demo services', fetches only split traces).
         With FETCH_ALL_UP_TO traces or fewer the largest count is no reference: every one is
-        fetched. Beyond WHOLE_TRACE_LIMIT traces to fetch, the sum of search's counts. From
-        SEARCH_LIMIT traces on, BackendError rather than a guess: TraceQL metrics
-        (`count_over_time()`) would answer, but only over the metrics-generator's local blocks,
-        and undercounted here compared with search (120 against an exact 600).
+        fetched. Beyond WHOLE_TRACE_LIMIT traces to fetch, the sum of search's counts. A window
+        with SEARCH_LIMIT traces or more is searched in halves until each half answers below the
+        limit (`search_every_trace`); a one-second window still at the limit is BackendError
+        rather than a guess. (TraceQL metrics, `count_over_time()`, would answer without
+        splitting, but only over the metrics-generator's local blocks, and undercounted here
+        compared with search: 120 against an exact 600.)
 
         Left to trust: a trace split so that its larger part alone ties the run's largest count
         (possible only when traces differ in size).
@@ -88,11 +90,7 @@ class RunReadback:
             condition += f" && name = {quoted(name)}"
         query = f"{{ {condition} }}"
         until = until_s or int(time.time()) + 60
-        traces = await self.tempo.search(query, since_s, until, limit=SEARCH_LIMIT, spans_per_span_set=1)
-        if len(traces) >= SEARCH_LIMIT:
-            raise BackendError(
-                "tempo", f"count spans `{query}`", f"{SEARCH_LIMIT} or more traces: too many to count exactly by search"
-            )
+        traces = await search_every_trace(self.tempo, query, since_s, until, limit=SEARCH_LIMIT)
         largest = max((t.matched_spans for t in traces), default=0)
         unsure = [t for t in traces if len(traces) <= FETCH_ALL_UP_TO or t.matched_spans < largest]
         if len(unsure) > WHOLE_TRACE_LIMIT:
@@ -126,6 +124,42 @@ class RunReadback:
         """Latest value of a metric selector (`name` or `name{label="v",...}`) summed over every
         series of the run; 0 when the store has no such series."""
         return sum(sample.value for sample in await self.metrics.query(f"sum({with_run_id(selector, run_id)})"))
+
+
+async def search_every_trace(
+    tempo: TempoClient, query: str, start_s: int, end_s: int, limit: int = SEARCH_LIMIT
+) -> list[TraceSummary]:
+    """Every trace matching `query` between `start_s` and `end_s`, however many.
+
+    One search answers at most `limit` traces; a window that reaches the limit is searched
+    again in two halves, recursively, down to one second. Tempo matches a trace to a window
+    when the trace's time range overlaps it, so a trace that straddles a split point is found
+    in both halves: traces are merged by id (keeping search's larger match count, as a part
+    is never more than the trace holds), which makes the union exact whichever way Tempo
+    matches, as long as the windows cover the whole range. A one-second window still at the
+    limit raises BackendError: the count is then unknown, never a partial sum."""
+    found: dict[str, TraceSummary] = {}
+
+    async def search(start: int, end: int) -> None:
+        traces = await tempo.search(query, start, end, limit=limit, spans_per_span_set=1)
+        if len(traces) < limit:
+            for trace in traces:
+                known = found.get(trace.trace_id)
+                if known is None or trace.matched_spans > known.matched_spans:
+                    found[trace.trace_id] = trace
+            return
+        if end - start <= 1:
+            raise BackendError(
+                "tempo",
+                f"count spans `{query}`",
+                f"{limit} or more traces within one second ({start}-{end}): too many to count exactly by search",
+            )
+        middle = (start + end) // 2
+        await search(start, middle)
+        await search(middle, end)
+
+    await search(start_s, end_s)
+    return list(found.values())
 
 
 def with_run_id(selector: str, run_id: str) -> str:

@@ -457,3 +457,82 @@ async def round_ledger(readback: RunReadback, facts: RoundFacts) -> RoundLedger:
         ),
         export=await export_timing(readback, facts.run_id),
     )
+
+
+class StoredTelemetry(BaseModel):
+    """What a configuration's rounds left in the stores, summed over its rounds; None where any
+    round's count is unknown (`unknown` says why), so that 0 always means read as 0."""
+
+    rounds: int
+    spans: float | None
+    log_records: float | None
+    metrics: float | None
+    unknown: list[str] = []
+
+    @property
+    def none_at_all(self) -> bool:
+        """No span, no log record and no metric in any round, each read (not unknown)."""
+        return self.rounds > 0 and self.spans == 0 and self.log_records == 0 and self.metrics == 0
+
+
+def _stored_in(ledger: RoundLedger, signal: Signal) -> tuple[float | None, str | None]:
+    found = next((s for s in ledger.signals if s.signal == signal), None)
+    if found is None:
+        return None, f"{signal} not read"
+    stage = next((s for s in found.stages if s.stage == "stored"), None)
+    if stage is None or stage.value is None:
+        return None, f"{signal} stored: {stage.unknown_reason if stage else 'not read'}"
+    return stage.value, None
+
+
+def _metrics_in(ledger: RoundLedger) -> tuple[float | None, str | None]:
+    """The demo's request counter by run id; for a service of one's own (no counter known), the
+    metric points the Collector's receiver accepted in the round's window: 0 there is exact for
+    the round, more than 0 may be another service's sending at the same time."""
+    if any(s.signal == "request_counter" for s in ledger.signals):
+        return _stored_in(ledger, "request_counter")
+    if ledger.volume is None:
+        return None, "metrics: the round's volume was not read"
+    volume = ledger.volume.signal("metrics")
+    if volume.items is None:
+        return None, f"metrics: {volume.unknown_reason or 'the Collector reported no accepted metric points'}"
+    return volume.items, None
+
+
+def stored_telemetry(ledgers: list[RoundLedger], configuration: str) -> StoredTelemetry:
+    """Spans, log records and metrics the configuration's rounds stored (see StoredTelemetry)."""
+    rounds = [ledger for ledger in ledgers if ledger.configuration == configuration]
+    totals: dict[str, float | None] = {"spans": 0.0, "log_records": 0.0, "metrics": 0.0}
+    unknown: list[str] = []
+    for ledger in rounds:
+        readings = {
+            "spans": _stored_in(ledger, "spans"),
+            "log_records": _stored_in(ledger, "log_records"),
+            "metrics": _metrics_in(ledger),
+        }
+        for name, (value, why) in readings.items():
+            total = totals[name]
+            totals[name] = None if value is None or total is None else total + value
+            if why is not None:
+                unknown.append(f"round {ledger.round_index + 1}: {why}")
+    return StoredTelemetry(
+        rounds=len(rounds),
+        spans=totals["spans"],
+        log_records=totals["log_records"],
+        metrics=totals["metrics"],
+        unknown=unknown,
+    )
+
+
+def sdk_dropped_unknown_reason(ledgers: list[RoundLedger], configuration: str) -> str | None:
+    """Why the configuration's SDK drops are unknown (the first round that does not know), or
+    None when every round knows them (or no round was read)."""
+    for ledger in ledgers:
+        if ledger.configuration != configuration:
+            continue
+        spans = next((s for s in ledger.signals if s.signal == "spans"), None)
+        stage = next((s for s in spans.stages if s.stage == "sdk_dropped"), None) if spans else None
+        if stage is None or stage.value is None:
+            why = stage.unknown_reason if stage and stage.unknown_reason else "not read"
+            return f"round {ledger.round_index + 1}: {why}"
+    return None

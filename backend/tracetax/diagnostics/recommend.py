@@ -13,7 +13,15 @@ Rules, each fed with what the experiment measured (never with assumptions passed
   bigger queue than the batch (../shared/seeds/000, the MPSC + signal-batching study).
 - cpu-over-budget: CPU overhead above budget with no drops -> head sampling at the ratio that
   brings the traced share of that overhead within budget.
-- Nothing fired -> keep the setting, and say so.
+- no-telemetry: a configuration meant to export (its processor is not `none`) stored no span,
+  no log record and no metric in any round (each read as 0, not unknown) while its overhead was
+  measured -> say what it costs and that it yields nothing (e.g. the agent does not instrument
+  the service's HTTP server); it is listed in `no_telemetry` and never the one to start from.
+- Nothing fired -> keep the setting, and say so, naming only what was established.
+
+A rule that cannot be evaluated for want of an input (drops unknown, the CPU change not
+measured, the span rate unknown) is listed in `not_evaluated` with why, and the summary never
+claims what that rule would have established (e.g. "CPU within budget").
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from tracetax.diagnostics.ledger import StoredTelemetry
 from tracetax.diagnostics.overhead import Change
 from tracetax.spec.presets import BSP_DEFAULTS
 
@@ -51,6 +60,12 @@ class ConfigurationFacts:
     p99_overhead: Change | None = None
     cpu_overhead: Change | None = None
     max_throughput_rps: float | None = None
+    # Why dropped_spans is None (the ledger's sdk_dropped stage), when it is.
+    dropped_spans_unknown: str | None = None
+    # What its rounds stored (ledger.stored_telemetry); None: the ledger was not read.
+    stored: StoredTelemetry | None = None
+    # Every measured change against the baseline, by metric (overhead.compare).
+    overhead: dict[str, Change] = field(default_factory=dict)
 
     def bsp(self, key: str) -> int:
         raw = self.env.get(key)
@@ -71,12 +86,23 @@ class RuleFiring(BaseModel):
     setting: dict[str, str] = {}
 
 
+class RuleNotEvaluated(BaseModel):
+    rule: str
+    configuration: str
+    why: str
+
+
 class Recommendation(BaseModel):
     start_from: str | None
     processor: str | None
     env: dict[str, str]
     summary: str
     rules: list[RuleFiring]
+    # Rules skipped for a configuration because an input they need is unknown, with why.
+    not_evaluated: list[RuleNotEvaluated] = []
+    # Configurations meant to export that stored no span, log record or metric in any round
+    # while their overhead was measured (the no-telemetry rule).
+    no_telemetry: list[str] = []
 
 
 def next_power_of_two(value: float) -> int:
@@ -190,24 +216,118 @@ def cpu_over_budget(facts: ConfigurationFacts, budget_pct: float) -> RuleFiring 
     )
 
 
+def _cpu_above_budget(facts: ConfigurationFacts, budget_pct: float) -> bool:
+    overhead = facts.cpu_overhead
+    estimate = overhead.relative_pct.estimate if overhead is not None else None
+    return overhead is not None and estimate is not None and estimate > budget_pct and overhead.direction == "worse"
+
+
+def not_evaluated(facts: ConfigurationFacts, budget_pct: float) -> list[RuleNotEvaluated]:
+    """The rules that could not be evaluated for this configuration for want of an input, with
+    why (the conditions under which queue_too_small and cpu_over_budget return None without
+    having decided anything)."""
+    skipped: list[RuleNotEvaluated] = []
+
+    def skip(rule: str, why: str) -> None:
+        skipped.append(RuleNotEvaluated(rule=rule, configuration=facts.name, why=why))
+
+    drops_unknown = f"spans dropped inside the SDK are unknown ({facts.dropped_spans_unknown or 'no ledger read'})"
+    if facts.processor in ("batch", "agent"):
+        if facts.dropped_spans is None:
+            skip("queue-too-small", drops_unknown)
+        elif facts.dropped_spans > 0 and facts.span_rate is None:
+            skip(
+                "queue-too-small", "the span rate is unknown (achieved request rate or spans per request not recorded)"
+            )
+    if facts.processor != "none":
+        overhead = facts.cpu_overhead
+        if overhead is None or overhead.relative_pct.estimate is None:
+            skip("cpu-over-budget", "the change of CPU per request was not measured")
+        elif _cpu_above_budget(facts, budget_pct) and facts.dropped_spans is None:
+            skip(
+                "cpu-over-budget",
+                f"CPU per request is above the {budget_pct:g}% budget ({overhead.relative_pct.estimate:+.1f}%), but "
+                f"{drops_unknown}: sampling is advised only once nothing is dropped",
+            )
+    return skipped
+
+
+def _costs(facts: ConfigurationFacts) -> list[str]:
+    """The configuration's significant worsenings against the baseline, as people read them."""
+    return [
+        change.summary or f"{change.label} {change.relative_pct.estimate:+.1f}%"
+        for change in facts.overhead.values()
+        if change.significant and change.direction == "worse"
+    ]
+
+
+def no_telemetry(facts: ConfigurationFacts) -> RuleFiring | None:
+    """A configuration meant to export that stored nothing at all while its overhead was
+    measured: whatever it costs buys no telemetry."""
+    stored = facts.stored
+    if facts.baseline or facts.processor == "none" or stored is None or not stored.none_at_all:
+        return None
+    measured = [change for change in facts.overhead.values() if change.relative_pct.estimate is not None]
+    if not measured:
+        return None
+    costs = _costs(facts)
+    cost_text = "; ".join(costs) if costs else "no significant cost measured"
+    return RuleFiring(
+        rule="no-telemetry",
+        configuration=facts.name,
+        message=f"{facts.name} costs ({cost_text}) and produced no telemetry: no span, no log record and no "
+        f"metric reached the stores in any of its {stored.rounds} rounds. Its instrumentation did not see the "
+        "service's work (e.g. the agent does not instrument the service's HTTP server, or the SDK is not set "
+        "up to export): fix that before judging its overhead.",
+        evidence={
+            "costs": costs,
+            "rounds": stored.rounds,
+            "stored_spans": stored.spans,
+            "stored_log_records": stored.log_records,
+            "stored_metrics": stored.metrics,
+        },
+    )
+
+
 def _start_from(candidates: list[ConfigurationFacts]) -> ConfigurationFacts | None:
     """The measured configuration to build on: the lowest p99 overhead among those that export
-    off the request path (not Simple), preferring ones without known drops."""
+    off the request path (not Simple) and stored some telemetry, preferring ones without known
+    drops."""
 
     def key(facts: ConfigurationFacts) -> tuple[int, float]:
         measured = facts.p99_overhead.relative_pct.estimate if facts.p99_overhead else None
         p99 = measured if measured is not None else 1e9
         return (1 if facts.dropped_spans else 0, p99)
 
-    usable = [c for c in candidates if c.processor not in ("none", "simple")]
+    usable = [c for c in candidates if c.processor not in ("none", "simple") and no_telemetry(c) is None]
     return min(usable, key=key) if usable else None
+
+
+def _established(facts: ConfigurationFacts, budget_pct: float, skipped: list[str]) -> str:
+    """What the rules that ran established for a configuration none of them fired for."""
+    parts = []
+    if facts.processor in ("batch", "agent"):
+        if "queue-too-small" not in skipped:
+            parts.append("no drops")
+        parts.append("batch well below the queue")
+    overhead = facts.cpu_overhead
+    estimate = overhead.relative_pct.estimate if overhead is not None else None
+    if "cpu-over-budget" not in skipped and estimate is not None:
+        parts.append("CPU within budget" if estimate <= budget_pct else "CPU not shown above budget")
+    return ", ".join(parts)
+
+
+def _not_evaluated_text(skipped: list[RuleNotEvaluated]) -> str:
+    return "; ".join(f"{item.rule} ({item.why})" for item in skipped)
 
 
 def recommend(configurations: list[ConfigurationFacts], cpu_budget_pct: float = 10.0) -> Recommendation:
     candidates = [c for c in configurations if not c.baseline]
     firings: list[RuleFiring] = []
+    skipped: list[RuleNotEvaluated] = []
     for facts in candidates:
         for firing in (
+            no_telemetry(facts),
             simple_on_request_path(facts),
             queue_too_small(facts),
             batch_near_queue(facts, candidates),
@@ -215,6 +335,23 @@ def recommend(configurations: list[ConfigurationFacts], cpu_budget_pct: float = 
         ):
             if firing is not None:
                 firings.append(firing)
+        skipped += not_evaluated(facts, cpu_budget_pct)
+    silent = [f.configuration for f in firings if f.rule == "no-telemetry"]
+    result = _recommendation(candidates, firings, skipped, cpu_budget_pct)
+    result.not_evaluated, result.no_telemetry = skipped, silent
+    if silent:
+        said = " ".join(f.message for f in firings if f.rule == "no-telemetry")
+        nothing = result.start_from is None and result.processor is None
+        result.summary = f"No configuration to start from. {said}" if nothing else f"{result.summary} {said}"
+    return result
+
+
+def _recommendation(
+    candidates: list[ConfigurationFacts],
+    firings: list[RuleFiring],
+    skipped: list[RuleNotEvaluated],
+    cpu_budget_pct: float,
+) -> Recommendation:
     start = _start_from(candidates)
     if start is None:
         only_simple = [f for f in firings if f.rule == "simple-on-request-path"]
@@ -233,8 +370,13 @@ def recommend(configurations: list[ConfigurationFacts], cpu_budget_pct: float = 
         if firing.configuration == start.name:
             env.update({k: v for k, v in firing.setting.items() if k.startswith("OTEL_")})
     own = [f.rule for f in firings if f.configuration == start.name]
+    own_skipped = [item for item in skipped if item.configuration == start.name]
     if own:
         summary = f"Start from {start.name} and apply: {', '.join(own)}."
     else:
-        summary = f"Keep {start.name}: no rule fired for it (no drops, batch well below the queue, CPU within budget)."
+        established = _established(start, cpu_budget_pct, [item.rule for item in own_skipped])
+        rule = "no rule that could be evaluated" if own_skipped else "no rule"
+        summary = f"Keep {start.name}: {rule} fired for it" + (f" ({established})." if established else ".")
+    if own_skipped:
+        summary += f" Not evaluated for {start.name}: {_not_evaluated_text(own_skipped)}."
     return Recommendation(start_from=start.name, processor=start.processor, env=env, summary=summary, rules=firings)
