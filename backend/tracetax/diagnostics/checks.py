@@ -10,6 +10,10 @@ is worse:
 - **pass** when the whole interval is within budget;
 - **inconclusive** otherwise: the check cannot tell, and says how many rounds would.
 
+An experiment that adds rounds until every line is conclusive passes its `SequentialDesign`:
+the intervals (from `compare(..., design=...)`) and the one-sided p-values are then the
+repeated ones of diagnostics/sequential.py, which stay valid however many rounds were added.
+
 `strict` judges the point estimate instead. A value that could not be measured is `unknown`.
 A check is `pass` only when every line passes, `fail` when any fails, otherwise `error`
 (an inconclusive or unknown line, or a measured phase flagged for interference).
@@ -43,6 +47,7 @@ from tracetax.diagnostics.overhead import (
     rounds_to_resolve,
 )
 from tracetax.diagnostics.pipeline import PIPELINE_METRICS
+from tracetax.diagnostics.sequential import SequentialDesign, repeated_one_sided_p
 from tracetax.spec.inputs import InputModel
 
 LineVerdict = Literal["pass", "fail", "inconclusive", "unknown"]
@@ -212,10 +217,13 @@ def _budget_text(name: str, budget: float) -> str:
     return f"{budget:g}%" if kind == "relative" else f"{budget:g}"
 
 
-def _one_sided_p(values: np.ndarray, budget: float) -> float | None:
-    """p-value of "mean <= budget" against "mean > budget" (paired t, n >= 2)."""
+def _one_sided_p(values: np.ndarray, budget: float, design: SequentialDesign | None = None) -> float | None:
+    """p-value of "mean <= budget" against "mean > budget" (paired t, n >= 2): fixed-n, or the
+    repeated one at this look of a sequential `design` (fixed-n before its first look)."""
     if values.size < 2:
         return None
+    if design is not None and design.look_at(values.size) is not None:
+        return repeated_one_sided_p(values, budget, design)
     sd = float(values.std(ddof=1))
     excess = float(values.mean()) - budget
     if sd == 0.0:
@@ -258,6 +266,7 @@ def _overhead_line(
     values: np.ndarray,
     p_adjusted: float | None,
     strict: bool,
+    design: SequentialDesign | None = None,
 ) -> BudgetLine:
     unit = _budget_text(name, budget)
     if item is None or item.absolute.estimate is None:
@@ -296,19 +305,23 @@ def _overhead_line(
         p_adjusted=None if p_adjusted is None else round(p_adjusted, 6),
         verdict="inconclusive",
         reason=f"cannot tell: interval {shown(low)} to {shown(high)} straddles budget {unit}"
-        + _rounds_hint(name, budget, values),
+        + _rounds_hint(name, budget, values, design),
     )
 
 
-def _rounds_hint(name: str, budget: float, values: np.ndarray) -> str:
+def _rounds_hint(name: str, budget: float, values: np.ndarray, design: SequentialDesign | None = None) -> str:
     if values.size < 2 or BUDGET_LINES[name][1] != "relative":
         return "; more rounds would narrow it"
     distance = budget - 100 * math.expm1(float(values.mean()))
     sd = float(values.std(ddof=1))
     if distance <= 0 or sd == 0:
         return "; more rounds would narrow it"
-    needed = rounds_to_resolve(sd, values.size - 1, distance)
-    return f"; about {needed} rounds would resolve it" if needed else "; more than 50 rounds would be needed"
+    needed = rounds_to_resolve(sd, values.size - 1, distance, design=design)
+    if needed:
+        return f"; about {needed} rounds would resolve it"
+    if design is None:
+        return "; more than 50 rounds would be needed"
+    return f"; more than the {design.looks[-1]} rounds the time budget allows would be needed"
 
 
 def judge(
@@ -321,13 +334,16 @@ def judge(
     flagged_rounds: Sequence[str] = (),
     lost_spans: float | None = None,
     cost: ConfigurationCost | None = None,
+    design: SequentialDesign | None = None,
 ) -> Verdict:
     """Judge every budget line; `baseline`/`candidate` rounds give the lines' one-sided tests.
     `dropped_spans` (a service's SDK) and `lost_spans` (a pipeline's) are the candidate's
-    totals over its rounds, None when unknown."""
+    totals over its rounds, None when unknown. With a sequential `design` (an experiment that
+    adds rounds until conclusive), the one-sided tests are its repeated ones; `changes` must
+    then come from `compare(..., design=design)` so that the intervals match."""
     names = [name for name in BUDGET_LINES if getattr(budget, name) is not None]
     values = {name: _oriented_values(name, baseline, candidate) for name in names}
-    p_values = [_one_sided_p(values[name], _scaled_budget(name, getattr(budget, name))) for name in names]
+    p_values = [_one_sided_p(values[name], _scaled_budget(name, getattr(budget, name)), design) for name in names]
     adjusted = dict(zip(names, holm(p_values), strict=True))
     lines = [
         _overhead_line(
@@ -337,6 +353,7 @@ def judge(
             values[name],
             adjusted[name],
             strict,
+            design,
         )
         for name in names
     ]
@@ -448,20 +465,25 @@ def _count_line(name: str, limit: float, count: float | None, where: str) -> Bud
     )
 
 
-def unresolvable(budget: Budget, floors: dict[str, NoiseFloor], rounds: int) -> list[dict[str, object]]:
+def unresolvable(
+    budget: Budget, floors: dict[str, NoiseFloor], rounds: int, design: SequentialDesign | None = None
+) -> list[dict[str, object]]:
     """422-style errors for relative budget lines tighter than a calibration says this machine
-    resolves with `rounds` rounds, each saying how many rounds would."""
+    resolves with `rounds` rounds, each saying how many rounds would. With a sequential
+    `design` (a check that adds rounds until conclusive), `rounds` should be its last look:
+    the resolution is then the repeated interval's there."""
     errors: list[dict[str, object]] = []
     for name, (metric, kind, _) in BUDGET_LINES.items():
         value = getattr(budget, name)
         floor = floors.get(metric)
         if value is None or kind != "relative" or floor is None or floor.sd_log is None:
             continue
-        resolution = resolution_pct(floor.sd_log, floor.df, rounds)
+        resolution = resolution_pct(floor.sd_log, floor.df, rounds, design)
         if resolution is None or value >= resolution:
             continue
-        needed = rounds_to_resolve(floor.sd_log, floor.df, value)
-        advice = f"about {needed} rounds would resolve it" if needed else "no number of rounds up to 50 would"
+        needed = rounds_to_resolve(floor.sd_log, floor.df, value, design=design)
+        most = 50 if design is None else design.looks[-1]
+        advice = f"about {needed} rounds would resolve it" if needed else f"no number of rounds up to {most} would"
         errors.append(
             {
                 "loc": ("budget", name),

@@ -23,6 +23,11 @@ relative change unknown (the absolute one may stand), and a missing value is unk
 The noise floor is the interval half-width the experiment's own paired residuals imply: the
 pooled spread of every candidate's log ratios around its own mean. In an A/A experiment it is
 exactly the A/A configuration's interval, which is how `tracetax calibrate` measures it.
+
+An experiment that adds rounds until it is precise enough (or a check until it is conclusive)
+passes its `SequentialDesign`: every interval and p-value here is then the repeated one of
+diagnostics/sequential.py, valid whenever the experiment stops; without one (None) they are
+the fixed-n Student ones above.
 """
 
 from __future__ import annotations
@@ -37,6 +42,8 @@ import numpy as np
 from pydantic import BaseModel
 from scipy import stats
 
+from tracetax.diagnostics import sequential
+from tracetax.diagnostics.sequential import SequentialDesign
 from tracetax.engine import histogram as hdr
 
 CONFIDENCE = 0.95
@@ -159,7 +166,11 @@ def _percentile(encoded: str, percentile: float) -> float | None:
 
 
 def round_value(sample: RoundSample, metric: Metric) -> float | None:
-    """The round's own value of a metric: a percentile of its histogram, or a measured figure."""
+    """The round's own value of a metric: a figure given in `values` (a service's side-by-side
+    p50), a percentile of its histogram, or a measured figure."""
+    if metric.name in sample.values:
+        given = sample.values[metric.name]
+        return None if given is None else float(given)
     if metric.percentile is not None:
         if not sample.histogram:
             return None
@@ -194,6 +205,27 @@ def t_interval(values: np.ndarray) -> tuple[float, float, float, float | None]:
     return mean, mean - half, mean + half, p
 
 
+def interval_at_look(
+    values: np.ndarray, design: SequentialDesign | None
+) -> tuple[float, float, float, float | None, str | None]:
+    """Mean, its 95% interval, the two-sided p-value of mean == 0 and a note (n >= 2): the
+    fixed-n t without a design, else the design's repeated interval and p-value at this look."""
+    if design is None:
+        return (*t_interval(values), None)
+    n = values.size
+    look = design.look_at(n)
+    if look is None:
+        early = f"{n} paired rounds, before the sequential design's first look at {design.looks[0]}: fixed-n interval"
+        return (*t_interval(values), early)
+    note = None
+    if look != n:
+        note = f"{n} paired rounds is not a planned look (a round failed): read at the design's level as look {look}"
+    if float(values.std(ddof=1)) == 0.0:
+        return (*t_interval(values), note)
+    mean, low, high = sequential.repeated_interval(values, design, ALPHA)
+    return mean, low, high, sequential.repeated_p_value(values, design), note
+
+
 def _pct(log_value: float) -> float:
     return 100.0 * math.expm1(log_value)
 
@@ -202,8 +234,9 @@ def _r(value: float | None, digits: int = 2) -> float | None:
     return None if value is None else round(value, digits)
 
 
-def change(metric: Metric, pairs: list[tuple[float, float]]) -> Change:
-    """The paired change of one metric; significance is set later (Holm, see `compare`)."""
+def change(metric: Metric, pairs: list[tuple[float, float]], design: SequentialDesign | None = None) -> Change:
+    """The paired change of one metric; significance is set later (Holm, see `compare`). With a
+    `design`, the interval and p-value are the repeated ones at this look."""
     n = len(pairs)
     base = np.asarray([b for b, _ in pairs], dtype=float)
     cand = np.asarray([c for _, c in pairs], dtype=float)
@@ -235,12 +268,14 @@ def change(metric: Metric, pairs: list[tuple[float, float]]) -> Change:
     if not positive:
         notes.append("no relative change: a baseline or candidate value is zero")
     if n >= 2:
-        mean, low, high, p_abs = t_interval(difference)
+        mean, low, high, p_abs, look_note = interval_at_look(difference, design)
         absolute = Interval(estimate=_r(mean, digits), low=_r(low, digits), high=_r(high, digits))
         p_value = p_abs
         if positive:
-            log_mean, log_low, log_high, p_value = t_interval(np.log(cand / base))
+            log_mean, log_low, log_high, p_value, look_note = interval_at_look(np.log(cand / base), design)
             relative = Interval(estimate=_r(_pct(log_mean)), low=_r(_pct(log_low)), high=_r(_pct(log_high)))
+        if look_note:
+            notes.append(look_note)
     else:
         notes.append("an interval needs at least 2 paired rounds")
         if positive:
@@ -292,10 +327,16 @@ def decide(item: Change, p_adjusted: float | None) -> Change:
 
 
 def compare(
-    baseline: Sequence[RoundSample], candidate: Sequence[RoundSample], metrics: Mapping[str, Metric] = METRICS
+    baseline: Sequence[RoundSample],
+    candidate: Sequence[RoundSample],
+    metrics: Mapping[str, Metric] = METRICS,
+    design: SequentialDesign | None = None,
 ) -> dict[str, Change]:
-    """Every metric's paired change, significance decided with Holm over the metrics."""
-    changes = {name: change(metric, paired_values(baseline, candidate, metric)) for name, metric in metrics.items()}
+    """Every metric's paired change, significance decided with Holm over the metrics (on the
+    repeated p-values when a sequential `design` is given)."""
+    changes = {
+        name: change(metric, paired_values(baseline, candidate, metric), design) for name, metric in metrics.items()
+    }
     adjusted = holm([c.p_value for c in changes.values()])
     for item, p in zip(changes.values(), adjusted, strict=True):
         decide(item, p)
@@ -312,9 +353,11 @@ def noise_floor(
     candidates: Sequence[Sequence[RoundSample]],
     rounds: int | None = None,
     metrics: Mapping[str, Metric] = METRICS,
+    design: SequentialDesign | None = None,
 ) -> dict[str, NoiseFloor]:
     """Per metric, the 95% half-width at `rounds` pairs (default: the experiment's own) from the
-    pooled spread of every candidate's paired log ratios around its own mean."""
+    pooled spread of every candidate's paired log ratios around its own mean; with a sequential
+    `design`, the repeated interval's half-width at that look."""
     result = {}
     for name, metric in metrics.items():
         residuals: list[float] = []
@@ -349,7 +392,7 @@ def noise_floor(
             continue
         sd = math.sqrt(float(np.sum(np.square(residuals))) / df)
         pairs_at = rounds or max(counts)
-        half = resolution_pct(sd, df, pairs_at)
+        half = resolution_pct(sd, df, pairs_at, design)
         result[name] = NoiseFloor(
             metric=name,
             label=metric.label,
@@ -363,21 +406,125 @@ def noise_floor(
     return result
 
 
-def resolution_pct(sd_log: float, df: int, pairs: int) -> float | None:
+def resolution_pct(sd_log: float, df: int, pairs: int, design: SequentialDesign | None = None) -> float | None:
     """95% half-width, in %, of a paired relative change over `pairs` rounds, given the pooled
-    log-ratio spread `sd_log` estimated with `df` degrees of freedom."""
+    log-ratio spread `sd_log` estimated with `df` degrees of freedom: fixed-n, or the repeated
+    interval's at that look of a sequential `design` (fixed-n before its first look, as `change`)."""
     if pairs < 2 or df < 1:
         return None
+    if design is not None and design.look_at(pairs) is not None:
+        return _pct(sequential.half_width(sd_log, pairs, design, ALPHA))
     return _pct(float(stats.t.ppf(1 - ALPHA / 2, pairs - 1)) * sd_log / math.sqrt(pairs))
 
 
-def rounds_to_resolve(sd_log: float, df: int, target_pct: float, most: int = 50) -> int | None:
-    """The fewest paired rounds whose half-width is within `target_pct`, or None beyond `most`."""
-    for pairs in range(2, most + 1):
-        half = resolution_pct(sd_log, df, pairs)
+def rounds_to_resolve(
+    sd_log: float, df: int, target_pct: float, most: int = 50, design: SequentialDesign | None = None
+) -> int | None:
+    """The fewest paired rounds whose half-width is within `target_pct`, or None beyond `most`;
+    with a sequential `design`, the first of its looks (up to `most`) that resolves it."""
+    candidates = range(2, most + 1) if design is None else [look for look in design.looks if look <= most]
+    for pairs in candidates:
+        half = resolution_pct(sd_log, df, pairs, design)
         if half is not None and half <= target_pct:
             return pairs
     return None
+
+
+class MetricPrecision(BaseModel):
+    """How wide one metric's interval is now: the widest over the candidates."""
+
+    metric: str
+    label: str
+    # + half-width of the relative interval, in % (the upper side, the wider); None: unknown
+    half_width_pct: float | None
+    # The configuration with that widest (or unknown) interval, and its paired rounds.
+    configuration: str | None
+    pairs: int
+    reached: bool
+
+
+class PrecisionStatus(BaseModel):
+    """Whether every metric a spec's `precision` names is as narrow as asked, after a round."""
+
+    target_pct: float
+    metrics: dict[str, MetricPrecision]
+    reached: bool
+    summary: str
+
+
+def _candidate_half_width(
+    baseline: Sequence[RoundSample], candidate: Sequence[RoundSample], metric: Metric, design: SequentialDesign | None
+) -> tuple[float | None, int]:
+    pairs = [(b, c) for b, c in paired_values(baseline, candidate, metric) if b > 0 and c > 0]
+    if len(pairs) < 2:
+        return None, len(pairs)
+    logs = np.log([c / b for b, c in pairs])
+    return resolution_pct(float(np.std(logs, ddof=1)), len(pairs) - 1, len(pairs), design), len(pairs)
+
+
+def _metric_precision(
+    name: str,
+    baseline: Sequence[RoundSample],
+    candidates: Mapping[str, Sequence[RoundSample]],
+    half_width_pct: float,
+    design: SequentialDesign | None,
+    catalog: Mapping[str, Metric],
+) -> MetricPrecision:
+    if name not in catalog:
+        raise ValueError(f"metrics: unknown metric {name!r}; accepted: {', '.join(catalog)}")
+    metric = catalog[name]
+    items = []
+    for configuration, rounds in candidates.items():
+        half, pairs = _candidate_half_width(baseline, rounds, metric, design)
+        items.append(
+            MetricPrecision(
+                metric=name,
+                label=metric.label,
+                half_width_pct=_r(half),
+                configuration=configuration,
+                pairs=pairs,
+                reached=half is not None and half <= half_width_pct,
+            )
+        )
+    if not items:
+        return MetricPrecision(
+            metric=name, label=metric.label, half_width_pct=None, configuration=None, pairs=0, reached=False
+        )
+    # Unknown is the widest of all: a metric is reached only when every candidate's is.
+    unknown = [item for item in items if item.half_width_pct is None]
+    worst = unknown[0] if unknown else max(items, key=lambda item: item.half_width_pct or 0.0)
+    return worst.model_copy(update={"reached": all(item.reached for item in items)})
+
+
+def precision_status(
+    baseline: Sequence[RoundSample],
+    candidates: Mapping[str, Sequence[RoundSample]],
+    metrics: Sequence[str],
+    half_width_pct: float,
+    design: SequentialDesign | None,
+    catalog: Mapping[str, Metric] = METRICS,
+) -> PrecisionStatus:
+    """After a round: per named metric, the widest relative half-width over the candidates (by
+    configuration name) at the current look of `design`, and whether all are within
+    `half_width_pct`. The engine stops adding rounds when `reached`."""
+    status = {name: _metric_precision(name, baseline, candidates, half_width_pct, design, catalog) for name in metrics}
+    wide = [item for item in status.values() if not item.reached]
+    target = f"±{half_width_pct:g}%"
+    if not wide:
+        shown = ", ".join(f"{item.label} ±{item.half_width_pct:.1f}%" for item in status.values())
+        summary = f"every metric within {target}: {shown}"
+    else:
+        summary = f"still wider than {target}: " + "; ".join(_wide_text(item) for item in wide)
+    return PrecisionStatus(target_pct=half_width_pct, metrics=status, reached=not wide, summary=summary)
+
+
+def _wide_text(item: MetricPrecision) -> str:
+    if item.configuration is None:
+        return f"{item.label} unknown (no configuration besides the baseline)"
+    where = f"{item.configuration}, {item.pairs} paired rounds"
+    if item.half_width_pct is None:
+        return f"{item.label} unknown ({where}: an interval needs 2 rounds with positive values on both sides)"
+    return f"{item.label} ±{item.half_width_pct:.1f}% ({where})"
 
 
 # -- words -----------------------------------------------------------------------------------
