@@ -142,8 +142,10 @@ bench-services: backend-deps services tools ## Benchmark: each demo service's ma
 bench-engine: backend-deps services tools ## Benchmark: the harness's footprint, highest accurate rate, default experiment's wall time
 	cd backend && $(UV) run --frozen python -m benchmarks.engine $(BENCH_ARGS)
 
-bench-truth: backend-deps services tools ## Benchmark: A/A on Go and Python (nothing significant, the noise floor) and a known injected cost measured as itself
-	cd backend && $(UV) run --frozen python -m benchmarks.truth $(BENCH_ARGS)
+# TRUTH=neighbour: the A/A under a random on/off CPU hog on the service cores; TRUTH=background:
+# only the background-only injected cost. Unset: the standard set.
+bench-truth: backend-deps services tools ## Benchmark: A/A on Go and Python in both designs, injected costs measured as themselves (TRUTH=neighbour|background)
+	cd backend && $(UV) run --frozen python -m benchmarks.truth $(if $(TRUTH),--$(TRUTH)) $(BENCH_ARGS)
 
 bench-studies: backend-deps services tools ## Benchmark: the two ready studies in docs/examples (seed 000's producer threads on Java, seed 002's eBPF vs SDK on Go; about 20 min, needs `make up`)
 	cd backend && $(UV) run --frozen tracetax run ../docs/examples/java-producer-threads.yaml

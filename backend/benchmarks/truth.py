@@ -1,11 +1,24 @@
 """`make bench-truth`: do the numbers tell the truth on this machine?
 
+The standard set (`make bench-truth`, `python -m benchmarks.truth`):
+
 1. A/A on two languages (Go and Python, `none` against `none`, the default load and rounds):
    nothing may come out significant, and the noise floor per metric is printed, beside the
-   A/A configuration's own interval (they must agree: that is what the floor claims).
+   A/A configuration's own interval (they must agree: that is what the floor claims), for both
+   designs: CPU per request, RSS and p50 paired from the side-by-side phase (the default), and
+   every figure from the configurations' solo phases (as before it).
 2. A known injected cost: the Go service busy-waits a fixed time per request in one
    configuration (TRACETAX_INJECT_BUSY_US, from the spec's `inject_busy_us`); its p50 and CPU
-   per request must grow by that time within ±10%.
+   per request must grow by that time within ±5%.
+3. A known cost in the background only: one configuration's background thread burns CPU every
+   few seconds (TRACETAX_INJECT_BACKGROUND_US every ..._PERIOD_MS) and touches no request. Its
+   CPU per request must show (significantly more, about burn / period / rate), and the
+   baseline's p99 beside it must stay within its noise floor (against the Go A/A's baseline).
+
+`--neighbour` (`make bench-truth TRUTH=neighbour`): the A/A experiments under a noisy
+neighbour, a random on/off CPU hog on the service's cores (benchmarks/hog.py; its duty cycle
+and period printed). The side-by-side figures must stay within the issue's targets (CPU per
+request ±3%, p50 ±5%) while the solo ones widen. `--background` runs check 3 alone.
 
 Each experiment runs on the real engine with the real placement, the stack running or not
 (no telemetry is exported in `none`; the ledger is not collected). Needs `make services tools`.
@@ -14,50 +27,126 @@ Each experiment runs on the real engine with the real placement, the stack runni
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import tempfile
 import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
+
+import numpy as np
+from scipy import stats
 
 from benchmarks import stop_cleanly_on_sigterm
+from benchmarks.hog import HogSettings, NoisyNeighbour
 from tracetax.app.runtime import EngineRuntime
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
-from tracetax.diagnostics.overhead import Change, NoiseFloor, compare, format_value, noise_floor
-from tracetax.diagnostics.report import samples_by_configuration
+from tracetax.db.models import Experiment
+from tracetax.diagnostics.overhead import (
+    METRICS,
+    Change,
+    NoiseFloor,
+    RoundSample,
+    compare,
+    format_value,
+    noise_floor,
+    round_value,
+)
+from tracetax.diagnostics.report import SIDE_BY_SIDE_METRICS, Design, samples_by_configuration
 from tracetax.diagnostics.rounds import flagged_rounds
+from tracetax.engine import histogram as hdr
+from tracetax.engine.figures import ServiceFigures
 from tracetax.spec.service import ExperimentSpec
 from tracetax.system.placement import Placement
 
-TOLERANCE = 0.10
+DESIGNS: tuple[Design, ...] = get_args(Design)
+# The injected 1 ms must come out as itself within this (issue 23: ±5%, was ±10%).
+TOLERANCE = 0.05
+# Issue 23's targets for an A/A's 95% half-width, per metric, in %.
+TARGETS_PCT: dict[str, float] = {"cpu_per_request_us": 3.0, "p50": 5.0, "p99": 15.0, "p99.9": 30.0}
+# Under the noisy neighbour, the figures the side-by-side phase gives must still meet them.
+NEIGHBOUR_CHECKED = ("cpu_per_request_us", "p50")
+P99 = METRICS["p99"]
 
 
-def run_experiment(spec: ExperimentSpec, workdir: Path) -> tuple[dict[str, Change], dict[str, NoiseFloor], list[str]]:
-    """Run `spec` (a baseline and one candidate) and return the candidate's changes, the noise
-    floor and the rounds flagged for interference."""
+@dataclass
+class Outcome:
+    """One experiment, read back: each design's samples per configuration, and its flags."""
+
+    baseline: str
+    candidate: str
+    samples: dict[Design, dict[str, list[RoundSample]]]
+    flagged: list[str] = field(default_factory=list)
+    # Rounds whose side-by-side phase gave no figures (failed) or whose latency was not used.
+    side_missing: list[int] = field(default_factory=list)
+    side_latency_flagged: list[int] = field(default_factory=list)
+    # Per configuration and round index, the p99 of its side-by-side phase (its neighbours live).
+    side_p99_us: dict[str, dict[int, float]] = field(default_factory=dict)
+
+    def changes(self, design: Design) -> tuple[dict[str, Change], dict[str, NoiseFloor]]:
+        base, candidate = self.samples[design][self.baseline], self.samples[design][self.candidate]
+        return compare(base, candidate), noise_floor(base, [candidate])
+
+
+def _side_p99(histogram: str | None) -> float | None:
+    if not histogram:
+        return None
+    decoded = hdr.decode(histogram)
+    return float(decoded.get_value_at_percentile(99.0)) if decoded.get_total_count() else None
+
+
+def read_outcome(spec: ExperimentSpec, stored: Experiment) -> Outcome:
+    """Both designs' samples and the side-by-side phase's flags of a stored experiment."""
+    completed = [r for r in stored.rounds if r.status == "completed"]
+    candidate = next(c.name for c in spec.configurations if c.name != spec.baseline.name)
+    outcome = Outcome(
+        baseline=spec.baseline.name,
+        candidate=candidate,
+        samples={design: samples_by_configuration(stored, design) for design in DESIGNS},
+        flagged=flagged_rounds(completed),
+    )
+    for round_ in completed:
+        side = (ServiceFigures.of(round_.figures) or ServiceFigures()).side_by_side
+        if side is None or side.error is not None or side.cpu_per_request_us is None:
+            outcome.side_missing.append(round_.round_index)
+            continue
+        if side.latency_flagged:
+            outcome.side_latency_flagged.append(round_.round_index)
+        p99 = _side_p99(side.histogram) if side.histogram else side.p99_us
+        if p99 is not None:
+            outcome.side_p99_us.setdefault(round_.configuration, {})[round_.round_index] = float(p99)
+    outcome.side_missing = sorted(set(outcome.side_missing))
+    outcome.side_latency_flagged = sorted(set(outcome.side_latency_flagged))
+    return outcome
+
+
+def run_experiment(spec: ExperimentSpec, workdir: Path) -> Outcome:
+    """Run `spec` (a baseline and one candidate) on the real engine and read it back."""
     workdir.mkdir(parents=True, exist_ok=True)
     runtime = EngineRuntime.create(
         Settings(database_url=f"sqlite:///{workdir / 'bench.db'}", work_dir=workdir / "work"), publish=lambda e: None
     )
     runtime.engine.after_run = None  # measurement only: no span ledger
-    with runtime.sessions() as session:
-        experiment = repo.create_experiment(session, spec.model_dump(mode="json"), "bench", spec.name)
-    status = runtime.engine.execute(experiment.id, threading.Event(), threading.Event())
-    with runtime.sessions() as session:
-        stored = repo.get_experiment(session, experiment.id)
-        assert stored is not None  # noqa: S101 - created above
-        flagged = flagged_rounds([r for r in stored.rounds if r.status == "completed"])
-        samples = samples_by_configuration(stored)
-    runtime.dispose()
+    try:
+        with runtime.sessions() as session:
+            experiment = repo.create_experiment(session, spec.model_dump(mode="json"), "bench", spec.name)
+        status = runtime.engine.execute(experiment.id, threading.Event(), threading.Event())
+        with runtime.sessions() as session:
+            stored = repo.get_experiment(session, experiment.id)
+            assert stored is not None  # noqa: S101 - created above
+            outcome = read_outcome(spec, stored)
+    finally:
+        runtime.dispose()
     if status != "completed":
         raise SystemExit(f"bench-truth: experiment {spec.name} ended {status}")
-    base = samples[spec.baseline.name]
-    candidate = next(name for name in samples if name != spec.baseline.name)
-    return compare(base, samples[candidate]), noise_floor(base, [samples[candidate]]), flagged
+    return outcome
 
 
-def spec_of(name: str, language: str, args: argparse.Namespace, busy_us: int = 0) -> ExperimentSpec:
+def spec_of(name: str, language: str, args: argparse.Namespace, **candidate: Any) -> ExperimentSpec:
+    """`none` against `none` on `language`, the candidate with `candidate`'s fields (an injected cost)."""
     load: dict[str, Any] = {"rate": args.rate, "query": {"iters": args.iters, "spans": 5}}
     if args.duration is not None:
         load["duration_s"] = args.duration
@@ -66,7 +155,7 @@ def spec_of(name: str, language: str, args: argparse.Namespace, busy_us: int = 0
         "service": {"kind": "demo", "language": language},
         "configurations": [
             {"preset": "none"},
-            {"preset": "none", "name": "candidate", "baseline": False, "inject_busy_us": busy_us},
+            {"preset": "none", "name": "candidate", "baseline": False, **candidate},
         ],
         "load": load,
         "sample_stacks": False,
@@ -76,60 +165,253 @@ def spec_of(name: str, language: str, args: argparse.Namespace, busy_us: int = 0
     return ExperimentSpec.model_validate(body)
 
 
-def print_aa(language: str, changes: dict[str, Change], floors: dict[str, NoiseFloor], flagged: list[str]) -> bool:
-    print(f"\nA/A on {language}: none against none")
-    print(f"  {'metric':<16} {'A/A change (95% interval)':<58} {'noise floor':>12}  significant")
+def _interval_text(item: Change) -> str:
+    interval = item.relative_pct
+    if interval.low is None or interval.high is None or interval.estimate is None:
+        return item.summary
+    return f"{interval.estimate:+.1f}% ({interval.low:+.1f}% to {interval.high:+.1f}%)"
+
+
+def _source(design: Design, metric: str) -> str:
+    return "side by side" if design == "side_by_side" and metric in SIDE_BY_SIDE_METRICS else "solo"
+
+
+def print_design(design: Design, changes: Mapping[str, Change], floors: Mapping[str, NoiseFloor]) -> None:
+    title = "side-by-side design (the default)" if design == "side_by_side" else "solo design (as before)"
+    print(f"  {title}")
+    print(f"    {'metric':<16} {'from':<13} {'A/A change (95% interval)':<44} {'noise floor':>11} {'target':>7}  sig.")
     for name, item in changes.items():
         floor = floors[name].relative_pct
-        interval = item.relative_pct
-        text = (
-            f"{interval.estimate:+.1f}% ({interval.low:+.1f}% to {interval.high:+.1f}%)"
-            if interval.low is not None and interval.high is not None and interval.estimate is not None
-            else item.summary
-        )
         floor_text = f"±{floor:.1f}%" if floor is not None else "-"
-        print(f"  {item.label:<16} {text:<58} {floor_text:>12}  {'YES' if item.significant else 'no'}")
-    if flagged:
-        print(f"  flagged for interference: {', '.join(flagged)}")
-    return not any(item.significant for item in changes.values())
+        target = f"±{TARGETS_PCT[name]:g}%" if name in TARGETS_PCT else ""
+        print(
+            f"    {item.label:<16} {_source(design, name):<13} {_interval_text(item):<44} {floor_text:>11} "
+            f"{target:>7}  {'YES' if item.significant else 'no'}"
+        )
 
 
-def print_injected(busy_us: int, changes: dict[str, Change], flagged: list[str]) -> bool:
-    print(f"\nInjected cost on go: {busy_us} µs busy-wait per request")
+def print_flags(outcome: Outcome) -> None:
+    if outcome.flagged:
+        print(f"  flagged for interference: {', '.join(outcome.flagged)}")
+    if outcome.side_missing:
+        print(f"  rounds without side-by-side figures (solo used): {', '.join(map(str, outcome.side_missing))}")
+    if outcome.side_latency_flagged:
+        rounds = ", ".join(map(str, outcome.side_latency_flagged))
+        print(f"  rounds whose side-by-side p50 was not used (cores too busy): {rounds}")
+
+
+def print_aa(title: str, outcome: Outcome) -> bool:
+    """Both designs' A/A intervals; true when nothing came out significant in either."""
+    print(f"\n{title}")
     ok = True
+    for design in DESIGNS:
+        changes, floors = outcome.changes(design)
+        print_design(design, changes, floors)
+        ok &= not any(item.significant for item in changes.values())
+    print_flags(outcome)
+    return ok
+
+
+def within_target(floors: Mapping[str, NoiseFloor], metric: str) -> bool:
+    """The A/A half-width of `metric` is known and at most the issue's target."""
+    floor = floors[metric].relative_pct
+    return floor is not None and floor <= TARGETS_PCT[metric]
+
+
+def neighbour_verdict(outcome: Outcome) -> tuple[bool, list[str]]:
+    """Under the hog: nothing significant, the side-by-side figures within their targets; and
+    for each of those, how much wider the solo design's interval came out (the lines to print)."""
+    side_changes, side_floors = outcome.changes("side_by_side")
+    _, solo_floors = outcome.changes("solo")
+    ok = not any(item.significant for item in side_changes.values())
+    lines = []
+    for metric in NEIGHBOUR_CHECKED:
+        side, solo = side_floors[metric].relative_pct, solo_floors[metric].relative_pct
+        met = within_target(side_floors, metric)
+        ok &= met
+        ratio = f", solo {solo / side:.1f}x as wide" if side and solo is not None else ""
+        side_text = f"±{side:.1f}%" if side is not None else "unknown"
+        solo_text = f"±{solo:.1f}%" if solo is not None else "unknown"
+        lines.append(
+            f"  {METRICS[metric].label:<16} side by side {side_text} ({'within' if met else 'OUTSIDE'} "
+            f"±{TARGETS_PCT[metric]:g}%), solo {solo_text}{ratio}"
+        )
+    return ok, lines
+
+
+def injected_verdict(busy_us: int, changes: Mapping[str, Change]) -> tuple[bool, list[str]]:
+    """p50 and CPU per request must each grow by the injected time within ±TOLERANCE."""
+    ok = True
+    lines = []
     for name in ("p50", "cpu_per_request_us"):
         item = changes[name]
         measured = item.absolute.estimate
         within = measured is not None and abs(measured - busy_us) <= TOLERANCE * busy_us
         ok &= within
         error = f"{(measured - busy_us) / busy_us:+.1%}" if measured is not None else "unknown"
-        print(
+        lines.append(
             f"  {item.label:<16} {item.summary}\n  {'':<16} injected {format_value(busy_us, 'us')}, "
             f"error {error} -> {'within' if within else 'OUTSIDE'} ±{TOLERANCE:.0%}"
         )
-    if flagged:
-        print(f"  flagged for interference: {', '.join(flagged)}")
+    return ok, lines
+
+
+def print_injected(busy_us: int, outcome: Outcome) -> bool:
+    print(f"\nInjected cost on go: {busy_us} µs busy-wait per request")
+    ok = True
+    for design in DESIGNS:
+        changes, _ = outcome.changes(design)
+        design_ok, lines = injected_verdict(busy_us, changes)
+        checked = design == "side_by_side"  # the design the diagnostics report; solo shown beside it
+        print(f"  {'side-by-side design (checked)' if checked else 'solo design (shown, not checked)'}")
+        print("\n".join(lines))
+        ok &= design_ok or not checked
+    print_flags(outcome)
     return ok
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
+def expected_background_us(burn_us: int, period_ms: int, rate: float) -> float:
+    """CPU per request a background burst adds: burn per second spread over the requests."""
+    return burn_us * (1000 / period_ms) / rate
+
+
+def log_change_pct(reference: Sequence[float], measured: Sequence[float]) -> tuple[float, float, float] | None:
+    """Unpaired change of `measured` against `reference`, in % (geometric means, Welch 95%
+    interval on the logs): for two experiments' rounds, which share no round to pair by."""
+    if len(reference) < 2 or len(measured) < 2 or min(*reference, *measured) <= 0:
+        return None
+    a, b = np.log(np.asarray(reference)), np.log(np.asarray(measured))
+    result = stats.ttest_ind(b, a, equal_var=False)
+    low, high = result.confidence_interval(0.95)
+    estimate = float(b.mean() - a.mean())
+    return 100 * math.expm1(estimate), 100 * math.expm1(float(low)), 100 * math.expm1(float(high))
+
+
+def _p99s(samples: Sequence[RoundSample]) -> list[float]:
+    return [value for sample in samples if (value := round_value(sample, P99)) is not None]
+
+
+def background_verdict(outcome: Outcome, expected_us: float, reference: Outcome | None) -> tuple[bool, list[str]]:
+    """The candidate's CPU per request must show (significantly worse); the baseline's p99 beside
+    it must stay within the p99 noise floor of the reference A/A (its own baseline's p99)."""
+    changes, _ = outcome.changes("side_by_side")
+    cpu = changes["cpu_per_request_us"]
+    shows = cpu.significant and cpu.direction == "worse"
+    measured = cpu.absolute.estimate
+    error = f"{(measured - expected_us) / expected_us:+.0%}" if measured is not None and expected_us else "unknown"
+    lines = [
+        f"  CPU per request  {cpu.summary}",
+        f"  {'':<16} expected about {format_value(expected_us, 'us')} (error {error}) -> "
+        f"{'shows' if shows else 'DOES NOT SHOW'}",
+    ]
+    ok = shows
+    base_p99 = _p99s(outcome.samples["side_by_side"][outcome.baseline])
+    if reference is None:
+        lines.append("  baseline p99     no A/A on go in this run to compare with (run the standard set): not checked")
+    else:
+        floor = reference.changes("side_by_side")[1]["p99"].relative_pct
+        moved = log_change_pct(_p99s(reference.samples["side_by_side"][reference.baseline]), base_p99)
+        if moved is None or floor is None:
+            lines.append("  baseline p99     unknown (too few rounds with a p99): not checked")
+            ok = False
+        else:
+            estimate, low, high = moved
+            still = abs(estimate) <= floor
+            ok &= still
+            lines.append(
+                f"  baseline p99     {estimate:+.1f}% ({low:+.1f}% to {high:+.1f}%) against the A/A's baseline, "
+                f"noise floor ±{floor:.1f}% -> {'within' if still else 'OUTSIDE'}"
+            )
+    beside = outcome.side_p99_us.get(outcome.baseline, {})
+    pairs = [
+        (alone, beside[s.round_index])
+        for s in outcome.samples["solo"][outcome.baseline]
+        if s.round_index in beside and (alone := round_value(s, P99)) is not None
+    ]
+    if pairs:
+        ratio = 100 * math.expm1(float(np.mean([math.log(b / a) for a, b in pairs if a > 0 and b > 0])))
+        lines.append(
+            f"  (shown only) the baseline's p99 in the side-by-side phase, beside the bursts, against its own "
+            f"solo p99: {ratio:+.1f}% over {len(pairs)} rounds: what a tail taken side by side would have moved"
+        )
+    return ok, lines
+
+
+def print_background(burn_us: int, period_ms: int, rate: float, outcome: Outcome, reference: Outcome | None) -> bool:
+    print(f"\nBackground-only cost on go: {burn_us} µs of CPU every {period_ms} ms, on no request's path")
+    ok, lines = background_verdict(outcome, expected_background_us(burn_us, period_ms, rate), reference)
+    print("\n".join(lines))
+    print_flags(outcome)
+    return ok
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--neighbour", action="store_true", help="the A/A experiments under a random on/off CPU hog")
+    mode.add_argument("--background", action="store_true", help="only the background-only injected cost")
     parser.add_argument("--rate", type=float, default=300)
     parser.add_argument("--iters", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=None, help="default: the spec's default")
     parser.add_argument("--duration", type=float, default=None, help="measured seconds; default: the spec's")
     parser.add_argument("--busy-us", type=int, default=1000)
-    parser.add_argument("--languages", default="go,python")
-    args = parser.parse_args()
-    stop_cleanly_on_sigterm()
-    workdir = Path(tempfile.mkdtemp(prefix="tracetax-bench-truth-"))
-    print(f"placement: {Placement.for_this_machine().describe()}")
+    parser.add_argument("--background-us", type=int, default=20_000, help="burned every --background-period-ms")
+    parser.add_argument("--background-period-ms", type=int, default=2000)
+    parser.add_argument("--languages", default=None, help="A/A languages; default go,python (go with --neighbour)")
+    parser.add_argument("--hog-duty", type=float, default=0.3, help="the hog's mean share of the time on, 0-1")
+    parser.add_argument("--hog-period", type=float, default=4.0, help="the hog's mean on+off cycle, seconds")
+    parser.add_argument("--hog-seed", type=int, default=23)
+    args = parser.parse_args(argv)
+    try:
+        args.hog = HogSettings(args.hog_duty, args.hog_period, args.hog_seed)
+    except ValueError as error:
+        parser.error(str(error))
+    if args.languages is None:
+        args.languages = "go" if args.neighbour else "go,python"
+    for name in ("background_us", "background_period_ms", "busy_us"):
+        if getattr(args, name) < 0:
+            parser.error(f"--{name.replace('_', '-')} must be >= 0")
+    return args
+
+
+def run_neighbour(args: argparse.Namespace, placement: Placement, workdir: Path) -> bool:
+    print(f"noisy neighbour on the service cores {sorted(placement.service_cpus or ())}: {args.hog.describe()}")
     ok = True
     for language in args.languages.split(","):
-        changes, floors, flagged = run_experiment(spec_of(f"A/A {language}", language, args), workdir / language)
-        ok &= print_aa(language, changes, floors, flagged)
-    changes, _, flagged = run_experiment(spec_of("injected", "go", args, args.busy_us), workdir / "injected")
-    ok &= print_injected(args.busy_us, changes, flagged)
+        with NoisyNeighbour(placement.service_cpus or set(), args.hog) as hog:
+            outcome = run_experiment(spec_of(f"A/A {language} under a neighbour", language, args), workdir / language)
+        measured = hog.measured_duty()
+        duty = f"{measured:.0%}" if measured is not None else "unknown"
+        ok &= print_aa(f"A/A on {language} under the hog (it ran {duty} of the service cores' time)", outcome)
+        verdict, lines = neighbour_verdict(outcome)
+        print("\n".join(lines))
+        ok &= verdict
+    return ok
+
+
+def run_standard(args: argparse.Namespace, workdir: Path) -> bool:
+    ok = True
+    reference: Outcome | None = None
+    if not args.background:
+        for language in args.languages.split(","):
+            outcome = run_experiment(spec_of(f"A/A {language}", language, args), workdir / language)
+            ok &= print_aa(f"A/A on {language}: none against none", outcome)
+            reference = outcome if language == "go" else reference
+        injected = run_experiment(spec_of("injected", "go", args, inject_busy_us=args.busy_us), workdir / "injected")
+        ok &= print_injected(args.busy_us, injected)
+    background = {"inject_background_us": args.background_us, "inject_background_period_ms": args.background_period_ms}
+    outcome = run_experiment(spec_of("background", "go", args, **background), workdir / "background")
+    ok &= print_background(args.background_us, args.background_period_ms, args.rate, outcome, reference)
+    return ok
+
+
+def main() -> int:
+    args = parse_args()
+    stop_cleanly_on_sigterm()
+    workdir = Path(tempfile.mkdtemp(prefix="tracetax-bench-truth-"))
+    placement = Placement.for_this_machine()
+    print(f"placement: {placement.describe()}")
+    ok = run_neighbour(args, placement, workdir) if args.neighbour else run_standard(args, workdir)
     print(f"\nbench-truth: {'every figure as expected' if ok else 'SOME FIGURE IS OFF (see above)'}")
     return 0 if ok else 1
 

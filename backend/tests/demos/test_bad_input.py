@@ -26,6 +26,12 @@ BAD = [
     ({"TRACETAX_PROCESSOR": "batch", "OTEL_METRICS_EXPORTER": "prometheus"}, "OTEL_METRICS_EXPORTER"),
     # Validated without the SDK too: the uninstrumented baseline refuses what the others refuse.
     ({"TRACETAX_PROCESSOR": "none", "OTEL_SDK_DISABLED": "yes"}, "OTEL_SDK_DISABLED"),
+    # The background-only injected cost (a known cost off the request path).
+    ({"TRACETAX_PROCESSOR": "none", "TRACETAX_INJECT_BACKGROUND_US": "1000001"}, "TRACETAX_INJECT_BACKGROUND_US"),
+    (
+        {"TRACETAX_PROCESSOR": "none", "TRACETAX_INJECT_BACKGROUND_PERIOD_MS": "0"},
+        "TRACETAX_INJECT_BACKGROUND_PERIOD_MS",
+    ),
 ]
 
 

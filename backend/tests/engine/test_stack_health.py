@@ -18,7 +18,7 @@ from tracetax.db import repository as repo
 from tracetax.db.session import make_engine, migrate, session_factory
 from tracetax.engine.aggregate import RoundData
 from tracetax.engine.experiment import ExperimentEngine, StackDown, record_stack_health
-from tracetax.engine.round import RoundOutcome, RoundSubject, Slot
+from tracetax.engine.round import RoundOutcome, RoundSubject, Slot, TogetherSlot
 from tracetax.spec.service import AnySpec
 from tracetax.subjects.service import SERVICE
 
@@ -38,6 +38,9 @@ class CompletingSubject:
         self.log = log
 
     def environment(self) -> dict[str, Any]:
+        return {}
+
+    def run_together(self, slot: TogetherSlot) -> dict[str, Any]:
         return {}
 
     def run_round(self, slot: Slot) -> RoundOutcome:

@@ -10,7 +10,7 @@ from tracetax.spec.service import HTTP_METHODS, CommandServiceRef, Configuration
 
 
 def test_the_service_estimate_publishes_its_start_and_stop() -> None:
-    assert ExperimentSpec.model_json_schema()["x-estimate"] == {"startup_s": 3.0, "stop_s": 2.0}
+    assert ExperimentSpec.model_json_schema()["x-estimate"] == {"startup_s": 3.0, "stop_s": 2.0, "settle_s": 2.5}
     spec = ExperimentSpec.model_validate(
         {
             "service": {"kind": "demo", "language": "go"},

@@ -6,7 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from tracetax.demos.catalog import ModeSpec, ServiceManifest
-from tracetax.spec.service import ExperimentSpec, SpecError, load_spec_file, validate_against_catalog
+from tracetax.spec.service import CommandServiceRef, ExperimentSpec, SpecError, load_spec_file, validate_against_catalog
 
 
 def spec(**overrides: object) -> dict[str, object]:
@@ -76,7 +76,25 @@ def test_only_otel_variables_can_be_overridden() -> None:
 def test_command_service_needs_argv_and_port() -> None:
     with pytest.raises(ValidationError) as raised:
         ExperimentSpec.model_validate(spec(service={"kind": "command", "argv": []}))
-    assert {("service", "command", "argv"), ("service", "command", "port")} <= set(locations(raised.value))
+    assert ("service", "command", "argv") in set(locations(raised.value))
+    with pytest.raises(ValidationError, match=r"set service.port, or write \{port\} in service.argv"):
+        ExperimentSpec.model_validate(spec(service={"kind": "command", "argv": ["./svc"]}))
+
+
+def test_a_port_placeholder_lets_a_command_service_run_side_by_side() -> None:
+    fixed = ExperimentSpec.model_validate(spec(service={"kind": "command", "argv": ["./svc"], "port": 8080}))
+    assert not fixed.runs_side_by_side()
+    picked = ExperimentSpec.model_validate(
+        spec(service={"kind": "command", "argv": ["./svc", "--listen=:{port}", "--pprof={pprof_port}"]})
+    )
+    assert picked.runs_side_by_side()
+    service = picked.service
+    assert isinstance(service, CommandServiceRef)
+    assert service.expanded_argv(9001, 9002) == ["./svc", "--listen=:9001", "--pprof=9002"]
+    with pytest.raises(ValidationError, match="give one of them, not both"):
+        ExperimentSpec.model_validate(spec(service={"kind": "command", "argv": ["./svc", "{port}"], "port": 8080}))
+    pinned_pprof = {"kind": "command", "argv": ["./svc", "{port}"], "pprof_port": 6060}
+    assert not ExperimentSpec.model_validate(spec(service=pinned_pprof)).runs_side_by_side()
 
 
 def test_catalog_rejects_modes_the_service_lacks_or_cannot_run() -> None:
@@ -109,10 +127,14 @@ def test_estimate_covers_every_phase_of_every_run() -> None:
     parsed = ExperimentSpec.model_validate(
         spec(load={"rate": 100, "warmup_s": 2, "duration_s": 10, "max_throughput_s": 5})
     )
-    # startup, warm-up, measured phase, stacks phase (5 s by default), closed loop, stop
-    assert parsed.estimated_seconds(startup_s=3) == (3 + 2 + 10 + 5 + 5 + 2) * 2 * 2
+    # Per round: the side-by-side phase (startup, its warm-up and 20 s, stop, settle) once, then per
+    # configuration startup, warm-up, measured phase, stacks phase (5 s by default), closed loop, stop.
+    side = 3 + 2 + 10 + 2 + 2.5  # as long as the warm-up and the measured phase, unless set
+    assert parsed.estimated_seconds(startup_s=3) == ((3 + 2 + 10 + 5 + 5 + 2) * 2 + side) * 2
     unsampled = parsed.model_copy(update={"sample_stacks": False})
-    assert unsampled.estimated_seconds(startup_s=3) == (3 + 2 + 10 + 5 + 2) * 2 * 2
+    assert unsampled.estimated_seconds(startup_s=3) == ((3 + 2 + 10 + 5 + 2) * 2 + side) * 2
+    alone = parsed.model_copy(update={"load": parsed.load.model_copy(update={"side_by_side_s": 0})})
+    assert alone.estimated_seconds(startup_s=3) == (3 + 2 + 10 + 5 + 5 + 2) * 2 * 2
 
 
 def test_an_injected_cost_survives_a_preset_and_is_only_for_demo_services() -> None:
@@ -154,3 +176,18 @@ def test_signal_switches_name_the_variable_and_say_what_is_exported() -> None:
     messages = {tuple(e["loc"]): e["msg"] for e in raised.value.errors}
     assert list(messages) == [("configurations", 2, "env", "OTEL_TRACES_EXPORTER")]
     assert "otlp, none" in messages[("configurations", 2, "env", "OTEL_TRACES_EXPORTER")]
+
+
+def test_a_background_cost_survives_a_preset_and_its_bounds_name_the_field() -> None:
+    configurations = [
+        {"preset": "none"},
+        {"preset": "none", "name": "bg", "baseline": False, "inject_background_us": 20_000},
+    ]
+    parsed = ExperimentSpec.model_validate(spec(configurations=configurations))
+    assert parsed.configuration("bg").inject_background_us == 20_000
+    assert parsed.configuration("bg").inject_background_period_ms == 2000  # the default
+    configurations[1] |= {"inject_background_us": 1_000_001, "inject_background_period_ms": 0}
+    with pytest.raises(ValidationError) as caught:
+        ExperimentSpec.model_validate(spec(configurations=configurations))
+    fields = {error["loc"][-1] for error in caught.value.errors()}
+    assert fields == {"inject_background_us", "inject_background_period_ms"}

@@ -18,7 +18,7 @@ from tracetax.clients.readback import RunReadback
 from tracetax.core.config import Settings, resolved_database_url, resolved_work_dir
 from tracetax.db import repository as repo
 from tracetax.db.session import make_engine, migrate, session_factory
-from tracetax.engine.experiment import ExperimentEngine
+from tracetax.engine.experiment import ExperimentEngine, Sufficiency
 from tracetax.engine.progress import ProgressBroker, ProgressCallback
 from tracetax.engine.queue import ExperimentQueue
 from tracetax.spec.service import parse_spec
@@ -50,6 +50,17 @@ class EngineRuntime:
         finally:
             await readback.aclose()
 
+    def sufficiency(self, experiment_id: str) -> Sufficiency | None:
+        """Whether a running experiment has the precision it asked for (a check's: every
+        budget line conclusive); None when it asked for a number of rounds."""
+        with self.sessions() as session:
+            experiment = repo.get_experiment(session, experiment_id)
+            if experiment is None:
+                return None
+            spec = parse_spec(experiment.spec)
+            check = repo.check_of_experiment(session, experiment_id)
+            return subject_for(spec).sufficiency(session, experiment, spec, self.subjects, check)
+
     @classmethod
     def create(cls, settings: Settings, publish: ProgressCallback | None = None) -> EngineRuntime:
         url = resolved_database_url(settings)
@@ -71,6 +82,8 @@ class EngineRuntime:
         # Before and after each round, in the same thread: a round during which a component
         # was down is flagged, and its ledger stages read from that component are unknown.
         engine.stack_probe = lambda: asyncio.run(stack_down(settings))
+        # After each planned look of an experiment asking for a precision: has it enough?
+        engine.enough = runtime.sufficiency
         return runtime
 
     def dispose(self) -> None:

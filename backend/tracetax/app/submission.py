@@ -65,10 +65,20 @@ def validate(spec: AnySpec, services: dict[str, ServiceManifest], settings: Sett
 def validate_bounds(spec: AnySpec, settings: Settings) -> None:
     """What one spec may ask of this machine: every request of a load phase is read back into
     its histogram (TRACETAX_MAX_PHASE_REQUESTS), and the whole spec holds the queue for its
-    estimated wall time (TRACETAX_MAX_SPEC_ESTIMATE_S)."""
+    estimated wall time, or its precision's whole time budget (TRACETAX_MAX_SPEC_ESTIMATE_S)."""
     errors = subject_for(spec).bound_errors(spec, settings)
+    budget = spec.budgeted_seconds() if isinstance(spec, ExperimentSpec) and spec.precision else None
+    if budget is not None and budget > settings.max_spec_estimate_s:
+        # A spec asking for a precision may hold the queue for its whole time budget.
+        errors.append(
+            {
+                "loc": ("precision", "max_wall_time_s"),
+                "msg": f"precision.max_wall_time_s ({_duration(budget)}) is more than TRACETAX_MAX_SPEC_ESTIMATE_S "
+                f"allows ({settings.max_spec_estimate_s:g} s): lower it",
+            }
+        )
     estimate = spec.estimated_seconds()
-    if estimate > settings.max_spec_estimate_s:
+    if budget is None and estimate > settings.max_spec_estimate_s:
         errors.append(
             {
                 "loc": ("rounds",),
@@ -107,11 +117,13 @@ def validate_service(
     return subject_for(spec).validate(spec, services, settings, overlays or pipelines.OverlayPolicy(None))
 
 
-def queue_experiment(runtime: EngineRuntime, spec: AnySpec, *, admitted: bool = False) -> Queued:
+def queue_experiment(runtime: EngineRuntime, spec: AnySpec, *, admitted: bool = False, check: bool = False) -> Queued:
     """Validate, store and queue; one experiment measures at a time. Refused with
     QueueFullError, nothing stored, when the queue is full, unless the experiment belongs to a
     run already `admitted` (a tuning's rungs: the tuning was counted when it started)."""
     validate(spec, runtime.subjects.services, runtime.settings)
+    if not check:
+        refuse_precision_without_target(spec)
     with admission:
         if not admitted:
             refuse_when_queue_full(runtime)
@@ -129,10 +141,25 @@ def queue_check(runtime: EngineRuntime, spec: AnySpec, budget: Budget, strict: b
     services only so far."""
     validate(spec, runtime.subjects.services, runtime.settings)
     refuse_unresolvable(runtime, spec, budget)
-    queued = queue_experiment(runtime, spec)
+    queued = queue_experiment(runtime, spec, check=True)
     with runtime.sessions() as session:
         check = repo.create_check(session, queued.experiment.id, budget.model_dump(), strict)
     return check, queued
+
+
+def refuse_precision_without_target(spec: AnySpec) -> None:
+    """Outside a check, a precision needs its half-width: nothing else would say when to stop."""
+    precision = getattr(spec, "precision", None)
+    if precision is not None and precision.half_width_pct is None:
+        raise SpecError(
+            [
+                {
+                    "loc": ("precision", "half_width_pct"),
+                    "msg": "say how narrow the intervals must be (e.g. 5 for ±5%); only a check may leave it "
+                    "out, to run until every budget line is conclusive",
+                }
+            ]
+        )
 
 
 def refuse_unresolvable(runtime: EngineRuntime, spec: AnySpec, budget: Budget) -> None:

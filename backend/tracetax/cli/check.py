@@ -207,6 +207,13 @@ def register(app: typer.Typer) -> None:
         ] = False,
         junit: Annotated[Path | None, typer.Option(help="Write the verdict as JUnit XML here.")] = None,
         timeout: Annotated[float, typer.Option(help="Give up after this many seconds.")] = 3600,
+        max_wall_time: Annotated[
+            float | None,
+            typer.Option(
+                help="Buy rounds while a line is inconclusive: after --rounds, add rounds until every line is "
+                "conclusive or this many seconds of measurement are spent (services)."
+            ),
+        ] = None,
     ) -> None:
         """Run a CI overhead check; exit 0 pass, 1 fail, 2 error."""
         budget = {
@@ -247,6 +254,8 @@ def register(app: typer.Typer) -> None:
                 budget,
                 strict,
             )
+        if max_wall_time is not None:
+            body["max_wall_time_s"] = max_wall_time
         with api_client(api, timeout=30) as http:
             try:
                 created = answer(http.post("/api/v1/checks", json=body), expected=202)
@@ -256,7 +265,8 @@ def register(app: typer.Typer) -> None:
                 raise _error(f"TraceTax refused the check ({error})") from None
             check_id = created["id"]
             typer.echo(f"check {check_id}: queued (about {created['estimated_seconds']:.0f} s of measurement)")
-            status = _await_verdict(http, check_id, timeout)
+            # Bought rounds take their time: never give up before the time budget is spent.
+            status = _await_verdict(http, check_id, max(timeout, (max_wall_time or 0) + 600))
             if junit is not None:
                 junit.write_text(http.get(f"/api/v1/checks/{check_id}", params={"format": "junit"}).text)
         verdict = status["verdict"]

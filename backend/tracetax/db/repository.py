@@ -79,6 +79,11 @@ def create_check(session: Session, experiment_id: str, budget: dict[str, Any], s
     return check
 
 
+def check_of_experiment(session: Session, experiment_id: str) -> Check | None:
+    """The check an experiment answers, if it is a check's."""
+    return session.scalars(select(Check).where(Check.experiment_id == experiment_id)).first()
+
+
 def get_check(session: Session, check_id: str) -> Check | None:
     return session.get(Check, check_id)
 

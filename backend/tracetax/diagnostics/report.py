@@ -17,12 +17,20 @@ from tracetax.db import repository as repo
 from tracetax.db.models import Experiment, LedgerReading, Round
 from tracetax.db.repository import FINAL_EXPERIMENT_STATES
 from tracetax.demos.catalog import ServiceManifest
-from tracetax.diagnostics.ledger import RoundFacts, RoundLedger, mean_export_s, round_ledger
+from tracetax.diagnostics.ledger import (
+    RoundFacts,
+    RoundLedger,
+    mean_export_s,
+    round_ledger,
+    sdk_dropped_unknown_reason,
+    stored_telemetry,
+)
 from tracetax.diagnostics.overhead import Change, NoiseFloor, RoundSample, compare, noise_floor
 from tracetax.diagnostics.recommend import ConfigurationFacts, Recommendation, recommend
 from tracetax.diagnostics.rounds import flagged_rounds, settle, stack_down_during, stack_down_rounds
+from tracetax.diagnostics.sequential import design_of
 from tracetax.diagnostics.stacks import StackSummary, summarize_configuration
-from tracetax.engine.figures import ServiceFigures, service_phases
+from tracetax.engine.figures import ServiceFigures, ServiceSideBySide, service_phases
 from tracetax.spec.service import CommandServiceRef, ExperimentSpec
 
 SAMPLE_TRACES = 3
@@ -45,6 +53,11 @@ class Diagnostics(BaseModel):
     sample_traces: dict[str, list[str]]
     where_export_runs: dict[str, StackSummary]
     recommendation: Recommendation
+    # Which figures were paired from the rounds' side-by-side phases; None without such a phase.
+    side_by_side: SideBySideUse | None = None
+    # An experiment that asked for a precision: its looks, the rounds it ran and whether every
+    # named metric reached the half-width (or, in a check, every line is conclusive).
+    precision: dict[str, Any] | None = None
 
 
 def _service_figures(round_: Round) -> ServiceFigures:
@@ -56,21 +69,87 @@ def _achieved_rps(round_: Round) -> float | None:
     return open_phase.achieved_rps if open_phase is not None else None
 
 
-def _sample(round_: Round) -> RoundSample:
+# Where a service's CPU per request, RSS and p50 are paired from: each round's side-by-side
+# phase (the default, and what the diagnostics show), or the configurations' solo phases (as
+# before the side-by-side phase; `make bench-truth` compares the two designs).
+Design = Literal["side_by_side", "solo"]
+# The figures the side-by-side phase gives; every other metric comes from the solo phases.
+SIDE_BY_SIDE_METRICS = ("cpu_per_request_us", "rss_max_bytes", "p50")
+
+
+def _side_by_side(round_: Round) -> ServiceSideBySide | None:
+    side = _service_figures(round_).side_by_side
+    return side if side is not None and side.error is None and side.cpu_per_request_us is not None else None
+
+
+def _sample(round_: Round, side: ServiceSideBySide | None, side_latency: bool) -> RoundSample:
+    resources = round_.resources or {}
     return RoundSample(
         round_index=round_.round_index,
         histogram=round_.histogram,
         max_throughput_rps=_service_figures(round_).max_throughput_rps,
-        cpu_per_request_us=(round_.resources or {}).get("cpu_per_request_us"),
-        rss_max_bytes=(round_.resources or {}).get("rss_max_bytes"),
+        cpu_per_request_us=side.cpu_per_request_us if side else resources.get("cpu_per_request_us"),
+        rss_max_bytes=side.rss_max_bytes if side else resources.get("rss_max_bytes"),
+        values={"p50": side.p50_us} if side is not None and side_latency else {},
     )
 
 
-def samples_by_configuration(experiment: Experiment) -> dict[str, list[RoundSample]]:
+def side_by_side_rounds(completed: list[Round]) -> tuple[set[int], set[int]]:
+    """The round indexes whose every completed configuration has side-by-side figures, and of
+    those the ones whose latency may be used (the phase not flagged): a pair never mixes a
+    side-by-side value with a solo one."""
+    indexes = {r.round_index for r in completed}
+    usable = {i for i in indexes if all(_side_by_side(r) for r in completed if r.round_index == i)}
+    latency = {
+        i
+        for i in usable
+        if not any(
+            (side := _side_by_side(r)) is None or side.latency_flagged or side.p50_us is None
+            for r in completed
+            if r.round_index == i
+        )
+    }
+    return usable, latency
+
+
+class SideBySideUse(BaseModel):
+    """How the side-by-side phase entered the statistics."""
+
+    metrics: list[str]
+    # Rounds (from 1) whose CPU per request and RSS were paired side by side; the others' came
+    # from the solo phases (the phase failed for one of the round's configurations).
+    rounds: list[int]
+    # Of those, the rounds whose p50 was too (the phase not flagged for a busy core).
+    latency_rounds: list[int]
+    note: str
+
+
+def side_by_side_use(completed: list[Round]) -> SideBySideUse | None:
+    if not any(_service_figures(r).side_by_side is not None for r in completed):
+        return None
+    usable, latency = side_by_side_rounds(completed)
+    return SideBySideUse(
+        metrics=list(SIDE_BY_SIDE_METRICS),
+        rounds=sorted(i + 1 for i in usable),
+        latency_rounds=sorted(i + 1 for i in latency),
+        note="CPU per request, RSS and p50 are paired from each round's side-by-side phase (every configuration "
+        "live at once on the service cores); tails and max throughput from each configuration alone",
+    )
+
+
+def samples_by_configuration(experiment: Experiment, design: Design = "side_by_side") -> dict[str, list[RoundSample]]:
     """The completed rounds of each configuration, as the paired statistics need them."""
     spec = ExperimentSpec.model_validate(experiment.spec)
     completed = [r for r in experiment.rounds if r.status == "completed"]
-    return {c.name: [_sample(r) for r in completed if r.configuration == c.name] for c in spec.configurations}
+    usable, latency = side_by_side_rounds(completed) if design == "side_by_side" else (set(), set())
+    return {
+        c.name: [
+            _sample(r, _side_by_side(r) if r.round_index in usable else None, r.round_index in latency)
+            for r in completed
+            if r.configuration == c.name
+        ]
+        for c in spec.configurations
+    }
 
 
 def round_facts(spec: ExperimentSpec, round_: Round, manifest: ServiceManifest | None) -> RoundFacts:
@@ -203,8 +282,13 @@ def _build(
     baseline = spec.baseline.name
     completed = [r for r in experiment.rounds if r.status == "completed"]
     by_config = samples_by_configuration(experiment)
+    design = design_of(spec)
     ledgers = [RoundLedger.model_validate(readings[r.run_id].ledger) for r in completed if r.run_id in readings]
-    overheads = {name: compare(by_config[baseline], samples) for name, samples in by_config.items() if name != baseline}
+    overheads = {
+        name: compare(by_config[baseline], samples, design=design)
+        for name, samples in by_config.items()
+        if name != baseline
+    }
     dropped = {c.name: _dropped(ledgers, c.name) for c in spec.configurations}
     samples: dict[str, list[str]] = {c.name: [] for c in spec.configurations}
     for round_ in completed:
@@ -230,6 +314,9 @@ def _build(
             p99_overhead=overheads.get(c.name, {}).get("p99"),
             cpu_overhead=overheads.get(c.name, {}).get("cpu_per_request_us"),
             max_throughput_rps=(aggregates.get(c.name) or {}).get("max_throughput_rps"),
+            dropped_spans_unknown=sdk_dropped_unknown_reason(ledgers, c.name),
+            stored=stored_telemetry(ledgers, c.name) if ledgers else None,
+            overhead=overheads.get(c.name, {}),
             export_on_request_path=_located(stacks[c.name], "export_request_path"),
             export_share=_located(stacks[c.name], "export_share"),
         )
@@ -239,7 +326,9 @@ def _build(
         experiment_id=experiment.id,
         baseline=baseline,
         overhead=overheads,
-        noise_floor=noise_floor(by_config[baseline], [s for n, s in by_config.items() if n != baseline]),
+        noise_floor=noise_floor(by_config[baseline], [s for n, s in by_config.items() if n != baseline], design=design),
+        side_by_side=side_by_side_use(completed),
+        precision=(experiment.environment or {}).get("precision"),
         flagged_rounds=flagged_rounds(completed),
         stack_down_rounds=stack_down_rounds(completed),
         ledger=ledgers,

@@ -102,6 +102,38 @@ def aggregate_configuration(
         "ctx_per_request": _median([item["ctx_per_request"] for item in per_round]),
         "thread_groups": thread_groups(completed, spans_per_request),
         "per_round": per_round,
+        "side_by_side": side_by_side_summary(completed, figures),
+    }
+
+
+def side_by_side_summary(completed: Sequence[RoundData], figures: Sequence[ServiceFigures]) -> dict[str, Any] | None:
+    """The configuration in its rounds' side-by-side phases (every configuration live at once):
+    medians over the rounds that have it, and each round's figures; None without such a phase."""
+    sides = [(r.round_index, f.side_by_side) for r, f in zip(completed, figures, strict=True) if f.side_by_side]
+    if not sides:
+        return None
+    measured = [(index, side) for index, side in sides if side.error is None]
+    return {
+        "rounds": len(measured),
+        "cpu_per_request_us": _median([side.cpu_per_request_us for _, side in measured]),
+        "rss_max_bytes": _median([side.rss_max_bytes for _, side in measured]),
+        "p50_us": _median([side.p50_us for _, side in measured if not side.latency_flagged]),
+        "latency_flagged_rounds": [index for index, side in measured if side.latency_flagged],
+        "failed_rounds": [{"round": index, "error": side.error} for index, side in sides if side.error is not None],
+        "per_round": [
+            {
+                "round": index,
+                "requests": side.requests,
+                "achieved_rps": side.achieved_rps,
+                "cpu_per_request_us": side.cpu_per_request_us,
+                "rss_max_bytes": side.rss_max_bytes,
+                "p50_us": side.p50_us,
+                "p99_us": side.p99_us,
+                "utilisation": side.utilisation,
+                "latency_flagged": side.latency_flagged,
+            }
+            for index, side in measured
+        ],
     }
 
 

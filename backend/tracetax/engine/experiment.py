@@ -9,6 +9,7 @@ import threading
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from tracetax.db.models import Experiment, Round
 from tracetax.engine.aggregate import RoundData
 from tracetax.engine.isolation import ServiceCoresBusyError, check_service_cores_free
 from tracetax.engine.progress import Phase, Progress, ProgressCallback, ended
-from tracetax.engine.round import RoundOutcome, RoundSubject, Slot
+from tracetax.engine.round import RoundOutcome, RoundSubject, Slot, TogetherSlot
 from tracetax.engine.schedule import round_robin_schedule
 from tracetax.spec.service import AnySpec, parse_spec
 from tracetax.system.lock import LockWaitCancelledError, measurement_lock
@@ -34,6 +35,15 @@ StackDown = dict[str, str]
 StackProbe = Callable[[], StackDown]
 # What the engine runs for a spec: its subject's rounds (tracetax.subjects, given by the caller).
 SubjectOpener = Callable[[AnySpec], RoundSubject]
+
+
+@dataclass(frozen=True)
+class Sufficiency:
+    """After a look: whether an experiment that asked for a precision has it."""
+
+    reached: bool
+    # What is still too wide, or what was reached, in a sentence.
+    summary: str
 
 
 def record_stack_health(outcome: RoundOutcome, before: StackDown | None, after: StackDown | None) -> None:
@@ -91,6 +101,9 @@ class ExperimentEngine:
         self.after_run: Callable[[str], None] | None = None
         # Probes the stack's components before and after each round (None: not probed).
         self.stack_probe: StackProbe | None = None
+        # After each planned look, with the experiment id: whether it has what it asked for
+        # (a precision, a check's conclusive lines); None from it: it asked for a number of rounds.
+        self.enough: Callable[[str], Sufficiency | None] | None = None
 
     def subject_for(self, spec: AnySpec) -> RoundSubject:
         return self.open_subject(spec)
@@ -134,34 +147,28 @@ class ExperimentEngine:
             on_exit.enter_context(engine_on_stack_cores(placement))
             experiment.environment = self._environment(placement, subject)
             repo.set_status(session, experiment, "running")
-            slots = round_robin_schedule([c.name for c in spec.configurations], spec.rounds, spec.seed)
-            rounds = repo.create_rounds(
-                session, experiment, [(s.round_index, s.order_index, s.configuration) for s in slots]
-            )
+            looks = spec.planned_looks()
+            # The whole plan's order, drawn once: the rounds a look adds keep the order they would
+            # have had in an experiment asked for that many rounds from the start.
+            plan = round_robin_schedule([c.name for c in spec.configurations], looks[-1], spec.seed)
+            rounds: list[Round] = []
             started = time.monotonic()
-            per_slot_s = spec.estimated_seconds() / max(len(rounds), 1)
-
-            for index, round_ in enumerate(rounds):
+            per_slot_s = spec.estimated_seconds() / max(spec.rounds * len(spec.configurations), 1)
+            per_look = len(spec.configurations)
+            for look, next_look in zip(looks, [*looks[1:], None], strict=True):
+                added = plan[len(rounds) : look * per_look]
+                rounds += repo.create_rounds(
+                    session, experiment, [(s.round_index, s.order_index, s.configuration) for s in added]
+                )
+                self._run_slots(
+                    session, experiment, spec, subject, rounds, placement, cancel, shutdown, started, per_slot_s
+                )
                 if cancel.is_set() or shutdown.is_set():
                     break
-                repo.update_round(session, round_, status="running", placement=placement.describe())
-                slot = Slot(
-                    configuration=round_.configuration,
-                    run_id=round_.run_id,
-                    workdir=self.work_dir / experiment.id / f"r{round_.round_index}-{round_.configuration}",
-                    placement=placement,
-                    cancel=_either(cancel, shutdown),
-                    report=self._reporter(experiment, spec, round_, index, len(rounds), started, per_slot_s),
-                )
-                down_before = self._probe_stack()
-                outcome = subject.run_round(slot)
-                if not slot.cancel.is_set():  # a stopped round is not measured: no need to wait
-                    record_stack_health(outcome, down_before, self._probe_stack())
-                values = {k: v for k, v in outcome.__dict__.items()}
-                values["figures"] = outcome.figures.stored() if outcome.figures is not None else None
-                if outcome.status == "cancelled" and shutdown.is_set() and not cancel.is_set():
-                    values["status"], values["error"] = "interrupted", "the backend stopped during this round"
-                repo.update_round(session, round_, **values)
+                if not self._look(
+                    session, experiment, look, next_look, started, spec.budgeted_seconds(), per_slot_s * per_look
+                ):
+                    break
 
             final = "cancelled" if cancel.is_set() else "interrupted" if shutdown.is_set() else None
             for round_ in rounds:
@@ -203,6 +210,140 @@ class ExperimentEngine:
         self._emit(experiment, spec, "finished", len(rounds), len(rounds), started)
         return final
 
+    def _run_slots(
+        self,
+        session: Session,
+        experiment: Experiment,
+        spec: AnySpec,
+        subject: RoundSubject,
+        rounds: list[Round],
+        placement: Placement,
+        cancel: threading.Event,
+        shutdown: threading.Event,
+        started: float,
+        per_slot_s: float,
+    ) -> None:
+        """Run every round still pending, each round's side-by-side phase first; each is stored
+        as soon as it ends."""
+        together: dict[str, Any] = {}
+        for index, round_ in enumerate(rounds):
+            if round_.status != "pending":
+                continue  # run at an earlier look
+            if cancel.is_set() or shutdown.is_set():
+                break
+            if round_.order_index == 0:  # the round begins: its side-by-side phase first
+                together = self._run_together(
+                    experiment,
+                    spec,
+                    subject,
+                    rounds,
+                    round_.round_index,
+                    placement,
+                    _either(cancel, shutdown),
+                    per_slot_s,
+                )
+                if cancel.is_set() or shutdown.is_set():
+                    break
+            slot = Slot(
+                configuration=round_.configuration,
+                run_id=round_.run_id,
+                workdir=self.work_dir / experiment.id / f"r{round_.round_index}-{round_.configuration}",
+                placement=placement,
+                cancel=_either(cancel, shutdown),
+                report=self._reporter(
+                    experiment,
+                    spec,
+                    round_.configuration,
+                    round_.round_index,
+                    index,
+                    len(rounds),
+                    started,
+                    per_slot_s,
+                ),
+                together=together.get(round_.configuration),
+            )
+            repo.update_round(session, round_, status="running", placement=placement.describe())
+            down_before = self._probe_stack()
+            outcome = subject.run_round(slot)
+            if not slot.cancel.is_set():  # a stopped round is not measured: no need to wait
+                record_stack_health(outcome, down_before, self._probe_stack())
+            values = {k: v for k, v in outcome.__dict__.items()}
+            values["figures"] = outcome.figures.stored() if outcome.figures is not None else None
+            if outcome.status == "cancelled" and shutdown.is_set() and not cancel.is_set():
+                values["status"], values["error"] = "interrupted", "the backend stopped during this round"
+            repo.update_round(session, round_, **values)
+
+    def _look(
+        self,
+        session: Session,
+        experiment: Experiment,
+        look: int,
+        next_look: int | None,
+        started: float,
+        budget_s: float,
+        per_round_s: float,
+    ) -> bool:
+        """After `look` rounds: ask whether the experiment has what it asked for (`enough`) and
+        keep the answer with it (`environment.precision`); True to run on to `next_look`."""
+        if self.enough is None:
+            return False
+        sufficiency = self.enough(experiment.id)
+        if sufficiency is None:  # it asked for a number of rounds, not a precision
+            return False
+        elapsed = time.monotonic() - started
+        out_of_time = next_look is not None and elapsed + per_round_s * (next_look - look) > budget_s
+        go_on = not sufficiency.reached and next_look is not None and not out_of_time
+        if sufficiency.reached:
+            why = f"reached after {look} rounds"
+        elif next_look is None or out_of_time:
+            why = f"not reached in the time budget ({budget_s:.0f} s): stopped after {look} rounds"
+        else:
+            why = f"not yet reached after {look} rounds: running to {next_look}"
+        record = dict((experiment.environment or {}).get("precision") or {})
+        looks_read = [
+            *record.get("looks_read", []),
+            {"rounds": look, "reached": sufficiency.reached, "summary": sufficiency.summary},
+        ]
+        record.update(
+            reached=sufficiency.reached,
+            rounds=look,
+            summary=sufficiency.summary,
+            stopped=why,
+            looks_read=looks_read,
+            elapsed_s=round(elapsed, 1),
+        )
+        experiment.environment = {**(experiment.environment or {}), "precision": record}
+        session.commit()
+        return go_on
+
+    def _run_together(
+        self,
+        experiment: Experiment,
+        spec: AnySpec,
+        subject: RoundSubject,
+        rounds: list[Round],
+        round_index: int,
+        placement: Placement,
+        cancel: threading.Event,
+        per_slot_s: float,
+    ) -> dict[str, Any]:
+        """The round's side-by-side phase (before any of its slots is marked running, so that its
+        time is no round's window): what each configuration measured there."""
+        mine = sorted((r for r in rounds if r.round_index == round_index), key=lambda r: r.order_index)
+        started = time.monotonic()
+        slot = TogetherSlot(
+            round_index=round_index,
+            configurations=[r.configuration for r in mine],
+            run_ids={r.configuration: r.run_id for r in mine},
+            workdir=self.work_dir / experiment.id / f"r{round_index}-side-by-side",
+            placement=placement,
+            cancel=cancel,
+            report=self._reporter(
+                experiment, spec, None, round_index, rounds.index(mine[0]), len(rounds), started, per_slot_s
+            ),
+        )
+        return subject.run_together(slot)
+
     def _probe_stack(self) -> StackDown | None:
         """The stack's components that are not ready now; None when there is no probe or it
         failed (a round is never failed for it)."""
@@ -242,7 +383,8 @@ class ExperimentEngine:
         self,
         experiment: Experiment,
         spec: AnySpec,
-        round_: Round,
+        configuration: str | None,
+        round_index: int,
         index: int,
         slots: int,
         started: float,
@@ -259,8 +401,8 @@ class ExperimentEngine:
                     experiment_id=experiment.id,
                     status="running",
                     phase=phase,
-                    configuration=round_.configuration,
-                    round=round_.round_index,
+                    configuration=configuration,
+                    round=round_index,
                     rounds=spec.rounds,
                     slot=index,
                     slots=slots,

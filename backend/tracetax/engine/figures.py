@@ -64,6 +64,33 @@ class ServiceClosedPhase(Figures):
     limited_by: str | None = None
 
 
+class ServiceSideBySide(Figures):
+    """This configuration in its round's side-by-side phase: every configuration of the round
+    live at once on the service cores, each under its own load (subjects/service/side_by_side.py).
+    CPU per request, RSS and p50 are paired from here (docs/diagnostics.md); tails never are."""
+
+    requests: int | None = None
+    achieved_rps: Number | None = None
+    errors: int = 0
+    # The phase's latencies, encoded like the round's own histogram.
+    histogram: str | None = None
+    p50_us: Number | None = None
+    p99_us: Number | None = None
+    # CPU of the process tree in the phase (per-thread run time from schedstat), per request.
+    cpu_s: Number | None = None
+    cpu_per_request_us: Number | None = None
+    cpu_source: str | None = None
+    rss_max_bytes: Number | None = None
+    # The phase's busy shares of the service cores and of the load generator's (0-1).
+    utilisation: dict[str, Any] | None = None
+    # Too busy for its latencies to be paired (queueing behind a neighbour): p50 then comes from
+    # the round's solo phases, for every configuration of that round alike.
+    latency_flagged: bool = False
+    note: str | None = None
+    # Why this configuration has no side-by-side figures in this round (the phase failed).
+    error: str | None = None
+
+
 class ServiceFigures(Figures):
     """A service's round: its measured phase, its maximum throughput and every request it answered."""
 
@@ -74,6 +101,7 @@ class ServiceFigures(Figures):
     # A float, as the column it was kept in before read it back.
     max_throughput_rps: float | None = None
     closed_phase: ServiceClosedPhase | None = None
+    side_by_side: ServiceSideBySide | None = None
 
     def limited_by(self) -> str | None:
         return self.closed_phase.limited_by if self.closed_phase is not None else None

@@ -13,6 +13,8 @@ Phase = Literal[
     "queued",
     "starting",
     "warmup",
+    # Every configuration of the round live at once (subjects/service/side_by_side.py)
+    "side-by-side",
     "measuring",
     "stacks",
     "max-throughput",

@@ -64,12 +64,36 @@ class Slot:
     placement: Placement
     cancel: threading.Event
     report: Report
+    # What this configuration measured in its round's side-by-side phase (the subject's own
+    # figures, from `run_together`); None when the round had none.
+    together: Any = None
+
+
+@dataclass
+class TogetherSlot:
+    """One round's side-by-side phase: every configuration of the round live at once."""
+
+    round_index: int
+    # In the round's shuffled order.
+    configurations: list[str]
+    # Each configuration's run id in this round.
+    run_ids: dict[str, str]
+    workdir: Path
+    placement: Placement
+    cancel: threading.Event
+    report: Report
 
 
 class RoundSubject(Protocol):
     """What the engine runs for one experiment: its rounds and how they aggregate."""
 
     def environment(self) -> dict[str, Any]: ...
+    def run_together(self, slot: TogetherSlot) -> dict[str, Any]:
+        """The round's side-by-side phase, before its configurations run one at a time: per
+        configuration, what it measured there (handed to its slot as `together`). {} when the
+        subject has no such phase, the spec turns it off, or it was cancelled."""
+        ...
+
     def run_round(self, slot: Slot) -> RoundOutcome: ...
     def aggregate(self, rounds: Sequence[RoundData]) -> dict[str, dict[str, Any]]: ...
 

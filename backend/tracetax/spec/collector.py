@@ -234,3 +234,10 @@ class PipelineSpec(InputModel):
             # Every step may run: the estimate is an upper bound.
             per_run += len(load.ramp.rates(load.spans_per_s)) * (load.ramp.step_s + RAMP_STEP_OVERHEAD_S)
         return per_run * len(self.configurations) * self.rounds
+
+    def planned_looks(self) -> tuple[int, ...]:
+        """A pipeline experiment runs its `rounds` (a precision is for services so far)."""
+        return (self.rounds,)
+
+    def budgeted_seconds(self) -> float:
+        return self.estimated_seconds()

@@ -7,6 +7,7 @@ Whether a demo service exists and supports a processor is checked against the ca
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -66,6 +67,8 @@ SIGNAL_SWITCHES = {
 # this long for each (published as ExperimentSpec's `x-estimate`, which the UI's estimate reads).
 STARTUP_S = 3.0
 STOP_S = 2.0
+# After a phase's services stop, the Collector forwards and counts what they sent (subjects/service/runner.py).
+SETTLE_S = 2.5
 # Common OpenTelemetry variables the UI suggests for a configuration's env (any OTEL_* name is
 # accepted): published as ConfigurationSpec's `x-otel-suggestions`.
 OTEL_SUGGESTIONS = (
@@ -97,8 +100,15 @@ class DemoServiceRef(InputModel):
 COMMAND_LANGUAGES = ("python", "java", "node", "go", "other")
 
 
+# Where a command service's argv takes the port TraceTax picks for each instance.
+PORT_PLACEHOLDER = "{port}"
+PPROF_PORT_PLACEHOLDER = "{pprof_port}"
+
+
 class CommandServiceRef(InputModel):
-    """A user's own service: an argv run without a shell, listening on `port`.
+    """A user's own service: an argv run without a shell, listening on `port`, or on the port
+    TraceTax picks and writes where argv says `{port}` (then its configurations can run side by
+    side, each instance on its own port; `{pprof_port}` likewise for a Go service's pprof).
 
     Its configurations differ only by standard OTEL_* variables and by how the process is
     launched (`processor`): `none` starts it as it is with OTEL_SDK_DISABLED=true and no agent,
@@ -112,7 +122,13 @@ class CommandServiceRef(InputModel):
     kind: Literal["command"]
     argv: list[ArgvItem] = Field(min_length=1, max_length=ARGV_ITEMS, examples=[["./my-service", "--flag"]])
     cwd: str | None = Field(default=None, max_length=FILE_PATH_CHARS)
-    port: int = Field(ge=1, le=65535)
+    port: int | None = Field(
+        default=None,
+        ge=1,
+        le=65535,
+        description="The port the service listens on, when argv has no `{port}`. A fixed port lets one instance run "
+        "at a time: its configurations are then measured one at a time, never side by side.",
+    )
     health_path: str = Field(default="/healthz", pattern=r"^/", max_length=URL_PATH_CHARS)
     service_name: str = Field(default="tracetax-user-service", min_length=1, max_length=NAME_CHARS)
     language: Literal["python", "java", "node", "go", "other"] = Field(
@@ -132,7 +148,8 @@ class CommandServiceRef(InputModel):
         default=None,
         ge=1,
         le=65535,
-        description="A Go service's net/http/pprof port, if it serves one: its stacks are sampled from there.",
+        description="A Go service's net/http/pprof port, if it serves one: its stacks are sampled from there. "
+        "Or write `{pprof_port}` in argv and TraceTax picks one per instance.",
     )
     startup_timeout_s: float = Field(
         default=60, gt=0, le=600, description="How long the service may take to answer its health path."
@@ -151,8 +168,43 @@ class CommandServiceRef(InputModel):
             raise ValueError("pprof_port must differ from port (the load would be sent to the profiler)")
         return self
 
-    def expanded_argv(self) -> list[str]:
-        return [str(Path(self.argv[0]).expanduser()) if self.argv[0].startswith("~") else self.argv[0], *self.argv[1:]]
+    @model_validator(mode="after")
+    def one_way_to_each_port(self) -> CommandServiceRef:
+        if self.port is None and not self.port_placeholder:
+            raise ValueError(
+                "say where the service listens: set service.port, or write {port} in service.argv "
+                '(e.g. ["./my-service", "--listen", ":{port}"]) and TraceTax picks a free port per instance'
+            )
+        if self.port is not None and self.port_placeholder:
+            raise ValueError("service.argv has {port} and service.port is set: give one of them, not both")
+        if self.pprof_port is not None and self.pprof_placeholder:
+            raise ValueError("service.argv has {pprof_port} and service.pprof_port is set: give one of them, not both")
+        return self
+
+    @property
+    def port_placeholder(self) -> bool:
+        return any(PORT_PLACEHOLDER in item for item in self.argv)
+
+    @property
+    def pprof_placeholder(self) -> bool:
+        return any(PPROF_PORT_PLACEHOLDER in item for item in self.argv)
+
+    @property
+    def runs_twice(self) -> bool:
+        """Whether two instances can live at once: every port it opens is picked per instance."""
+        return self.port_placeholder and self.pprof_port is None
+
+    def expanded_argv(self, port: int | None = None, pprof_port: int | None = None) -> list[str]:
+        """argv with a leading `~` expanded and `{port}` / `{pprof_port}` replaced by the instance's ports."""
+        program = str(Path(self.argv[0]).expanduser()) if self.argv[0].startswith("~") else self.argv[0]
+        replacements = {PORT_PLACEHOLDER: port, PPROF_PORT_PLACEHOLDER: pprof_port}
+        argv = []
+        for item in (program, *self.argv[1:]):
+            for placeholder, value in replacements.items():
+                if value is not None:
+                    item = item.replace(placeholder, str(value))
+            argv.append(item)
+        return argv
 
     def expanded_cwd(self) -> Path:
         return Path(self.cwd or ".").expanduser()
@@ -214,6 +266,21 @@ class ConfigurationSpec(InputModel):
         le=1_000_000,
         description="A known cost for checking the harness: the demo service busy-waits this many microseconds "
         "in every request (TRACETAX_INJECT_BUSY_US). 0: none.",
+    )
+    inject_background_us: int = Field(
+        default=0,
+        ge=0,
+        le=1_000_000,
+        description="A known cost off the request path, for checking the harness: a background thread of the demo "
+        "service busy-waits this many microseconds every `inject_background_period_ms` and touches no request "
+        "(TRACETAX_INJECT_BACKGROUND_US). Its CPU must show; requests feel it only through the shared core. 0: none.",
+    )
+    inject_background_period_ms: int = Field(
+        default=2000,
+        ge=1,
+        le=3_600_000,
+        description="Milliseconds between the background bursts of `inject_background_us` "
+        "(TRACETAX_INJECT_BACKGROUND_PERIOD_MS).",
     )
     concurrency: Concurrency = Field(
         default_factory=Concurrency,
@@ -332,6 +399,30 @@ class LoadSpec(InputModel):
         description="Stacks phase after the measured one: the same load with the stack sampler attached "
         "(never measured). Only when sample_stacks is on.",
     )
+    side_by_side_s: float | None = Field(
+        default=None,
+        ge=0,
+        le=3600,
+        description="Side-by-side phase at the start of every round: all of the round's configurations live at once "
+        "on the service cores, each under its own load at `rate`, so that CPU per request, RSS and p50 are paired "
+        "under the same core speed (docs/diagnostics.md). Unset: as long as `duration_s`. 0 measures them one at "
+        "a time, as the tails always are.",
+    )
+    side_by_side_warmup_s: float | None = Field(
+        default=None,
+        ge=0,
+        le=600,
+        description="Warm-up of the side-by-side phase, all configurations at once. Unset: as long as `warmup_s`.",
+    )
+
+    @property
+    def side_by_side_seconds(self) -> float:
+        """The side-by-side phase's measured seconds (0: it does not run)."""
+        return self.duration_s if self.side_by_side_s is None else self.side_by_side_s
+
+    @property
+    def side_by_side_warmup_seconds(self) -> float:
+        return self.warmup_s if self.side_by_side_warmup_s is None else self.side_by_side_warmup_s
 
     @field_validator("method")
     @classmethod
@@ -404,8 +495,52 @@ class LoadSpec(InputModel):
         return int(value) if value is not None and str(value).isdigit() else None
 
 
+# The metrics a precision may name: diagnostics/overhead.py's METRICS (the spec sits below
+# diagnostics, so the names are repeated here; tests/spec/test_precision.py keeps them equal).
+PrecisionMetric = Literal[
+    "p50", "p90", "p99", "p99.9", "p99.99", "cpu_per_request_us", "rss_max_bytes", "max_throughput_rps"
+]
+# An experiment asking for a precision adds rounds up to this many, whatever its time budget.
+# Each look of a precision-driven experiment has this many times the rounds of the one before.
+LOOK_GROWTH = 1.5
+MAX_PRECISION_ROUNDS = 60
+
+
+class Precision(InputModel):
+    """Add rounds until every named metric's interval is this narrow, or the time is spent.
+
+    The intervals are then repeated confidence intervals (docs/diagnostics.md), valid however
+    many rounds are added, and wider at each look than a fixed number of rounds would give."""
+
+    metrics: list[PrecisionMetric] = Field(
+        min_length=1, max_length=8, description="Metrics whose relative interval must reach the half-width."
+    )
+    half_width_pct: float | None = Field(
+        default=None,
+        gt=0,
+        le=100,
+        description="Target ± half-width of every named metric's relative interval, %. Unset only in a check "
+        "(`tracetax check --max-wall-time`): rounds are then added until every budget line is conclusive.",
+    )
+    max_wall_time_s: float = Field(
+        gt=0,
+        le=86_400,
+        description="Wall-time budget of the whole experiment, seconds: rounds are added while the next one fits.",
+    )
+
+    @field_validator("metrics")
+    @classmethod
+    def no_repeated_metric(cls, metrics: list[str]) -> list[str]:
+        repeated = sorted({metric for metric in metrics if metrics.count(metric) > 1})
+        if repeated:
+            raise ValueError(f"each metric once; repeated: {', '.join(repeated)}")
+        return metrics
+
+
 class ExperimentSpec(InputModel):
-    model_config = ConfigDict(json_schema_extra={"x-estimate": {"startup_s": STARTUP_S, "stop_s": STOP_S}})
+    model_config = ConfigDict(
+        json_schema_extra={"x-estimate": {"startup_s": STARTUP_S, "stop_s": STOP_S, "settle_s": SETTLE_S}}
+    )
 
     subject: Literal["service"] = Field(
         default="service", description="What is measured: a service (this spec) or a Collector pipeline (`collector`)."
@@ -427,10 +562,35 @@ class ExperimentSpec(InputModel):
         description="Sample the service's stacks in a phase of their own after the measured one, under the same "
         "load, to show where export runs (demo services only). The sampler's cost never reaches a measured figure.",
     )
+    precision: Precision | None = Field(
+        default=None,
+        description="Ask for a precision instead of a number of rounds: after `rounds`, rounds are added until "
+        "every named metric's interval is within ±half_width_pct or max_wall_time_s is spent, with intervals "
+        "valid under that optional stopping (repeated confidence intervals, wider than fixed-n ones).",
+    )
 
     @model_validator(mode="after")
     def one_baseline_and_unique_names(self) -> ExperimentSpec:
         require_one_baseline_and_unique_names(self.configurations)
+        return self
+
+    @model_validator(mode="after")
+    def precision_fits(self) -> ExperimentSpec:
+        precision = self.precision
+        if precision is None:
+            return self
+        if len(self.configurations) < 2:
+            raise ValueError(
+                "precision needs a configuration besides the baseline: an interval is of a change against it"
+            )
+        if self.rounds < 2:
+            raise ValueError("precision needs rounds of at least 2: the first interval is read after `rounds` rounds")
+        estimate = self.estimated_seconds()
+        if precision.max_wall_time_s < estimate:
+            raise ValueError(
+                f"precision.max_wall_time_s ({precision.max_wall_time_s:g} s) is less than the estimated time of "
+                f"the spec's {self.rounds} rounds ({estimate:,.0f} s): raise it, or lower rounds"
+            )
         return self
 
     @property
@@ -455,7 +615,45 @@ class ExperimentSpec(InputModel):
         """Rough wall time: every round of every configuration starts, warms, measures, stops."""
         stacks = self.load.stacks_s if self.sample_stacks else 0.0
         per_run = startup_s + self.load.warmup_s + self.load.duration_s + stacks + self.load.max_throughput_s + STOP_S
-        return per_run * len(self.configurations) * self.rounds
+        return (per_run * len(self.configurations) + self.side_by_side_seconds(startup_s)) * self.rounds
+
+    def planned_looks(self) -> tuple[int, ...]:
+        """The numbers of rounds after which the data may be read: `rounds`, then (with a
+        precision) rounds growing by half each look (5, 8, 12, 18, ...) while the estimated end
+        fits in max_wall_time_s, and last the most rounds that fit, up to MAX_PRECISION_ROUNDS.
+        Few looks, not one per round: every look widens the repeated intervals (the critical
+        value rises with the number of looks), so a look only where the interval has had room
+        to narrow. The engine's SequentialDesign is made of these."""
+        if self.precision is None:
+            return (self.rounds,)
+        per_round = self.estimated_seconds() / self.rounds
+        most = min(MAX_PRECISION_ROUNDS, max(self.rounds, math.floor(self.precision.max_wall_time_s / per_round)))
+        looks = [self.rounds]
+        while looks[-1] < most:
+            looks.append(min(most, max(looks[-1] + 1, math.ceil(looks[-1] * LOOK_GROWTH))))
+        return tuple(looks)
+
+    def max_rounds(self) -> int:
+        """The most rounds this spec may run: its last planned look."""
+        return self.planned_looks()[-1]
+
+    def budgeted_seconds(self) -> float:
+        """The wall time the spec may hold the machine for: max_wall_time_s with a precision,
+        else the estimate of its rounds (what the operator's bound is checked against)."""
+        return self.precision.max_wall_time_s if self.precision is not None else self.estimated_seconds()
+
+    def side_by_side_seconds(self, startup_s: float = STARTUP_S) -> float:
+        """Rough wall time of one round's side-by-side phase (0 when it does not run)."""
+        if not self.runs_side_by_side():
+            return 0.0
+        return startup_s + self.load.side_by_side_warmup_seconds + self.load.side_by_side_seconds + STOP_S + SETTLE_S
+
+    def runs_side_by_side(self) -> bool:
+        """Whether each round starts with the side-by-side phase: asked for, more than one
+        configuration, and a service that can run twice (a command service with `{port}`)."""
+        service = self.service
+        twice = not isinstance(service, CommandServiceRef) or service.runs_twice
+        return self.load.side_by_side_seconds > 0 and len(self.configurations) > 1 and twice
 
 
 SPEC_SUBJECTS = ("service", "collector")
@@ -553,14 +751,15 @@ def validate_command(spec: ExperimentSpec) -> None:
         reason = zero_code.unavailable_reason(service.language, configuration.processor)
         if reason:
             errors.append({"loc": ("configurations", index, "processor"), "msg": reason})
-        if configuration.inject_busy_us:
-            errors.append(
-                {
-                    "loc": ("configurations", index, "inject_busy_us"),
-                    "msg": "an injected cost is honoured by the demo services only; a command service "
-                    "would ignore it (set it to 0)",
-                }
-            )
+        for injected in ("inject_busy_us", "inject_background_us"):
+            if getattr(configuration, injected):
+                errors.append(
+                    {
+                        "loc": ("configurations", index, injected),
+                        "msg": "an injected cost is honoured by the demo services only; a command service "
+                        "would ignore it (set it to 0)",
+                    }
+                )
         # A user's own service sets its threads and workers itself (in its argv or config); the
         # one standard knob is Go's runtime variable.
         knobs = {"gomaxprocs"} if service.language == "go" else set()

@@ -20,9 +20,10 @@ from sqlalchemy.orm import Session
 
 from tracetax.clients.readback import RunReadback
 from tracetax.core.config import Settings
-from tracetax.db.models import Experiment
+from tracetax.db.models import Check, Experiment
 from tracetax.demos.catalog import ServiceManifest, demo_services
 from tracetax.diagnostics.checks import Budget, Verdict
+from tracetax.engine.experiment import Sufficiency
 from tracetax.engine.figures import Figures
 from tracetax.engine.loadgen import LoadDriver, OhaDriver
 from tracetax.engine.round import RoundSubject
@@ -152,6 +153,14 @@ class Subject(ABC, Generic[SpecT, DiagnosticsT]):
         strict: bool,
     ) -> Verdict:
         """A finished check's verdict on its candidate against the baseline."""
+
+    def sufficiency(
+        self, session: Session, experiment: Experiment, spec: SpecT, context: SubjectContext, check: Check | None
+    ) -> Sufficiency | None:
+        """After a planned look of a running experiment: whether it has the precision its spec
+        asks for (a check's: every budget line conclusive); None when it asked for a number of
+        rounds. Pipelines run their rounds (no precision yet)."""
+        return None
 
     def service_name(self, spec: SpecT) -> str | None:
         """The service name its logs carry; None: it sends no service logs."""

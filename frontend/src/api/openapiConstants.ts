@@ -28,7 +28,9 @@ export const OPENAPI_DEFAULTS = {
   },
   "ConfigurationSpec": {
     "baseline": false,
-    "inject_busy_us": 0
+    "inject_busy_us": 0,
+    "inject_background_us": 0,
+    "inject_background_period_ms": 2000
   },
   "CostInputs": {
     "requests_per_s": 100,
@@ -97,6 +99,10 @@ export const OPENAPI_DEFAULTS = {
   },
   "Readiness": {
     "detail": ""
+  },
+  "Recommendation": {
+    "not_evaluated": [],
+    "no_telemetry": []
   },
   "RoundVolume": {
     "source": "sent: request body bytes at the Collector's OTLP HTTP receiver by route (its own telemetry, level detailed); items: accepted by its receiver; exported: bytes its exporter to each store enqueued; stored: Tempo's and Loki's distributor bytes received, Mimir's uncompressed OTLP request bytes and the run's samples"
@@ -366,6 +372,7 @@ export const OPENAPI_EXTENSIONS = {
   },
   "ExperimentSpec": {
     "x-estimate": {
+      "settle_s": 2.5,
       "startup_s": 3,
       "stop_s": 2
     }

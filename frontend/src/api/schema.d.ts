@@ -821,6 +821,11 @@ export interface components {
              * @default false
              */
             strict: boolean;
+            /**
+             * Max Wall Time S
+             * @description Buy rounds while a budget line is inconclusive: after `rounds`, rounds are added until every line is conclusive or this wall time is spent (intervals valid however many are added: docs/diagnostics.md).
+             */
+            max_wall_time_s?: number | null;
         };
         /** CheckStatus */
         CheckStatus: {
@@ -869,7 +874,9 @@ export interface components {
         };
         /**
          * CommandServiceRef
-         * @description A user's own service: an argv run without a shell, listening on `port`.
+         * @description A user's own service: an argv run without a shell, listening on `port`, or on the port
+         *     TraceTax picks and writes where argv says `{port}` (then its configurations can run side by
+         *     side, each instance on its own port; `{pprof_port}` likewise for a Go service's pprof).
          *
          *     Its configurations differ only by standard OTEL_* variables and by how the process is
          *     launched (`processor`): `none` starts it as it is with OTEL_SDK_DISABLED=true and no agent,
@@ -893,8 +900,11 @@ export interface components {
             argv: string[];
             /** Cwd */
             cwd?: string | null;
-            /** Port */
-            port: number;
+            /**
+             * Port
+             * @description The port the service listens on, when argv has no `{port}`. A fixed port lets one instance run at a time: its configurations are then measured one at a time, never side by side.
+             */
+            port?: number | null;
             /**
              * Health Path
              * @default /healthz
@@ -919,7 +929,7 @@ export interface components {
             spans_per_request?: number | null;
             /**
              * Pprof Port
-             * @description A Go service's net/http/pprof port, if it serves one: its stacks are sampled from there.
+             * @description A Go service's net/http/pprof port, if it serves one: its stacks are sampled from there. Or write `{pprof_port}` in argv and TraceTax picks one per instance.
              */
             pprof_port?: number | null;
             /**
@@ -1030,6 +1040,7 @@ export interface components {
             };
             /** Per Round */
             per_round: components["schemas"]["PerRoundAggregate"][];
+            side_by_side?: components["schemas"]["SideBySideAggregate"] | null;
         } & {
             [key: string]: unknown;
         };
@@ -1080,6 +1091,18 @@ export interface components {
              * @default 0
              */
             inject_busy_us: number;
+            /**
+             * Inject Background Us
+             * @description A known cost off the request path, for checking the harness: a background thread of the demo service busy-waits this many microseconds every `inject_background_period_ms` and touches no request (TRACETAX_INJECT_BACKGROUND_US). Its CPU must show; requests feel it only through the shared core. 0: none.
+             * @default 0
+             */
+            inject_background_us: number;
+            /**
+             * Inject Background Period Ms
+             * @description Milliseconds between the background bursts of `inject_background_us` (TRACETAX_INJECT_BACKGROUND_PERIOD_MS).
+             * @default 2000
+             */
+            inject_background_period_ms: number;
             /** @description Request concurrency and cores for this configuration (unset: the service's defaults). */
             concurrency?: components["schemas"]["Concurrency"];
         };
@@ -1235,6 +1258,11 @@ export interface components {
                 [key: string]: components["schemas"]["StackSummary"];
             };
             recommendation: components["schemas"]["Recommendation"];
+            side_by_side?: components["schemas"]["SideBySideUse"] | null;
+            /** Precision */
+            precision?: {
+                [key: string]: unknown;
+            } | null;
         };
         /** DownstreamFlow */
         DownstreamFlow: {
@@ -1362,6 +1390,8 @@ export interface components {
              * @default true
              */
             sample_stacks: boolean;
+            /** @description Ask for a precision instead of a number of rounds: after `rounds`, rounds are added until every named metric's interval is within ±half_width_pct or max_wall_time_s is spent, with intervals valid under that optional stopping (repeated confidence intervals, wider than fixed-n ones). */
+            precision?: components["schemas"]["Precision"] | null;
         };
         /** ExperimentSummary */
         ExperimentSummary: {
@@ -1638,6 +1668,16 @@ export interface components {
              * @default 5
              */
             stacks_s: number;
+            /**
+             * Side By Side S
+             * @description Side-by-side phase at the start of every round: all of the round's configurations live at once on the service cores, each under its own load at `rate`, so that CPU per request, RSS and p50 are paired under the same core speed (docs/diagnostics.md). Unset: as long as `duration_s`. 0 measures them one at a time, as the tails always are.
+             */
+            side_by_side_s?: number | null;
+            /**
+             * Side By Side Warmup S
+             * @description Warm-up of the side-by-side phase, all configurations at once. Unset: as long as `warmup_s`.
+             */
+            side_by_side_warmup_s?: number | null;
         };
         /** LogRecord */
         LogRecord: {
@@ -2002,6 +2042,30 @@ export interface components {
             /** Samples */
             samples: boolean;
         };
+        /**
+         * Precision
+         * @description Add rounds until every named metric's interval is this narrow, or the time is spent.
+         *
+         *     The intervals are then repeated confidence intervals (docs/diagnostics.md), valid however
+         *     many rounds are added, and wider at each look than a fixed number of rounds would give.
+         */
+        Precision: {
+            /**
+             * Metrics
+             * @description Metrics whose relative interval must reach the half-width.
+             */
+            metrics: ("p50" | "p90" | "p99" | "p99.9" | "p99.99" | "cpu_per_request_us" | "rss_max_bytes" | "max_throughput_rps")[];
+            /**
+             * Half Width Pct
+             * @description Target ± half-width of every named metric's relative interval, %. Unset only in a check (`tracetax check --max-wall-time`): rounds are then added until every budget line is conclusive.
+             */
+            half_width_pct?: number | null;
+            /**
+             * Max Wall Time S
+             * @description Wall-time budget of the whole experiment, seconds: rounds are added while the next one fits.
+             */
+            max_wall_time_s: number;
+        };
         /** Preset */
         Preset: {
             /** Name */
@@ -2157,6 +2221,16 @@ export interface components {
             summary: string;
             /** Rules */
             rules: components["schemas"]["RuleFiring"][];
+            /**
+             * Not Evaluated
+             * @default []
+             */
+            not_evaluated: components["schemas"]["RuleNotEvaluated"][];
+            /**
+             * No Telemetry
+             * @default []
+             */
+            no_telemetry: string[];
         };
         /** RecommendedCost */
         RecommendedCost: {
@@ -2356,6 +2430,15 @@ export interface components {
                 [key: string]: string;
             };
         };
+        /** RuleNotEvaluated */
+        RuleNotEvaluated: {
+            /** Rule */
+            rule: string;
+            /** Configuration */
+            configuration: string;
+            /** Why */
+            why: string;
+        };
         /** ServiceInfo */
         ServiceInfo: {
             /** Language */
@@ -2384,6 +2467,77 @@ export interface components {
             samples: number;
             /** Share */
             share: number;
+        };
+        /**
+         * SideBySideAggregate
+         * @description The configuration in its rounds' side-by-side phases (engine/aggregate.py
+         *     `side_by_side_summary`): what CPU per request, RSS and p50 are paired from.
+         */
+        SideBySideAggregate: {
+            /** Rounds */
+            rounds: number;
+            /** Cpu Per Request Us */
+            cpu_per_request_us: number | null;
+            /** Rss Max Bytes */
+            rss_max_bytes: number | null;
+            /** P50 Us */
+            p50_us: number | null;
+            /** Latency Flagged Rounds */
+            latency_flagged_rounds: number[];
+            /** Failed Rounds */
+            failed_rounds: components["schemas"]["SideBySideFailure"][];
+            /** Per Round */
+            per_round: components["schemas"]["SideBySideRound"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** SideBySideFailure */
+        SideBySideFailure: {
+            /** Round */
+            round: number;
+            /** Error */
+            error: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** SideBySideRound */
+        SideBySideRound: {
+            /** Round */
+            round: number;
+            /** Requests */
+            requests: number | null;
+            /** Achieved Rps */
+            achieved_rps: number | null;
+            /** Cpu Per Request Us */
+            cpu_per_request_us: number | null;
+            /** Rss Max Bytes */
+            rss_max_bytes: number | null;
+            /** P50 Us */
+            p50_us: number | null;
+            /** P99 Us */
+            p99_us: number | null;
+            /** Utilisation */
+            utilisation: {
+                [key: string]: number | null;
+            } | null;
+            /** Latency Flagged */
+            latency_flagged: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * SideBySideUse
+         * @description How the side-by-side phase entered the statistics.
+         */
+        SideBySideUse: {
+            /** Metrics */
+            metrics: string[];
+            /** Rounds */
+            rounds: number[];
+            /** Latency Rounds */
+            latency_rounds: number[];
+            /** Note */
+            note: string;
         };
         /** SignalCost */
         SignalCost: {

@@ -9,10 +9,10 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import BaseModel, Discriminator, Field, Tag, field_validator
 
 from tracetax.api.schemas.queued import QueuedRecord
-from tracetax.diagnostics.checks import Budget, Verdict
+from tracetax.diagnostics.checks import BUDGET_LINES, Budget, Verdict
 from tracetax.spec.collector import PipelineSpec, SpanLoadSpec, VariantSpec
 from tracetax.spec.inputs import SEED_MAX, SEED_MIN, InputModel
-from tracetax.spec.service import ConfigurationSpec, ExperimentSpec, LoadSpec, ServiceRef, subject_of
+from tracetax.spec.service import ConfigurationSpec, ExperimentSpec, LoadSpec, Precision, ServiceRef, subject_of
 from tracetax.subjects.registry import subject_named
 
 
@@ -54,6 +54,13 @@ class CheckRequest(InputModel):
     rounds: int = Field(default=5, ge=1, le=50)
     seed: int = Field(default=0, ge=SEED_MIN, le=SEED_MAX)
     strict: bool = Field(default=False, description="Judge the point estimate instead of the interval's lower bound.")
+    max_wall_time_s: float | None = Field(
+        default=None,
+        gt=0,
+        le=86_400,
+        description="Buy rounds while a budget line is inconclusive: after `rounds`, rounds are added until every "
+        "line is conclusive or this wall time is spent (intervals valid however many are added: docs/diagnostics.md).",
+    )
 
     def experiment_spec(self) -> ExperimentSpec:
         """The check's experiment: the baseline against the candidate. Names are fixed so an
@@ -66,7 +73,15 @@ class CheckRequest(InputModel):
             rounds=self.rounds,
             seed=self.seed,
             sample_stacks=False,  # a verdict reads no stacks; a check runs as short as it can
+            precision=self._precision(),
         )
+
+    def _precision(self) -> Precision | None:
+        """Until conclusive: the budget's relative and absolute lines name the metrics."""
+        if self.max_wall_time_s is None:
+            return None
+        metrics = sorted({BUDGET_LINES[name][0] for name in BUDGET_LINES if getattr(self.budget, name) is not None})
+        return Precision(metrics=metrics or ["p50"], max_wall_time_s=self.max_wall_time_s)
 
     @field_validator("budget")
     @classmethod

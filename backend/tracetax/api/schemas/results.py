@@ -70,6 +70,41 @@ class ThreadGroupFigures(TypedDict):
 
 
 @with_config(OPEN)
+class SideBySideRound(TypedDict):
+    round: int
+    requests: int | None
+    achieved_rps: Number | None
+    cpu_per_request_us: Number | None
+    rss_max_bytes: Number | None
+    p50_us: Number | None
+    p99_us: Number | None
+    # Busy shares (0-1) of the service cores and the load generator's over the phase.
+    utilisation: dict[str, Number | None] | None
+    # Too busy for its latency to be paired: that round's p50 comes from the solo phases.
+    latency_flagged: bool
+
+
+@with_config(OPEN)
+class SideBySideFailure(TypedDict):
+    round: int
+    error: str
+
+
+@with_config(OPEN)
+class SideBySideAggregate(TypedDict):
+    """The configuration in its rounds' side-by-side phases (engine/aggregate.py
+    `side_by_side_summary`): what CPU per request, RSS and p50 are paired from."""
+
+    rounds: int
+    cpu_per_request_us: Number | None
+    rss_max_bytes: Number | None
+    p50_us: Number | None
+    latency_flagged_rounds: list[int]
+    failed_rounds: list[SideBySideFailure]
+    per_round: list[SideBySideRound]
+
+
+@with_config(OPEN)
 class ConfigurationAggregates(TypedDict):
     """A service configuration over its completed rounds."""
 
@@ -92,6 +127,9 @@ class ConfigurationAggregates(TypedDict):
     # thread groups were measured.
     thread_groups: NotRequired[dict[str, ThreadGroupFigures]]
     per_round: list[PerRoundAggregate]
+    # Null when its rounds had no side-by-side phase (one configuration, side_by_side_s 0, a
+    # service with a fixed port); absent in results stored before the phase existed.
+    side_by_side: NotRequired[SideBySideAggregate | None]
 
 
 # -- A Collector pipeline's variants (engine/aggregate.py `aggregate_variant`, lab/ledger.py) ---

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tracetax.engine.aggregate import RoundData, aggregate_pipeline
-from tracetax.engine.round import RoundOutcome, Slot
+from tracetax.engine.round import RoundOutcome, Slot, TogetherSlot
 from tracetax.lab import pipelines, telemetrygen
 from tracetax.native_stack.components import COLLECTOR_BUILD
 from tracetax.spec.collector import PipelineSpec
@@ -28,6 +28,10 @@ class PipelineRounds:
             "load_generator": {"name": "telemetrygen", "version": telemetrygen.telemetrygen_binary().name},
             "collector": COLLECTOR_BUILD.binary_name,
         }
+
+    def run_together(self, slot: TogetherSlot) -> dict[str, Any]:
+        # Pipeline variants still run one at a time (docs/diagnostics.md, "Side by side").
+        return {}
 
     def run_round(self, slot: Slot) -> RoundOutcome:
         return run_pipeline_round(

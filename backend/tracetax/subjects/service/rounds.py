@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from tracetax.demos.catalog import ServiceManifest
 from tracetax.engine.aggregate import RoundData, aggregate
+from tracetax.engine.figures import ServiceSideBySide
 from tracetax.engine.loadgen import LoadDriver
-from tracetax.engine.round import RoundOutcome, Slot
+from tracetax.engine.round import RoundOutcome, Slot, TogetherSlot
 from tracetax.spec.service import ExperimentSpec
 from tracetax.subjects.service.runner import RoundContext, run_round
+from tracetax.subjects.service.side_by_side import SIDE_RUN_SUFFIX, run_side_by_side
 
 
 @dataclass
@@ -27,21 +30,34 @@ class ServiceRounds:
             "service_sdk": self.manifest.sdk_version if self.manifest else None,
         }
 
-    def run_round(self, slot: Slot) -> RoundOutcome:
-        return run_round(
-            RoundContext(
-                spec=self.spec,
-                configuration=self.spec.configuration(slot.configuration),
-                manifest=self.manifest,
-                run_id=slot.run_id,
-                workdir=slot.workdir,
-                otlp_endpoint=self.otlp_endpoint,
-                placement=slot.placement,
-                driver=self.driver,
-                cancel=slot.cancel,
-                report=slot.report,
-            )
+    def _context(self, configuration: str, slot: Slot | TogetherSlot, run_id: str, workdir: Path) -> RoundContext:
+        return RoundContext(
+            spec=self.spec,
+            configuration=self.spec.configuration(configuration),
+            manifest=self.manifest,
+            run_id=run_id,
+            workdir=workdir,
+            otlp_endpoint=self.otlp_endpoint,
+            placement=slot.placement,
+            driver=self.driver,
+            cancel=slot.cancel,
+            report=slot.report,
         )
+
+    def run_together(self, slot: TogetherSlot) -> dict[str, Any]:
+        if not self.spec.runs_side_by_side():
+            return {}
+        contexts = [
+            self._context(name, slot, f"{slot.run_ids[name]}{SIDE_RUN_SUFFIX}", slot.workdir / name)
+            for name in slot.configurations
+        ]
+        return run_side_by_side(slot, contexts)
+
+    def run_round(self, slot: Slot) -> RoundOutcome:
+        ctx = self._context(slot.configuration, slot, slot.run_id, slot.workdir)
+        if isinstance(slot.together, ServiceSideBySide):
+            ctx.figures.side_by_side = slot.together
+        return run_round(ctx)
 
     def aggregate(self, rounds: Sequence[RoundData]) -> dict[str, dict[str, Any]]:
         spans = self.spec.spans_per_request()

@@ -34,7 +34,7 @@ from tracetax.engine.round import run_round as run_round_skeleton
 from tracetax.engine.sampler import Sampler, resource_summary
 from tracetax.profiling import folded
 from tracetax.profiling.samplers import SAMPLERS, AnyServiceSampler, SamplerError, StackSampler
-from tracetax.spec.service import CommandServiceRef, ConfigurationSpec, ExperimentSpec, LoadSpec
+from tracetax.spec.service import SETTLE_S, CommandServiceRef, ConfigurationSpec, ExperimentSpec, LoadSpec
 from tracetax.system.placement import Placement
 from tracetax.system.ports import free_port, holder_of, port_in_use
 
@@ -44,8 +44,7 @@ SERVICE_START_TIMEOUT_S = 60.0
 CANCELLED_STOP_GRACE_S = 5.0
 # After a round's service has stopped (and flushed), the Collector forwards what it holds and
 # reports its own counters (every second); the span ledger attributes those counters to the
-# round by time window, so the next round waits this long before it starts.
-SETTLE_S = 2.5
+# round by time window, so the next round waits SETTLE_S (tracetax.spec.service) before it starts.
 
 
 @dataclass
@@ -62,6 +61,27 @@ class RoundContext:
     report: Report
     # What the round's phases measured: the outcome's figures.
     figures: ServiceFigures = field(default_factory=ServiceFigures)
+    # The ports this instance listens on: a demo's and a `{port}` command's picked now, free;
+    # a command's fixed `service.port` as declared.
+    ports: InstancePorts = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.ports = InstancePorts.for_service(self.spec)
+
+
+@dataclass(frozen=True)
+class InstancePorts:
+    port: int
+    # A Go command service's pprof port: declared, or picked for `{pprof_port}`; None otherwise.
+    pprof_port: int | None
+
+    @classmethod
+    def for_service(cls, spec: ExperimentSpec) -> InstancePorts:
+        service = spec.service
+        if not isinstance(service, CommandServiceRef):
+            return cls(free_port(), None)
+        port = service.port if service.port is not None else free_port()
+        return cls(port, free_port() if service.pprof_placeholder else service.pprof_port)
 
 
 def service_environment(ctx: RoundContext, port: int) -> dict[str, str]:
@@ -77,7 +97,18 @@ def service_environment(ctx: RoundContext, port: int) -> dict[str, str]:
         "TRACETAX_PROCESSOR": configuration.processor,
         "PORT": str(port),
         **({"TRACETAX_INJECT_BUSY_US": str(configuration.inject_busy_us)} if configuration.inject_busy_us else {}),
+        **injected_background(configuration),
         **concurrency_environment(configuration, ctx.manifest),
+    }
+
+
+def injected_background(configuration: ConfigurationSpec) -> dict[str, str]:
+    """A demo's background-only injected cost (a thread burning CPU every period, off the request path)."""
+    if not configuration.inject_background_us:
+        return {}
+    return {
+        "TRACETAX_INJECT_BACKGROUND_US": str(configuration.inject_background_us),
+        "TRACETAX_INJECT_BACKGROUND_PERIOD_MS": str(configuration.inject_background_period_ms),
     }
 
 
@@ -121,7 +152,7 @@ def _stack_sampler(ctx: RoundContext) -> StackSampler | None:
     if not ctx.spec.sample_stacks:
         return None
     if isinstance(service, CommandServiceRef):
-        sampler: StackSampler = AnyServiceSampler(ctx.workdir, service.language, service.pprof_port)
+        sampler: StackSampler = AnyServiceSampler(ctx.workdir, service.language, ctx.ports.pprof_port)
         sampler.cpus = ctx.placement.stack_cpus
         return sampler
     profiling = ctx.manifest.profiling if ctx.manifest else None
@@ -140,7 +171,7 @@ def _sampled_seconds(duration_s: float) -> int:
     return max(1, math.floor(duration_s - 0.5))
 
 
-def _service_process(ctx: RoundContext, sampler: StackSampler | None) -> tuple[ServiceProcess, str | None]:
+def service_process(ctx: RoundContext, sampler: StackSampler | None) -> tuple[ServiceProcess, str | None]:
     """The service's process, and how a user's own service is launched (in words)."""
     service = ctx.spec.service
     log_path = ctx.workdir / "service.log"
@@ -148,15 +179,15 @@ def _service_process(ctx: RoundContext, sampler: StackSampler | None) -> tuple[S
     defaults: dict[str, str] = {}
     launch: str | None = None
     if isinstance(service, CommandServiceRef):
-        port, cwd, health = service.port, service.expanded_cwd(), service.health_path
-        if port_in_use(port):
+        port, cwd, health = ctx.ports.port, service.expanded_cwd(), service.health_path
+        if service.port is not None and port_in_use(port):
             raise ServiceError(
                 f"port {port} (service.port) is already in use, held by {holder_of(port)}: stop that process "
                 "or declare the port your service listens on"
             )
         try:
             launched = zero_code.launch(
-                service.expanded_argv(),
+                service.expanded_argv(port, ctx.ports.pprof_port),
                 cwd,
                 service.language,
                 ctx.configuration.processor,
@@ -168,7 +199,7 @@ def _service_process(ctx: RoundContext, sampler: StackSampler | None) -> tuple[S
     else:
         if ctx.manifest is None:
             raise ServiceError(f"no manifest for demo service {service.language}")
-        port = free_port()
+        port = ctx.ports.port
         argv, cwd, health = ctx.manifest.argv(ctx.configuration.processor), ctx.manifest.directory, "/healthz"
     env = {**defaults, **service_environment(ctx, port), **extra_env}
     if sampler is not None:
@@ -186,7 +217,7 @@ def _service_process(ctx: RoundContext, sampler: StackSampler | None) -> tuple[S
     return process, launch
 
 
-def _startup_timeout(spec: ExperimentSpec) -> float:
+def startup_timeout(spec: ExperimentSpec) -> float:
     service = spec.service
     return service.startup_timeout_s if isinstance(service, CommandServiceRef) else SERVICE_START_TIMEOUT_S
 
@@ -290,7 +321,7 @@ class ServiceRound:
     def phases(self, outcome: RoundOutcome) -> None:
         ctx, service = self.ctx, self.service
         service.start()
-        service.wait_healthy(_startup_timeout(ctx.spec))
+        service.wait_healthy(startup_timeout(ctx.spec))
         requests = requests_of(ctx.spec.load, service.base_url)
         ctx.figures.requests_total += _warm_up(ctx, service, requests)
         _measure_open(ctx, service, requests, outcome)
@@ -323,7 +354,7 @@ def begin_round(ctx: RoundContext) -> ServiceRound:
     """The round's stack sampler and service process, neither started yet."""
     sampler = _stack_sampler(ctx)
     try:
-        service, launch = _service_process(ctx, sampler)
+        service, launch = service_process(ctx, sampler)
     except ServiceError as error:  # nothing was started
         raise RoundNotStartedError(str(error)) from error
     return ServiceRound(ctx, service, sampler, launch)

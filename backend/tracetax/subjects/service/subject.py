@@ -12,13 +12,16 @@ from tracetax.clients.readback import RunReadback
 from tracetax.core.command_policy import check_command
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
-from tracetax.db.models import Experiment
+from tracetax.db.models import Check, Experiment
 from tracetax.demos.catalog import ServiceManifest
 from tracetax.diagnostics import report
 from tracetax.diagnostics.checks import SERVICE_BUDGET_FIELDS, Budget, Verdict, judge
 from tracetax.diagnostics.cost import ConfigurationCost, CostInputs
 from tracetax.diagnostics.cost_report import build_cost, collector_figure
+from tracetax.diagnostics.overhead import precision_status
 from tracetax.diagnostics.report import Diagnostics, samples_by_configuration
+from tracetax.diagnostics.sequential import design_of
+from tracetax.engine.experiment import Sufficiency
 from tracetax.engine.figures import ServiceFigures, service_phases
 from tracetax.engine.round import RoundSubject
 from tracetax.lab.pipelines import OverlayPolicy
@@ -118,7 +121,36 @@ class Service(Subject[ExperimentSpec, Diagnostics]):
             candidate=samples.get("candidate", []),
             flagged_rounds=diagnostics.flagged_rounds,
             cost=cost,
+            design=design_of(spec),
         )
+
+    def sufficiency(
+        self,
+        session: Session,
+        experiment: Experiment,
+        spec: ExperimentSpec,
+        context: SubjectContext,
+        check: Check | None,
+    ) -> Sufficiency | None:
+        precision = spec.precision
+        if precision is None:
+            return None
+        if check is not None:
+            budget = Budget.model_validate(check.budget)
+            verdict = self.verdict(session, experiment, spec, context, budget, check.strict)
+            open_lines = [line.name for line in verdict.lines if line.verdict == "inconclusive"]
+            if open_lines:
+                return Sufficiency(False, f"still inconclusive: {', '.join(open_lines)}")
+            return Sufficiency(True, "every budget line is conclusive")
+        if precision.half_width_pct is None:  # refused at submission outside a check
+            return Sufficiency(True, "no half-width asked")
+        samples = samples_by_configuration(experiment)
+        baseline = spec.baseline.name
+        candidates = {name: rounds for name, rounds in samples.items() if name != baseline}
+        status = precision_status(
+            samples[baseline], candidates, precision.metrics, precision.half_width_pct, design_of(spec)
+        )
+        return Sufficiency(status.reached, status.summary)
 
     def service_name(self, spec: ExperimentSpec) -> str | None:
         return spec.service_name
@@ -127,7 +159,7 @@ class Service(Subject[ExperimentSpec, Diagnostics]):
         self, session: Session, experiment: Experiment, spec: ExperimentSpec, aggregates: Sequence[dict[str, Any]]
     ) -> CliReport:
         configurations = list(aggregates)
-        changes = service_changes(samples_by_configuration(experiment), spec.baseline.name)
+        changes = service_changes(samples_by_configuration(experiment), spec.baseline.name, design_of(spec))
         tables = [
             results_table(configurations, spec.baseline.name),
             changes_table(changes, spec.baseline.name),

@@ -9,6 +9,7 @@ from rich.table import Table
 
 from tracetax.db.models import Round
 from tracetax.diagnostics.overhead import Change, RoundSample, compare
+from tracetax.diagnostics.sequential import SequentialDesign
 from tracetax.diagnostics.stacks import summarize_configuration
 from tracetax.spec.service import ExperimentSpec
 from tracetax.subjects.tables import format_number, format_us
@@ -72,8 +73,14 @@ def thread_groups_table(configurations: list[dict[str, Any]], spec: ExperimentSp
     return table
 
 
-def service_changes(samples: dict[str, list[RoundSample]], baseline: str) -> dict[str, dict[str, Change]]:
-    return {name: compare(samples.get(baseline, []), rounds) for name, rounds in samples.items() if name != baseline}
+def service_changes(
+    samples: dict[str, list[RoundSample]], baseline: str, design: SequentialDesign | None = None
+) -> dict[str, dict[str, Change]]:
+    return {
+        name: compare(samples.get(baseline, []), rounds, design=design)
+        for name, rounds in samples.items()
+        if name != baseline
+    }
 
 
 def _share(value: float) -> str:

@@ -1,0 +1,173 @@
+"""The pure parts of `make bench-truth` (benchmarks/truth.py, benchmarks/hog.py): argument
+parsing, the hog's random schedule, the verdicts and printing on fake rounds, and the hog's
+process group stopped with no survivor. The benchmark itself measures on the real stack."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from benchmarks import truth
+from benchmarks.hog import HogSettings, NoisyNeighbour, hog_phases
+from tracetax.diagnostics.overhead import RoundSample
+from tracetax.engine import histogram as hdr
+
+
+def rounds(
+    seed: int, n: int = 6, cpu_us: float = 150.0, added_us: float = 0.0, p50_us: float = 400.0, noise: float = 0.01
+) -> tuple[list[RoundSample], list[RoundSample]]:
+    """Baseline and candidate rounds whose CPU per request and p50 vary by `noise` (sd of the log)."""
+    rng = np.random.default_rng(seed)
+    base: list[RoundSample] = []
+    cand: list[RoundSample] = []
+    for index in range(n):
+        for out, added in ((base, 0.0), (cand, added_us)):
+            latencies = rng.gamma(8.0, p50_us / 8e6, size=2000) + added / 1e6
+            out.append(
+                RoundSample(
+                    round_index=index,
+                    histogram=hdr.encode(hdr.from_latencies_s(latencies)),
+                    max_throughput_rps=5000 * np.exp(rng.normal(0, noise)),
+                    cpu_per_request_us=cpu_us * np.exp(rng.normal(0, noise)) + added,
+                    rss_max_bytes=20e6 * np.exp(rng.normal(0, 0.002)),
+                    values={"p50": p50_us * np.exp(rng.normal(0, noise)) + added},
+                )
+            )
+    return base, cand
+
+
+def outcome(
+    side: tuple[list[RoundSample], list[RoundSample]], solo: tuple[list[RoundSample], list[RoundSample]]
+) -> truth.Outcome:
+    return truth.Outcome(
+        baseline="none",
+        candidate="candidate",
+        samples={
+            "side_by_side": {"none": side[0], "candidate": side[1]},
+            "solo": {"none": solo[0], "candidate": solo[1]},
+        },
+    )
+
+
+def test_arguments_default_to_the_standard_set_and_neighbour_to_go() -> None:
+    standard = truth.parse_args([])
+    assert not standard.neighbour and not standard.background and standard.languages == "go,python"
+    neighbour = truth.parse_args(["--neighbour", "--hog-duty", "0.4", "--hog-period", "2"])
+    assert neighbour.neighbour and neighbour.languages == "go"
+    assert neighbour.hog == HogSettings(0.4, 2.0, 23)
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--neighbour", "--background"], "not allowed with"),
+        (["--hog-duty", "1.5"], "hog duty cycle"),
+        (["--hog-period", "0"], "hog period"),
+        (["--background-us", "-1"], "--background-us"),
+    ],
+)
+def test_bad_arguments_are_refused_naming_them(argv: list[str], says: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        truth.parse_args(argv)
+    assert says in capsys.readouterr().err
+
+
+def test_the_hog_schedule_has_the_asked_duty_cycle_and_period() -> None:
+    settings = HogSettings(0.3, 4.0)
+    phases = hog_phases(settings, np.random.default_rng(1))
+    drawn = np.array([next(phases) for _ in range(20_000)])
+    assert (drawn >= 0).all()
+    busy, idle = drawn.sum(axis=0)
+    assert busy / (busy + idle) == pytest.approx(0.3, abs=0.01)
+    assert drawn.sum(axis=1).mean() == pytest.approx(4.0, rel=0.02)
+    assert drawn[:, 0].std() > 0.5  # random stretches, not a fixed beat
+    assert "duty cycle 30%, mean period 4 s" in settings.describe()
+
+
+def test_the_hog_and_its_children_are_stopped_with_no_survivor() -> None:
+    cpus = set(sorted(os.sched_getaffinity(0))[:2])
+    with NoisyNeighbour(cpus, HogSettings(0.01, 0.2)) as hog:  # 1% duty: barely any CPU
+        assert hog.process is not None
+        group = hog.process.pid
+        deadline = time.monotonic() + 10
+        while len(members(group)) < len(cpus) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(members(group)) == len(cpus)  # one hog per core, all in the group
+    assert members(group) == []
+    assert hog.measured_duty() is not None
+
+
+def members(pgid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found
+
+
+def test_neighbour_verdict_holds_the_side_by_side_figures_to_the_targets() -> None:
+    result = outcome(side=rounds(1, noise=0.01), solo=rounds(2, noise=0.15))
+    ok, lines = truth.neighbour_verdict(result)
+    assert ok, lines
+    assert all("within" in line and "as wide" in line for line in lines)
+    noisy = outcome(side=rounds(3, noise=0.15), solo=rounds(4, noise=0.15))
+    ok, lines = truth.neighbour_verdict(noisy)
+    assert not ok and any("OUTSIDE" in line for line in lines)
+
+
+def test_injected_cost_is_checked_within_five_percent() -> None:
+    changes, _ = outcome(rounds(5, added_us=1000), rounds(6)).changes("side_by_side")
+    ok, lines = truth.injected_verdict(1000, changes)
+    assert ok, lines
+    changes, _ = outcome(rounds(5, added_us=1080), rounds(6)).changes("side_by_side")
+    ok, lines = truth.injected_verdict(1000, changes)  # 8% more than injected
+    assert not ok and any("OUTSIDE ±5%" in line for line in lines)
+
+
+def test_background_cost_must_show_and_leave_the_baselines_p99_alone() -> None:
+    expected = truth.expected_background_us(20_000, 2000, 300)
+    assert expected == pytest.approx(33.33, abs=0.01)
+    reference = outcome(rounds(7), rounds(8))
+    background = outcome(rounds(9, added_us=0), rounds(10))
+    side = background.samples["side_by_side"]["candidate"]
+    background.samples["side_by_side"]["candidate"] = [
+        RoundSample(
+            s.round_index,
+            s.histogram,
+            s.max_throughput_rps,
+            (s.cpu_per_request_us or 0) + expected,
+            s.rss_max_bytes,
+            s.values,
+        )
+        for s in side
+    ]
+    ok, lines = truth.background_verdict(background, expected, reference)
+    assert ok, lines
+    assert "shows" in lines[1] and "within" in lines[2]
+    ok, lines = truth.background_verdict(outcome(rounds(9), rounds(10)), expected, reference)
+    assert not ok and "DOES NOT SHOW" in lines[1]
+    ok, lines = truth.background_verdict(background, expected, None)
+    assert ok and "not checked" in lines[2]
+
+
+def test_both_designs_are_printed_with_their_sources(capsys: pytest.CaptureFixture[str]) -> None:
+    result = outcome(rounds(11), rounds(12))
+    result.side_latency_flagged = [2]
+    assert truth.print_aa("A/A on go", result)
+    out = capsys.readouterr().out
+    assert "side-by-side design" in out and "solo design" in out
+    assert "side by side" in out and "±3%" in out and "not used (cores too busy): 2" in out
+
+
+def test_an_unpaired_change_of_two_experiments_is_in_percent() -> None:
+    moved = truth.log_change_pct([100, 110, 90, 105], [200, 220, 180, 210])
+    assert moved is not None and moved[0] == pytest.approx(100, abs=1) and moved[1] < 100 < moved[2]
+    assert truth.log_change_pct([100], [200, 210]) is None

@@ -1,0 +1,236 @@
+"""The side-by-side phase of a service's round: every configuration of the round live at once
+on the service cores, each under its own open-model load at the spec's rate, started together.
+
+Why: on a shared two-core VM the service core's speed wanders by up to 2x within minutes
+(../shared/studies/noise, docs/diagnostics.md). Configurations measured one after the other
+see different speeds, and that wander is most of the interval of CPU per request and p50.
+Live together, they see the same speed at every instant: the per-second ratio of their CPU
+per request spreads 0.024 instead of 0.16. So CPU per request, RSS and p50 are paired from
+this phase; tails and the maximum throughput are not (a neighbour's export bursts would land
+in them) and keep coming from each configuration alone on the core (runner.py).
+
+Each instance gets its own port and its own run id (`<round run id>-side`): the phase's
+telemetry is not the round's, whose ledger counts the solo phases' requests. The phase runs
+before the round's solo slots start and settles after its services stop, so the Collector's
+counters it causes fall outside every round's time window.
+
+Everything here is blocking and runs in the engine's worker thread; every process started is
+stopped on every path out.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from tracetax.demos.process import ServiceError, ServiceProcess
+from tracetax.engine.figures import ServiceSideBySide
+from tracetax.engine.loadgen import LoadError, OpenPhaseResult, RunningLoad
+from tracetax.engine.round import STOP_GRACE_S, RoundCancelledError, TogetherSlot, hold_phase
+from tracetax.engine.sampler import Sampler, resource_summary
+from tracetax.spec.service import SETTLE_S
+from tracetax.subjects.service.runner import (
+    RoundContext,
+    requests_of,
+    require_answers,
+    service_process,
+    startup_timeout,
+)
+from tracetax.system import procfs
+
+# The run id suffix of the phase's instances: their telemetry is kept apart from the round's.
+SIDE_RUN_SUFFIX = "-side"
+# Above this busy share of the service cores, requests often wait for a neighbour's turn on
+# the core: latencies then measure the queue behind the other configurations, not the
+# configuration, and the phase's p50 is not used (CPU per request and RSS still are). At the
+# default rate the Go demo pair keeps the core about 25% busy, the Java pair about 40%; an
+# M/M/1 queue at 0.8 already waits four service times on average.
+LATENCY_MAX_SERVICE_BUSY = 0.80
+# The load generators share one core: saturated, they send late and the open model bends.
+LATENCY_MAX_LOADGEN_BUSY = 0.90
+
+
+@dataclass
+class Instance:
+    """One configuration's live instance in the phase."""
+
+    ctx: RoundContext
+    service: ServiceProcess
+    load: RunningLoad | None = None
+    sampler: Sampler | None = None
+    result: OpenPhaseResult | None = None
+    resources: dict[str, Any] = field(default_factory=dict)
+
+
+def run_side_by_side(slot: TogetherSlot, contexts: list[RoundContext]) -> dict[str, ServiceSideBySide]:
+    """Run the phase; every configuration's figures, or each with the reason it has none.
+    Never raises for the services' or the load's failures; returns {} when cancelled."""
+    instances: list[Instance] = []
+    try:
+        for ctx in contexts:
+            ctx.workdir.mkdir(parents=True, exist_ok=True)
+            service, _launch = service_process(ctx, None)
+            instances.append(Instance(ctx, service))
+        return _phases(slot, instances)
+    except RoundCancelledError:
+        return {}
+    except (ServiceError, LoadError, OSError) as error:
+        why = f"the side-by-side phase failed: {error}"
+        return {ctx.configuration.name: ServiceSideBySide(error=why) for ctx in contexts}
+    finally:
+        _stop_all(instances)
+
+
+def _phases(slot: TogetherSlot, instances: list[Instance]) -> dict[str, ServiceSideBySide]:
+    load = instances[0].ctx.spec.load
+    slot.report("starting", None, {})
+    for instance in instances:  # one after the other: each pinned before the next one starts
+        instance.service.start()
+    for instance in instances:
+        instance.service.wait_healthy(startup_timeout(instance.ctx.spec))
+    if load.side_by_side_warmup_seconds > 0:
+        _together(slot, instances, load.side_by_side_warmup_seconds, "warmup", measure=False)
+    before = procfs.read_cpu_times()
+    _together(slot, instances, load.side_by_side_seconds, "side-by-side", measure=True)
+    after = procfs.read_cpu_times()
+    utilisation = _utilisation(slot, before, after)
+    flagged = _latency_flagged(utilisation)
+    return {
+        instance.ctx.configuration.name: _figures(instance.result, instance.resources, utilisation, flagged)
+        for instance in instances
+        if instance.result is not None
+    }
+
+
+def _together(slot: TogetherSlot, instances: list[Instance], seconds: float, phase: str, *, measure: bool) -> None:
+    """Every instance under its own load for `seconds`, started together (in a shuffled order,
+    so that no configuration is always the first to be loaded)."""
+    load = instances[0].ctx.spec.load
+    order = list(instances)
+    random.Random(f"{slot.round_index}-{phase}").shuffle(order)  # noqa: S311 - scheduling, not security
+    for instance in order:
+        if measure:
+            instance.sampler = Sampler(instance.service.pid)
+            instance.sampler.start()
+    loads = {}
+    for instance in order:
+        ctx = instance.ctx
+        instance.load = loads[ctx.configuration.name] = ctx.driver.start_open(
+            requests_of(load, instance.service.base_url),
+            load.rate,
+            seconds,
+            load.connections,
+            ctx.workdir / phase,
+            slot.placement.loadgen_cpus,
+        )
+    samples: dict[str, list[dict[str, Any]]] = {}
+    try:
+        _hold(slot, instances, seconds, phase)
+    finally:
+        for instance in instances:
+            if instance.sampler is not None:
+                samples[instance.ctx.configuration.name] = instance.sampler.stop()
+                instance.sampler = None
+    for instance in instances:
+        name = instance.ctx.configuration.name
+        result = instance.ctx.driver.open_result(loads[name])
+        require_answers(result, f"the side-by-side {phase} of {name}")
+        if measure:
+            instance.result = result
+            instance.resources = resource_summary(samples[name], result.requests)
+
+
+def _hold(slot: TogetherSlot, instances: list[Instance], seconds: float, phase: str) -> None:
+    def watch(elapsed: float) -> None:
+        for instance in instances:
+            code = instance.service.poll()
+            if code is not None:
+                raise ServiceError(
+                    f"{instance.ctx.configuration.name} exited with code {code} during the side-by-side {phase}\n"
+                    f"{instance.service.last_lines()}"
+                )
+        if elapsed > seconds + 30:
+            raise LoadError(f"the load did not finish the side-by-side {phase} within {seconds + 30:.0f}s")
+
+    def stop() -> None:
+        for instance in instances:
+            if instance.load is not None:
+                instance.load.kill()
+
+    hold_phase(
+        slot.cancel,
+        slot.report,
+        phase,
+        seconds,
+        watch=watch,
+        until=lambda _elapsed: all(i.load is not None and i.load.poll() is not None for i in instances),
+        expected_end_s=seconds + 0.5,
+        stop=stop,
+    )
+    for instance in instances:
+        if instance.load is not None:
+            instance.load.check()
+
+
+def _utilisation(
+    slot: TogetherSlot, before: dict[int, procfs.CpuTimes], after: dict[int, procfs.CpuTimes]
+) -> dict[str, Any]:
+    """The busy shares of the service cores and of the load generator's over the phase."""
+
+    def busy(cpus: set[int] | None) -> float | None:
+        present = [cpu for cpu in cpus or () if cpu in before and cpu in after]
+        total = sum((after[cpu] - before[cpu]).total for cpu in present)
+        return round(sum((after[cpu] - before[cpu]).busy for cpu in present) / total, 3) if total > 0 else None
+
+    return {"service": busy(slot.placement.service_cpus), "load_generator": busy(slot.placement.loadgen_cpus)}
+
+
+def _latency_flagged(utilisation: dict[str, Any]) -> str | None:
+    service, loadgen = utilisation.get("service"), utilisation.get("load_generator")
+    if service is not None and service > LATENCY_MAX_SERVICE_BUSY:
+        return (
+            f"the service cores were {service:.0%} busy (above {LATENCY_MAX_SERVICE_BUSY:.0%}): requests queued "
+            "behind the neighbours, so this round's p50 comes from the solo phases"
+        )
+    if loadgen is not None and loadgen > LATENCY_MAX_LOADGEN_BUSY:
+        return (
+            f"the load generators' core was {loadgen:.0%} busy (above {LATENCY_MAX_LOADGEN_BUSY:.0%}): requests were "
+            "sent late, so this round's p50 comes from the solo phases"
+        )
+    return None
+
+
+def _figures(
+    result: OpenPhaseResult, resources: dict[str, Any], utilisation: dict[str, Any], flagged: str | None
+) -> ServiceSideBySide:
+    percentiles = result.summary.get("percentiles_us", {})
+    return ServiceSideBySide(
+        requests=result.requests,
+        achieved_rps=result.achieved_rps,
+        errors=result.errors,
+        histogram=result.histogram,
+        p50_us=percentiles.get("50"),
+        p99_us=percentiles.get("99"),
+        cpu_s=resources.get("cpu_s"),
+        cpu_per_request_us=resources.get("cpu_per_request_us"),
+        cpu_source=resources.get("cpu_source"),
+        rss_max_bytes=resources.get("rss_max_bytes"),
+        utilisation=utilisation,
+        latency_flagged=flagged is not None,
+        note=flagged,
+    )
+
+
+def _stop_all(instances: list[Instance]) -> None:
+    """SIGTERM every instance, wait for each (its SDK flushes), then let the Collector settle."""
+    for instance in instances:
+        if instance.sampler is not None:
+            instance.sampler.stop()
+        if instance.load is not None and instance.load.poll() is None:
+            instance.load.kill()
+    for instance in instances:
+        instance.service.stop(STOP_GRACE_S)
+    if instances:
+        time.sleep(SETTLE_S)
