@@ -22,6 +22,7 @@ test.describe.configure({ mode: "serial" });
 const RUNNING_PHASES = [
   "starting",
   "warmup",
+  "side-by-side",
   "measuring",
   "max-throughput",
   "stopping",
@@ -104,15 +105,16 @@ test("a short two-configuration experiment is created", async () => {
   await page.getByLabel("Duration (s)").fill("3");
   await page.getByLabel("Max throughput (s)").fill("2");
   await page.getByLabel("Rounds", { exact: true }).fill("1");
-  // (3 + 1 + 3 + 5 + 2 + 2) s × 2 configurations × 1 round, as ExperimentSpec.estimated_seconds
-  // (start, warm-up, measured, stacks phase, closed loop, stop).
-  expect(await page.locator(".estimate").innerText()).toMatch(/about 32 s/);
+  // ((3 + 1 + 3 + 5 + 2 + 2) s × 2 configurations + (3 + 1 + 3 + 2 + 2.5) s side by side) × 1
+  // round, as ExperimentSpec.estimated_seconds (start, warm-up, measured, stacks phase, closed
+  // loop, stop; then the side-by-side phase: start, its warm-up, as long as measured, stop, settle).
+  expect(await page.locator(".estimate").innerText()).toMatch(/about 44 s/);
   await page.screenshot({ path: shot("03-new-experiment.png"), fullPage: true });
   // Submitted from the keyboard: the button is reachable without a mouse.
   const response = await submitFromKeyboard(page, "Start experiment", "/api/v1/experiments");
   expect(response.status(), await response.text()).toBe(202);
   const created = await response.json();
-  expect(created.estimated_seconds).toBe(32);
+  expect(created.estimated_seconds).toBe(43.5);
   experimentId = created.id;
   await page.waitForURL(`**/experiments/${experimentId}`);
   console.log(`    experiment ${experimentId} (queue position ${created.queue_position})`);
@@ -137,7 +139,10 @@ test("its progress is shown live", async () => {
         .getByRole("progressbar", { name: "Overall" })
         .getAttribute("aria-valuenow");
       const position = await page.locator(".progress-view .phase").innerText();
-      expect(position).toMatch(/(none|batch-default) · round 1 of 1 · run [12] of 2/);
+      // The side-by-side phase (and its warm-up) runs every configuration at once.
+      expect(position).toMatch(
+        /(none|batch-default) · round 1 of 1 · run [12] of 2|all configurations side by side · round 1 of 1/,
+      );
       expect(Number(overall) >= 0, `overall progress ${overall}`).toBe(true);
       await page.screenshot({ path: shot("04-live-run.png"), fullPage: true });
       captured = true;
@@ -170,6 +175,9 @@ test("the results table shows the measured numbers", async ({ api }) => {
     expect(headers[index + 1], headers[index + 1]).toMatch(new RegExp(`${requests} requests`));
   }
   const rows = await table.locator("tbody th").allInnerTexts();
+  // With the side-by-side phase (on by default for two configurations of a demo), the paired
+  // metrics have a row of their own after RSS, which carries their change and noise floor.
+  const sideBySide = results.configurations.some((c) => c.side_by_side);
   expect(rows).toEqual([
     "p50",
     "p90",
@@ -180,6 +188,7 @@ test("the results table shows the measured numbers", async ({ api }) => {
     "Max throughput",
     "CPU per request",
     "RSS",
+    ...(sideBySide ? ["p50 side by side", "CPU per request side by side", "RSS side by side"] : []),
     "Context switches / request",
     "Dropped spans",
   ]);
@@ -210,7 +219,7 @@ test("the results table shows the measured numbers", async ({ api }) => {
   // One round: the backend gives no interval and says why; the UI shows that, not a made-up one.
   expect(p99[1].includes(p99Change.note ?? "("), p99[1]).toBe(true);
   const noise = await table
-    .locator('tr[data-metric="p50"] td[data-testid="noise-floor"]')
+    .locator('tr[data-metric="p99"] td[data-testid="noise-floor"]')
     .innerText();
   expect(noise.length > 0, "noise floor shown").toBe(true);
   const dropped = await table.locator('tr[data-metric="dropped_spans"] td').allInnerTexts();

@@ -242,6 +242,7 @@ export type Phase =
   | "queued"
   | "starting"
   | "warmup"
+  | "side-by-side"
   | "measuring"
   | "stacks"
   | "max-throughput"

@@ -510,6 +510,8 @@ export function diagnostics(extra: Partial<Diagnostics> = {}): Diagnostics {
           setting: { OTEL_BSP_MAX_QUEUE_SIZE: "8192" },
         },
       ],
+      not_evaluated: [],
+      no_telemetry: [],
     },
     ...extra,
   };

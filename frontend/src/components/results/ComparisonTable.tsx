@@ -5,6 +5,7 @@ import { formatNumber, MISSING } from "../../lib/format";
 import { comparisonRows } from "./comparison";
 import { MetricCell } from "./MetricCell";
 import { describeNoiseFloor } from "./overhead";
+import { serviceMetrics } from "./sideBySide";
 
 interface Props {
   configurations: ConfigurationAggregates[];
@@ -33,7 +34,8 @@ export function ComparisonTable({
   concurrency = {},
 }: Props) {
   const showConcurrency = Object.keys(concurrency).length > 0;
-  const rows = comparisonRows(configurations, baseline, diagnostics, undefined, limits);
+  const metrics = serviceMetrics(configurations, diagnostics?.side_by_side);
+  const rows = comparisonRows(configurations, baseline, diagnostics, metrics, limits);
   return (
     <div className="table-scroll">
       <table className="comparison">

@@ -54,10 +54,15 @@ function IsolationDetail({ records, measured }: { records: IsolationRecord[]; me
                 {record.foreign_tasks
                   .map(
                     (task) =>
-                      `${task.comm}${task.kernel ? " [kernel]" : ""} (pid ${task.pid ?? "?"}, ${formatNumber(task.cpu_s, 2)} s)`,
+                      `${task.comm}${task.kernel ? " [kernel]" : ""}${task.exited ? " [exited]" : ""} (pid ${task.pid ?? "?"}, ${formatNumber(task.cpu_s, 2)} s)`,
                   )
                   .join(", ")}
               </span>
+            )}
+            {record.foreign_explanation && (
+              <p className="small muted" data-testid="foreign-explanation">
+                {record.foreign_explanation}
+              </p>
             )}
           </li>
         ))}

@@ -29,8 +29,9 @@ describe("a round's isolation record", () => {
       ["closed", false],
     ]);
     expect(isolationRecords(top)[0].foreign_tasks).toEqual([
-      { pid: 4242, comm: "stress", cpu_s: 1.18, kernel: false },
+      { pid: 4242, comm: "stress", cpu_s: 1.18, kernel: false, exited: false },
     ]);
+    expect(isolationRecords(top)[0].foreign_explanation).toBeNull();
     const nested = round("batch", 1, { resources: { isolation: { open: flaggedOpen } } });
     expect(isFlagged(nested)).toBe(true);
   });
@@ -90,5 +91,22 @@ describe("shutdown and limiter", () => {
       batch: "load generator",
       simple: "stack in 1 of 2 rounds",
     });
+  });
+});
+
+describe("a flagged round's explanation", () => {
+  it("keeps the backend's sentence and which listed tasks exited", () => {
+    const explained = round("batch", 0, {
+      isolation: {
+        open: {
+          ...flaggedOpen,
+          foreign_explanation: "0.08s by the processes listed; 0.25s by no task seen",
+          foreign_tasks: [{ pid: 7, comm: "sh", cpu_s: 0.05, kernel_thread: false, exited: true }],
+        },
+      },
+    });
+    const [record] = isolationRecords(explained);
+    expect(record.foreign_explanation).toBe("0.08s by the processes listed; 0.25s by no task seen");
+    expect(record.foreign_tasks[0].exited).toBe(true);
   });
 });

@@ -14,6 +14,8 @@ export interface ForeignTask {
   comm: string;
   cpu_s: number | null;
   kernel: boolean;
+  /** The task exited during the phase (its CPU is what it had used until then). */
+  exited: boolean;
 }
 
 export interface IsolationRecord {
@@ -25,6 +27,8 @@ export interface IsolationRecord {
   foreign_cpu_share: number | null;
   service_run_delay_ms: number | null;
   foreign_tasks: ForeignTask[];
+  /** Who used the foreign CPU and how much no task accounts for, in the backend's words. */
+  foreign_explanation: string | null;
   note: string | null;
   error: string | null;
 }
@@ -43,6 +47,8 @@ export interface Limiter {
 }
 
 export const PHASE_NAMES: Record<string, string> = {
+  "side-by-side": "side-by-side phase",
+  side_by_side: "side-by-side phase",
   open: "measured phase",
   closed: "max-throughput phase",
 };
@@ -73,7 +79,9 @@ function record(phase: string | null, raw: Record<string, unknown>): IsolationRe
       comm: str(task.comm) ?? "?",
       cpu_s: num(task.cpu_s),
       kernel: task.kernel === true || task.kernel_thread === true,
+      exited: task.exited === true,
     })),
+    foreign_explanation: str(raw.foreign_explanation),
     note: str(raw.note),
     error: str(raw.error),
   };

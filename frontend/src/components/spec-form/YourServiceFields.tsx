@@ -74,7 +74,10 @@ export function YourServiceFields({ draft, onChange, onLanguage, errors }: Props
           hint: "Blank: the backend's own. A leading ~ is the backend's home.",
           placeholder: "~/my-service",
         })}
-        {text("port", "Port", { hint: "Where it listens for the load.", number: true })}
+        {text("port", "Port", {
+          hint: "Where it listens for the load. Leave blank and write {port} in its arguments to let TraceTax pick one per instance, so its configurations run side by side.",
+          number: true,
+        })}
         {text("health_path", "Health path", {
           hint: "Answers 2xx once it is ready.",
           placeholder: SPEC_DEFAULTS.health_path,

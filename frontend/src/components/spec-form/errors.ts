@@ -11,7 +11,15 @@ import type { FieldIssue, FormErrors } from "../../api/validation";
 import { concurrencyIssueTarget } from "./concurrencyForm";
 import type { CommandDraft, FormState, RequestDraft } from "./form";
 
-const LOAD_NUMBERS = ["rate", "warmup_s", "duration_s", "connections", "max_throughput_s"];
+const LOAD_NUMBERS = [
+  "rate",
+  "warmup_s",
+  "duration_s",
+  "connections",
+  "max_throughput_s",
+  "side_by_side_s",
+];
+const PRECISION_FIELDS = ["metrics", "half_width_pct", "max_wall_time_s"];
 const COMMAND_FIELDS = [
   "cwd",
   "port",
@@ -74,6 +82,11 @@ export function placeIssue(form: FormState, field: string): string | null {
     case "seed":
     case "sample_stacks":
       return second === undefined ? head : null;
+    case "precision":
+      if (!form.precision.enabled) return null;
+      return second !== undefined && PRECISION_FIELDS.includes(second)
+        ? `precision.${second}`
+        : "precision";
     case "service":
       if (!command)
         return second === undefined || second === "language" ? "service.language" : null;

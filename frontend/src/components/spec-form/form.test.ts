@@ -137,4 +137,36 @@ describe("the new-experiment form", () => {
     );
     expect(placeIssue(form, "configurations.5.concurrency.cores")).toBeNull();
   });
+
+  it("sends the side-by-side seconds as typed and leaves a blank one to the API", () => {
+    const form = initialForm(services, presets);
+    expect(toSpec(form, presets, services).load).not.toHaveProperty("side_by_side_s");
+    form.load = { ...form.load, side_by_side_s: "0" };
+    expect(toSpec(form, presets, services).load.side_by_side_s).toBe(0);
+    form.load.side_by_side_s = "15";
+    expect(toSpec(form, presets, services).load.side_by_side_s).toBe(15);
+    expect(placeIssue(form, "load.side_by_side_s")).toBe("load.side_by_side_s");
+  });
+
+  it("sends a precision only when asked for, with the metrics in the API's order", () => {
+    const form = initialForm(services, presets);
+    expect(toSpec(form, presets, services)).not.toHaveProperty("precision");
+    expect(placeIssue(form, "precision.max_wall_time_s")).toBeNull();
+    form.precision = {
+      enabled: true,
+      metrics: ["rss_max_bytes", "p99"],
+      half_width_pct: "3",
+      max_wall_time_s: "600",
+    };
+    expect(toSpec(form, presets, services).precision).toEqual({
+      metrics: ["p99", "rss_max_bytes"],
+      half_width_pct: 3,
+      max_wall_time_s: 600,
+    });
+    // A blank half-width is left to the API (which refuses it outside a check, by name).
+    form.precision.half_width_pct = "";
+    expect(toSpec(form, presets, services).precision).not.toHaveProperty("half_width_pct");
+    expect(placeIssue(form, "precision.max_wall_time_s")).toBe("precision.max_wall_time_s");
+    expect(placeIssue(form, "precision")).toBe("precision");
+  });
 });

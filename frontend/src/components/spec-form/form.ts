@@ -36,6 +36,8 @@ export interface LoadDraft {
   duration_s: string;
   connections: string;
   max_throughput_s: string;
+  /** The side-by-side phase: blank is as long as the measured phase, 0 turns it off. */
+  side_by_side_s: string;
   path: string;
   iters: string;
   spans: string;
@@ -126,6 +128,39 @@ export interface FormState {
   rounds: string;
   seed: string;
   sampleStacks: boolean;
+  precision: PrecisionDraft;
+}
+
+/** The metrics a precision may name: Precision's `metrics` items, as the API publishes them. */
+export type PrecisionMetric = NonNullable<ExperimentSpec["precision"]>["metrics"][number];
+/** Each with its label; a Record, so a metric the API adds fails the type check until labelled. */
+export const PRECISION_METRIC_LABELS: Record<PrecisionMetric, string> = {
+  p50: "p50",
+  p90: "p90",
+  p99: "p99",
+  "p99.9": "p99.9",
+  "p99.99": "p99.99",
+  cpu_per_request_us: "CPU per request",
+  rss_max_bytes: "RSS",
+  max_throughput_rps: "Max throughput",
+};
+export const PRECISION_METRICS = Object.keys(PRECISION_METRIC_LABELS) as PrecisionMetric[];
+
+/** "Add rounds until precise" (spec `precision`): sent only when on. */
+export interface PrecisionDraft {
+  enabled: boolean;
+  metrics: PrecisionMetric[];
+  half_width_pct: string;
+  max_wall_time_s: string;
+}
+
+export function initialPrecision(): PrecisionDraft {
+  return {
+    enabled: false,
+    metrics: ["p50", "cpu_per_request_us"],
+    half_width_pct: "5",
+    max_wall_time_s: "1800",
+  };
 }
 
 const { CommandServiceRef: COMMAND, LoadSpec: LOAD, ExperimentSpec: EXPERIMENT } = OPENAPI_DEFAULTS;
@@ -281,6 +316,7 @@ export function initialForm(
       duration_s: String(SPEC_DEFAULTS.duration_s),
       connections: String(SPEC_DEFAULTS.connections),
       max_throughput_s: String(SPEC_DEFAULTS.max_throughput_s),
+      side_by_side_s: "",
       path: "/work",
       iters: "1000",
       spans: "5",
@@ -288,6 +324,7 @@ export function initialForm(
     rounds: String(SPEC_DEFAULTS.rounds),
     seed: String(SPEC_DEFAULTS.seed),
     sampleStacks: SPEC_DEFAULTS.sample_stacks,
+    precision: initialPrecision(),
   };
 }
 
@@ -447,6 +484,7 @@ export function toSpec(
   put(load, "duration_s", parseNumber(form.load.duration_s));
   put(load, "connections", parseNumber(form.load.connections));
   put(load, "max_throughput_s", parseNumber(form.load.max_throughput_s));
+  put(load, "side_by_side_s", parseNumber(form.load.side_by_side_s));
   if (form.kind === "command") {
     Object.assign(load, requestLoad(form.request));
   } else {
@@ -491,7 +529,20 @@ export function toSpec(
     sample_stacks: form.sampleStacks,
   };
   if (form.name.trim() !== "") spec.name = form.name.trim();
+  if (form.precision.enabled) spec.precision = toPrecision(form.precision);
   return spec;
+}
+
+/** The spec's `precision`: the metrics ticked, the half-width and wall time as typed. */
+export function toPrecision(draft: PrecisionDraft): NonNullable<ExperimentSpec["precision"]> {
+  const precision = {
+    metrics: PRECISION_METRICS.filter((metric) => draft.metrics.includes(metric)),
+  } as NonNullable<ExperimentSpec["precision"]>;
+  if (draft.half_width_pct.trim() !== "")
+    precision.half_width_pct = numberOrText(draft.half_width_pct) as number;
+  if (draft.max_wall_time_s.trim() !== "")
+    precision.max_wall_time_s = numberOrText(draft.max_wall_time_s) as number;
+  return precision;
 }
 
 /**
@@ -503,7 +554,8 @@ export function commandService(draft: CommandDraft): CommandServiceRef {
   while (argv.length > 0 && argv[argv.length - 1] === "") argv.pop();
   const service = { kind: "command", argv } as CommandServiceRef;
   if (draft.cwd.trim() !== "") service.cwd = draft.cwd.trim();
-  service.port = numberOrText(draft.port) as number;
+  // Blank when argv says {port}: TraceTax picks a port per instance (and can run them side by side).
+  if (draft.port.trim() !== "") service.port = numberOrText(draft.port) as number;
   if (draft.health_path.trim() !== "") service.health_path = draft.health_path.trim();
   if (draft.service_name.trim() !== "") service.service_name = draft.service_name.trim();
   service.language = draft.language;

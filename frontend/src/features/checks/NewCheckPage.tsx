@@ -11,6 +11,7 @@ import { LoadFields, PresetSelect } from "../../components/spec-form/LoadFields"
 import { estimateLoad } from "../../components/spec-form/loadForm";
 import { usePipelines } from "../../components/spec-form/usePipelines";
 import { useQueueForm } from "../../components/spec-form/useQueueForm";
+import { formatDuration } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { type CheckFormState, initialCheckForm, toCheckRequest } from "./checkForm";
 import { BUDGET_LINES, CLI_LOAD, COST_RATE_FLAG } from "./commands";
@@ -226,10 +227,29 @@ function CheckForm({ services, presets }: { services: ServiceInfo[]; presets: Pr
           />{" "}
           Strict: judge the point estimate, not the 95% interval (noise can then fail the check)
         </label>
+        <div className="field-grid">
+          <NumberField
+            field="max_wall_time_s"
+            label="Max wall time (s, optional)"
+            hint="Buy rounds while a line is inconclusive: after the rounds above, add rounds until every line is conclusive or this time is spent (--max-wall-time). Blank: just the rounds above."
+            value={form.maxWallTime}
+            onValue={(value) => set("maxWallTime", value)}
+            errors={errors}
+          />
+        </div>
       </section>
 
       <FormFooter
         seconds={estimateLoad(form, CLI_LOAD)}
+        detail={
+          Number(form.maxWallTime) > 0 && (
+            <span className="muted">
+              {" "}
+              (more rounds while a line is inconclusive, up to{" "}
+              {formatDuration(Number(form.maxWallTime))})
+            </span>
+          )
+        }
         needs="the duration and rounds"
         pending={create.isPending}
         action="Run check"

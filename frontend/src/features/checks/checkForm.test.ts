@@ -53,6 +53,11 @@ describe("the new-check form", () => {
     });
   });
 
+  it("buys rounds up to a max wall time only when one is typed", () => {
+    expect(toCheckRequest(form)).not.toHaveProperty("max_wall_time_s");
+    expect(toCheckRequest({ ...form, maxWallTime: "900" }).max_wall_time_s).toBe(900);
+  });
+
   it("sends every budget line that is set, relative and absolute", () => {
     expect(
       toCheckRequest({ ...form, p50_added_ms: "0.5", cpu_added_us: "25", p99_overhead_pct: "" })

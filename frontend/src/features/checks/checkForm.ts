@@ -23,6 +23,8 @@ export interface CheckFormState extends BudgetDraft, LoadDraft {
   /** The request rate max_usd_per_month is priced at (budget.cost.requests_per_s); blank: the API's default. */
   costRate: string;
   strict: boolean;
+  /** Buy rounds while a line is inconclusive, up to this wall time (s); blank: just `rounds`. */
+  maxWallTime: string;
 }
 
 /** The CLI's defaults (`tracetax check --help`) and the documented example budget. */
@@ -46,6 +48,7 @@ export function initialCheckForm(languages: readonly string[], presets: readonly
     max_usd_per_month: "",
     costRate: "",
     strict: false,
+    maxWallTime: "",
   } satisfies CheckFormState;
 }
 
@@ -85,5 +88,8 @@ export function toCheckRequest(form: CheckFormState): CheckRequest {
     }),
     budget,
     strict: form.strict,
+    ...(numberOrText(form.maxWallTime) !== undefined
+      ? { max_wall_time_s: numberOrText(form.maxWallTime) }
+      : {}),
   } as unknown as CheckRequest;
 }

@@ -86,6 +86,21 @@ describe("cliCommand", () => {
     );
   });
 
+  it("buys rounds with --max-wall-time when the check was run with one", () => {
+    // A check's max_wall_time_s is stored as a precision without a half-width.
+    const buying = {
+      ...spec(),
+      precision: { metrics: ["p99"], max_wall_time_s: 900 },
+    } as ExperimentSpec;
+    const cli = cliCommand(BASE, checkStatus(), buying, presets);
+    expect(cli.flags).toBe(true);
+    expect(cli.command.split(" \\\n").at(-1)).toBe(
+      "  --max-wall-time 900 --junit tracetax-junit.xml",
+    );
+    expect(checkRequest(checkStatus(), buying, presets).max_wall_time_s).toBe(900);
+    expect(checkRequest(checkStatus(), spec(), presets)).not.toHaveProperty("max_wall_time_s");
+  });
+
   it("spells a configuration without a preset by its processor", () => {
     const cli = cliCommand(
       BASE,

@@ -186,6 +186,16 @@ export function configurationRequest(
   return request;
 }
 
+/**
+ * The wall time a check may buy rounds up to: its request's `max_wall_time_s`, stored in the
+ * experiment's spec as a precision without a half-width (api/schemas/checks.py `_precision`).
+ */
+export function checkMaxWallTime(spec: Pick<ExperimentSpec, "precision">): number | null {
+  const precision = spec.precision;
+  if (!precision || precision.half_width_pct != null) return null;
+  return precision.max_wall_time_s ?? null;
+}
+
 /** The request that runs this check again, from its experiment's stored spec. */
 export function checkRequest(
   check: Pick<CheckStatus, "budget" | "strict">,
@@ -207,6 +217,8 @@ export function checkRequest(
     strict: check.strict,
   };
   if (!request.seed) delete (request as Partial<CheckRequest>).seed;
+  const maxWallTime = checkMaxWallTime(spec);
+  if (maxWallTime != null) request.max_wall_time_s = maxWallTime;
   return request;
 }
 
@@ -352,7 +364,9 @@ export function cliCommand(
   if (rate != null && rate !== COST_DEFAULTS.requests_per_s)
     budget.push(`${COST_RATE_FLAG} ${number(rate)}`);
   if (budget.length > 0) lines.push(`  ${budget.join(" ")}`);
-  lines.push(`  ${check.strict ? "--strict " : ""}--junit ${JUNIT_FILE}`);
+  const maxWallTime = checkMaxWallTime(spec);
+  const wallTime = maxWallTime != null ? `--max-wall-time ${number(maxWallTime)} ` : "";
+  lines.push(`  ${check.strict ? "--strict " : ""}${wallTime}--junit ${JUNIT_FILE}`);
   return { flags: true, reasons: [], command: lines.join(" \\\n") };
 }
 

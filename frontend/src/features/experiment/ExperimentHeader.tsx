@@ -65,6 +65,23 @@ function Configurations({ experiment, term }: { experiment: ExperimentDetail; te
   );
 }
 
+/** ", 20 s side by side" when the spec asks for the phase (blank: as long as the measured one). */
+function sideBySideFact(spec: ExperimentSpec): string {
+  const seconds = spec.load?.side_by_side_s ?? spec.load?.duration_s ?? 20;
+  return seconds > 0 && (spec.configurations?.length ?? 0) > 1 ? `, ${seconds} s side by side` : "";
+}
+
+/** ", then rounds until p50 and CPU per request are within ±5% (up to 30 min)". */
+function precisionFact(spec: ExperimentSpec): string {
+  const precision = spec.precision;
+  if (!precision) return "";
+  const until =
+    precision.half_width_pct != null
+      ? `${precision.metrics.join(", ")} within ±${precision.half_width_pct}%`
+      : "every budget line is conclusive";
+  return `, then rounds until ${until} (up to ${formatDuration(precision.max_wall_time_s)})`;
+}
+
 function ServiceFacts({ experiment }: { experiment: ExperimentDetail }) {
   const spec = experiment.spec as unknown as ExperimentSpec;
   const load = spec.load;
@@ -74,11 +91,11 @@ function ServiceFacts({ experiment }: { experiment: ExperimentDetail }) {
       <Configurations experiment={experiment} term="Configurations" />
       <Fact term="Load">
         {load
-          ? `${formatRate(load.rate)}, ${load.warmup_s ?? 5} s warm-up, ${load.duration_s ?? 20} s measured, ${load.max_throughput_s ?? 10} s max throughput, ${load.connections ?? 16} connections`
+          ? `${formatRate(load.rate)}, ${load.warmup_s ?? 5} s warm-up, ${load.duration_s ?? 20} s measured, ${load.max_throughput_s ?? 10} s max throughput, ${load.connections ?? 16} connections${sideBySideFact(spec)}`
           : MISSING}
       </Fact>
       <Fact term="Rounds">
-        {spec.rounds ?? MISSING} (seed {spec.seed ?? 0})
+        {spec.rounds ?? MISSING} (seed {spec.seed ?? 0}){precisionFact(spec)}
       </Fact>
     </>
   );

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ProgressEvent } from "../../api/types";
 import {
+  ALL_SIDE_BY_SIDE,
   describePosition,
   nextReading,
   overallFraction,
@@ -25,6 +26,23 @@ const running: ProgressEvent = {
 };
 
 describe("live progress", () => {
+  it("says every configuration runs at once in a round's side-by-side phase", () => {
+    const together = { ...running, configuration: null, slot: 0 };
+    expect(describePosition({ ...together, phase: "side-by-side" })).toBe(
+      `${ALL_SIDE_BY_SIDE} · round 1 of 1 · run 1 of 2`,
+    );
+    expect(describePosition({ ...together, phase: "warmup" })).toMatch(/^all configurations/);
+    expect(describePosition({ ...together, phase: "starting" })).toMatch(/^all configurations/);
+    // Outside a round (queued, aggregating) no configuration is no one.
+    expect(describePosition({ ...together, phase: "aggregating", round: null })).toBe("");
+    expect(phaseLabel("side-by-side")).toBe("Measuring side by side");
+    expect(
+      nextReading(null, { ...together, phase: "side-by-side", current_rps: 200 }),
+    ).toMatchObject({
+      configuration: ALL_SIDE_BY_SIDE,
+    });
+  });
+
   it("measures the whole run by elapsed and remaining time", () => {
     expect(overallFraction(running)).toBe(0.75);
     expect(overallFraction({ ...running, remaining_s: null })).toBe(0.5);

@@ -6,6 +6,7 @@ export const PHASE_LABELS: Record<Phase, string> = {
   queued: "Waiting in the queue",
   starting: "Starting the service",
   warmup: "Warming up",
+  "side-by-side": "Measuring side by side",
   measuring: "Measuring",
   stacks: "Sampling stacks",
   "max-throughput": "Finding the maximum throughput",
@@ -54,10 +55,25 @@ export function phaseFraction(event: ProgressEvent): number | null {
   return clamp01((event.phase_elapsed_s ?? 0) / event.phase_duration_s);
 }
 
+/** The phases of a round's side-by-side part: reported without a configuration. */
+const TOGETHER_PHASES = new Set<string>(["starting", "warmup", "side-by-side"]);
+export const ALL_SIDE_BY_SIDE = "all configurations side by side";
+
+/**
+ * Who the event is about: its configuration, or every configuration at once when a round's
+ * side-by-side phase (its start and warm-up too) reports without one; null otherwise.
+ */
+export function whoRuns(event: Pick<ProgressEvent, "phase" | "configuration" | "round">) {
+  if (event.configuration) return event.configuration;
+  if (event.phase === "side-by-side") return ALL_SIDE_BY_SIDE;
+  return TOGETHER_PHASES.has(event.phase) && event.round != null ? ALL_SIDE_BY_SIDE : null;
+}
+
 /** "batch-default · round 1 of 3 · run 2 of 6" (rounds and runs counted from 1). */
 export function describePosition(event: ProgressEvent): string {
   const parts: string[] = [];
-  if (event.configuration) parts.push(event.configuration);
+  const who = whoRuns(event);
+  if (who) parts.push(who);
   if (event.round != null && event.rounds)
     parts.push(`round ${event.round + 1} of ${event.rounds}`);
   if (event.slots && event.phase !== "finished" && event.phase !== "aggregating") {
@@ -89,13 +105,14 @@ export function nextReading(previous: Reading | null, event: ProgressEvent): Rea
     p99_us: p99 ?? previous?.p99_us ?? null,
     cpu: cpu ?? previous?.cpu ?? null,
     phase: event.phase,
-    configuration: event.configuration ?? null,
+    configuration: whoRuns(event),
   };
 }
 
 const TICKING_PHASES = new Set([
   "starting",
   "warmup",
+  "side-by-side",
   "measuring",
   "max-throughput",
   "draining",

@@ -30,11 +30,38 @@ describe("NewExperimentPage", () => {
   it("updates the estimate as the load changes", async () => {
     const user = userEvent.setup();
     renderForm(() => json(202, {}));
-    await screen.findByText(/about 7 min 30 s/);
+    // (3 + 5 + 20 + 5 + 10 + 2) × 2 configurations, plus the side-by-side phase (3 + 5 + 20 + 2
+    // + 2.5), × 5 rounds
+    await screen.findByText(/about 10 min 13 s/);
+    expect(screen.getByText(/plus 33 s side by side per round/)).toBeTruthy();
     const rounds = screen.getByLabelText("Rounds");
     await user.clear(rounds);
     await user.type(rounds, "1");
+    expect(screen.getByText(/about 2 min 3 s/)).toBeTruthy();
+    const sideBySide = screen.getByLabelText("Side by side (s)");
+    await user.type(sideBySide, "0");
     expect(screen.getByText(/about 1 min 30 s/)).toBeTruthy();
+  });
+
+  it("asks for a precision and says the estimate is a ceiling", async () => {
+    const user = userEvent.setup();
+    const { calls } = renderForm(() =>
+      json(202, { id: "abc", status: "queued", queue_position: 0, estimated_seconds: 22 }),
+    );
+    await user.click(await screen.findByLabelText("Add rounds until the answer is precise"));
+    await user.click(screen.getByLabelText("p99"));
+    const wall = screen.getByLabelText("Max wall time (s)");
+    await user.clear(wall);
+    await user.type(wall, "900");
+    expect(screen.getByTestId("estimate-up-to").textContent).toContain("up to 15 min");
+    await user.click(screen.getByRole("button", { name: "Start experiment" }));
+    await waitFor(() => expect(calls.some((c) => c.method === "POST")).toBe(true));
+    const body = calls.find((c) => c.method === "POST")?.body as { precision: unknown };
+    expect(body.precision).toEqual({
+      metrics: ["p50", "p99", "cpu_per_request_us"],
+      half_width_pct: 5,
+      max_wall_time_s: 900,
+    });
   });
 
   it("shows the API's 422 messages beside their fields and in a summary", async () => {

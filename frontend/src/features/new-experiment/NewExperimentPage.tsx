@@ -27,6 +27,7 @@ import { YourServiceFields } from "../../components/spec-form/YourServiceFields"
 import { formatDuration } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { ConfigurationsEditor } from "./ConfigurationsEditor";
+import { PrecisionFields } from "./PrecisionFields";
 import { SpecPreview } from "./SpecPreview";
 
 /** `/experiments/new`: the form; waits for the services and presets it is built from. */
@@ -66,6 +67,12 @@ const LOAD_FIELDS: {
     step: "any",
   },
   { key: "connections", label: "Connections", hint: "In flight at most.", step: "1" },
+  {
+    key: "side_by_side_s",
+    label: "Side by side (s)",
+    hint: "Each round starts with every configuration live at once on the service cores, each under its own load: CPU per request, RSS and p50 are compared from this phase, under the same core speed. Blank: as long as the measured phase; 0 turns it off (all measured one at a time). Tails and max throughput always come from each configuration alone.",
+    step: "any",
+  },
 ];
 
 export function ExperimentForm({ services, presets }: FormProps) {
@@ -276,6 +283,12 @@ export function ExperimentForm({ services, presets }: FormProps) {
         <SpecPreview spec={spec} baseUrl={window.location.origin} />
       </section>
 
+      <PrecisionFields
+        draft={form.precision}
+        onChange={(patch) => setForm((f) => ({ ...f, precision: { ...f.precision, ...patch } }))}
+        errors={errors}
+      />
+
       <FormFooter
         seconds={estimate?.seconds ?? null}
         detail={
@@ -285,8 +298,17 @@ export function ExperimentForm({ services, presets }: FormProps) {
               <span className="muted">
                 ({form.configurations.length} configuration
                 {form.configurations.length === 1 ? "" : "s"} × {form.rounds || "?"} round
-                {form.rounds === "1" ? "" : "s"} × {formatDuration(estimate.perRun)} each)
+                {form.rounds === "1" ? "" : "s"} × {formatDuration(estimate.perRun)} each
+                {estimate.sideBySide > 0 &&
+                  `, plus ${formatDuration(estimate.sideBySide)} side by side per round`}
+                )
               </span>
+              {estimate.upTo != null && (
+                <span data-testid="estimate-up-to">
+                  , then more rounds until precise:{" "}
+                  <strong>up to {formatDuration(estimate.upTo)}</strong>
+                </span>
+              )}
             </>
           )
         }

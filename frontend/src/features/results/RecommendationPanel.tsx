@@ -8,6 +8,13 @@ export function RecommendationPanel({ recommendation }: { recommendation: Recomm
   return (
     <div className="recommendation" data-testid="recommendation">
       <p className="recommendation-summary">{recommendation.summary}</p>
+      {(recommendation.no_telemetry ?? []).map((configuration) => (
+        <p key={configuration} className="banner banner-warning" data-testid="no-telemetry">
+          <code>{configuration}</code> costs something but produced no span, log or metric: its
+          instrumentation is not reaching this service (or not exporting), so its cost buys nothing
+          yet.
+        </p>
+      ))}
       {(recommendation.start_from || recommendation.processor || env.length > 0) && (
         <dl className="setting">
           {recommendation.start_from && (
@@ -87,6 +94,22 @@ export function RecommendationPanel({ recommendation }: { recommendation: Recomm
             );
           })}
         </ol>
+      )}
+      {(recommendation.not_evaluated ?? []).length > 0 && (
+        <>
+          <h3>Not evaluated</h3>
+          <ul className="rules" data-testid="not-evaluated">
+            {(recommendation.not_evaluated ?? []).map((skipped) => (
+              <li key={`${skipped.rule}-${skipped.configuration}`} className="rule">
+                <p className="rule-head">
+                  <code className="rule-name">{skipped.rule}</code>{" "}
+                  <span className="chip">{skipped.configuration}</span>
+                </p>
+                <p>{skipped.why}</p>
+              </li>
+            ))}
+          </ul>
+        </>
       )}
     </div>
   );

@@ -5,6 +5,7 @@ import { ComparisonTable } from "../../components/results/ComparisonTable";
 import { FlaggedRounds } from "../../components/results/FlaggedRounds";
 import { RoundsTable } from "../../components/results/RoundsTable";
 import { throughputLimits } from "../../components/results/rounds";
+import { SideBySideNotes } from "../../components/results/SideBySideNotes";
 import { SpanLedger } from "../../components/results/SpanLedger";
 import type { ResultsSubject } from "../../components/results/SubjectResults";
 import { useDiagnostics } from "../../components/results/useDiagnostics";
@@ -53,14 +54,21 @@ export const serviceResults: ResultsSubject<ExperimentResults, Diagnostics> = {
     stackSubject: "service",
     banners: (diagnostics) => <FlaggedRounds flagged={diagnostics.flagged_rounds ?? []} />,
     table: ({ experiment, results, measured, diagnostics, order }) => (
-      <ComparisonTable
-        configurations={measured}
-        baseline={results.baseline}
-        order={order}
-        diagnostics={diagnostics.data}
-        limits={throughputLimits(results.rounds)}
-        concurrency={concurrencyByConfiguration(experiment.spec)}
-      />
+      <>
+        <ComparisonTable
+          configurations={measured}
+          baseline={results.baseline}
+          order={order}
+          diagnostics={diagnostics.data}
+          limits={throughputLimits(results.rounds)}
+          concurrency={concurrencyByConfiguration(experiment.spec)}
+        />
+        <SideBySideNotes
+          configurations={measured}
+          diagnostics={diagnostics.data}
+          totalRounds={new Set(results.rounds.map((round) => round.round_index)).size}
+        />
+      </>
     ),
   },
   body: ({ experiment, results, measured, order, withDiagnostics }) => (
