@@ -2,7 +2,7 @@
 
 The standard set (`make bench-truth`, `python -m benchmarks.truth`):
 
-1. A/A on two languages (Go and Python, `none` against `none`, the default load and rounds):
+1. A/A on two languages (Go and Java, `none` against `none`, the default load and rounds):
    nothing may come out significant, and the noise floor per metric is printed, beside the
    A/A configuration's own interval (they must agree: that is what the floor claims), for both
    designs: CPU per request, RSS and p50 paired from the side-by-side phase (the default), and
@@ -357,7 +357,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--busy-us", type=int, default=1000)
     parser.add_argument("--background-us", type=int, default=20_000, help="burned every --background-period-ms")
     parser.add_argument("--background-period-ms", type=int, default=2000)
-    parser.add_argument("--languages", default=None, help="A/A languages; default go,python (go with --neighbour)")
+    parser.add_argument("--languages", default=None, help="A/A languages; default go,java (go with --neighbour)")
     parser.add_argument("--hog-duty", type=float, default=0.3, help="the hog's mean share of the time on, 0-1")
     parser.add_argument("--hog-period", type=float, default=4.0, help="the hog's mean on+off cycle, seconds")
     parser.add_argument("--hog-seed", type=int, default=23)
@@ -367,7 +367,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     except ValueError as error:
         parser.error(str(error))
     if args.languages is None:
-        args.languages = "go" if args.neighbour else "go,python"
+        args.languages = "go" if args.neighbour else "go,java"
     for name in ("background_us", "background_period_ms", "busy_us"):
         if getattr(args, name) < 0:
             parser.error(f"--{name.replace('_', '-')} must be >= 0")

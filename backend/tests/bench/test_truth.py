@@ -55,7 +55,7 @@ def outcome(
 
 def test_arguments_default_to_the_standard_set_and_neighbour_to_go() -> None:
     standard = truth.parse_args([])
-    assert not standard.neighbour and not standard.background and standard.languages == "go,python"
+    assert not standard.neighbour and not standard.background and standard.languages == "go,java"
     neighbour = truth.parse_args(["--neighbour", "--hog-duty", "0.4", "--hog-period", "2"])
     assert neighbour.neighbour and neighbour.languages == "go"
     assert neighbour.hog == HogSettings(0.4, 2.0, 23)

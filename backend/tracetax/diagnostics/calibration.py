@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from tracetax.diagnostics.overhead import NoiseFloor, RoundSample, noise_floor
+from tracetax.diagnostics.sequential import design_of
 from tracetax.spec.service import CommandServiceRef, ConfigurationSpec, ExperimentSpec, LoadSpec, ServiceRef
 
 AGAIN = "again"
@@ -48,6 +49,8 @@ def signature(spec: ExperimentSpec) -> dict[str, Any]:
         "processor": baseline.processor,
         "env": dict(sorted(baseline.env.items())),
         "inject_busy_us": baseline.inject_busy_us,
+        # The design: a floor measured side by side is not one measured one at a time.
+        "side_by_side_s": load.side_by_side_seconds if spec.runs_side_by_side() else 0,
         "load": {
             "rate": load.rate,
             "duration_s": load.duration_s,
@@ -62,4 +65,4 @@ def floors(samples: dict[str, list[RoundSample]], spec: ExperimentSpec) -> dict[
     """The noise floor of a finished calibration, at its own number of rounds."""
     baseline = spec.baseline.name
     others = [rounds for name, rounds in samples.items() if name != baseline]
-    return noise_floor(samples.get(baseline, []), others)
+    return noise_floor(samples.get(baseline, []), others, design=design_of(spec))

@@ -371,7 +371,7 @@ class ExperimentEngine:
                 experiment_id=experiment.id,
                 status=experiment.status,
                 phase=phase,
-                rounds=spec.rounds,
+                rounds=_rounds_of(spec, slots),
                 slot=slot,
                 slots=slots,
                 elapsed_s=round(time.monotonic() - started, 1),
@@ -403,7 +403,7 @@ class ExperimentEngine:
                     phase=phase,
                     configuration=configuration,
                     round=round_index,
-                    rounds=spec.rounds,
+                    rounds=_rounds_of(spec, slots),
                     slot=index,
                     slots=slots,
                     elapsed_s=round(elapsed, 1),
@@ -414,6 +414,11 @@ class ExperimentEngine:
             )
 
         return report
+
+
+def _rounds_of(spec: AnySpec, slots: int) -> int:
+    """The rounds the experiment has now: its spec's, or more once a look added some."""
+    return max(spec.rounds, slots // max(len(spec.configurations), 1))
 
 
 class _either(threading.Event):  # noqa: N801 - reads as a function at the call site

@@ -15,7 +15,7 @@ from tracetax.db import repository as repo
 from tracetax.db.models import Check, Experiment
 from tracetax.demos.catalog import ServiceManifest
 from tracetax.diagnostics import report
-from tracetax.diagnostics.checks import SERVICE_BUDGET_FIELDS, Budget, Verdict, judge
+from tracetax.diagnostics.checks import BUDGET_LINES, SERVICE_BUDGET_FIELDS, Budget, Verdict, judge
 from tracetax.diagnostics.cost import ConfigurationCost, CostInputs
 from tracetax.diagnostics.cost_report import build_cost, collector_figure
 from tracetax.diagnostics.overhead import precision_status
@@ -119,7 +119,7 @@ class Service(Subject[ExperimentSpec, Diagnostics]):
             strict,
             baseline=samples.get("baseline", []),
             candidate=samples.get("candidate", []),
-            flagged_rounds=diagnostics.flagged_rounds,
+            flagged_rounds=_flags_that_matter(diagnostics, budget),
             cost=cost,
             design=design_of(spec),
         )
@@ -170,6 +170,19 @@ class Service(Subject[ExperimentSpec, Diagnostics]):
             by_name = {c["configuration"]: c for c in configurations}
             tables.append(where_export_table(list(experiment.rounds), names, by_name))
         return CliReport(tables, [])
+
+
+def _flags_that_matter(diagnostics: Diagnostics, budget: Budget) -> list[str]:
+    """The rounds flagged for other processes on the service cores, unless every budget line
+    reads a metric paired side by side in every round: another process on the core slows every
+    configuration of that phase alike, so it cancels in the pair (docs/diagnostics.md)."""
+    side = diagnostics.side_by_side
+    metrics = {BUDGET_LINES[name][0] for name in BUDGET_LINES if getattr(budget, name) is not None}
+    if side is None or not metrics or not metrics <= set(side.metrics):
+        return diagnostics.flagged_rounds
+    rounds = {int(label.rsplit(" ", 1)[1]) for label in diagnostics.flagged_rounds}
+    paired = set(side.latency_rounds) if "p50" in metrics else set(side.rounds)
+    return diagnostics.flagged_rounds if not rounds <= paired else []
 
 
 def _candidate_cost(session: Session, experiment: Experiment, budget: Budget) -> ConfigurationCost | None:
