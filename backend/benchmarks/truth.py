@@ -18,7 +18,7 @@ The standard set (`make bench-truth`, `python -m benchmarks.truth`):
 `--neighbour` (`make bench-truth TRUTH=neighbour`): the A/A experiments under a noisy
 neighbour, a random on/off CPU hog on the service's cores (benchmarks/hog.py; its duty cycle
 and period printed). The side-by-side figures must stay within the issue's targets (CPU per
-request ±3%, p50 ±5%) while the solo ones widen. `--background` runs check 3 alone.
+request ±3%, p50 ±5%) while the solo ones widen. `--background` runs check 3 alone, `--injected` check 2.
 
 Each experiment runs on the real engine with the real placement, the stack running or not
 (no telemetry is exported in `none`; the ledger is not collected). Needs `make services tools`.
@@ -350,6 +350,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--neighbour", action="store_true", help="the A/A experiments under a random on/off CPU hog")
     mode.add_argument("--background", action="store_true", help="only the background-only injected cost")
+    mode.add_argument("--injected", action="store_true", help="only the injected per-request cost")
     parser.add_argument("--rate", type=float, default=300)
     parser.add_argument("--iters", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=None, help="default: the spec's default")
@@ -392,6 +393,9 @@ def run_neighbour(args: argparse.Namespace, placement: Placement, workdir: Path)
 def run_standard(args: argparse.Namespace, workdir: Path) -> bool:
     ok = True
     reference: Outcome | None = None
+    if args.injected:
+        injected = run_experiment(spec_of("injected", "go", args, inject_busy_us=args.busy_us), workdir / "injected")
+        return print_injected(args.busy_us, injected)
     if not args.background:
         for language in args.languages.split(","):
             outcome = run_experiment(spec_of(f"A/A {language}", language, args), workdir / language)

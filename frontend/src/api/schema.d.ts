@@ -2518,7 +2518,7 @@ export interface components {
             p99_us: number | null;
             /** Utilisation */
             utilisation: {
-                [key: string]: number | null;
+                [key: string]: unknown;
             } | null;
             /** Latency Flagged */
             latency_flagged: boolean;

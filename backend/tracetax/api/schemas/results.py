@@ -78,8 +78,9 @@ class SideBySideRound(TypedDict):
     rss_max_bytes: Number | None
     p50_us: Number | None
     p99_us: Number | None
-    # Busy shares (0-1) of the service cores and the load generator's over the phase.
-    utilisation: dict[str, Number | None] | None
+    # Busy shares (0-1) over the phase: `service` (its cores), `load_generator` (its core) and
+    # `configurations` (each configuration's own share of a core).
+    utilisation: dict[str, Any] | None
     # Too busy for its latency to be paired: that round's p50 comes from the solo phases.
     latency_flagged: bool
 
