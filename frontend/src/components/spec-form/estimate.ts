@@ -34,15 +34,20 @@ export function sideBySideSeconds(input: EstimateInput): number {
   return STARTUP_S + (input.side_by_side_warmup_s ?? 0) + seconds + STOP_S + SETTLE_S;
 }
 
-export function estimatedSeconds(input: EstimateInput): number {
-  const perRun =
+/** One configuration's run in a round: start, warm up, measure, stacks, closed loop, stop. */
+function perRunSeconds(input: EstimateInput): number {
+  return (
     STARTUP_S +
     input.warmup_s +
     input.duration_s +
     (input.stacks_s ?? 0) +
     input.max_throughput_s +
-    STOP_S;
-  return (perRun * input.configurations + sideBySideSeconds(input)) * input.rounds;
+    STOP_S
+  );
+}
+
+export function estimatedSeconds(input: EstimateInput): number {
+  return (perRunSeconds(input) * input.configurations + sideBySideSeconds(input)) * input.rounds;
 }
 
 /**
@@ -80,13 +85,7 @@ export function estimateForm(
   const usable = Object.values(input).every((n) => Number.isFinite(n) && n >= 0);
   if (!usable || input.configurations === 0 || input.rounds <= 0) return null;
   const seconds = estimatedSeconds(input);
-  const perRun =
-    STARTUP_S +
-    input.warmup_s +
-    input.duration_s +
-    (input.stacks_s ?? 0) +
-    input.max_throughput_s +
-    STOP_S;
+  const perRun = perRunSeconds(input);
   const budget = form.precision.enabled ? parseNumber(form.precision.max_wall_time_s) : undefined;
   const upTo = budget !== undefined && Number.isFinite(budget) && budget > 0 ? budget : null;
   return { seconds, perRun, sideBySide: sideBySideSeconds(input), upTo };
