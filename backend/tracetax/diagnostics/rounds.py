@@ -13,14 +13,15 @@ def round_label(round_: Round) -> str:
     return f"{round_.configuration} round {round_.round_index + 1}"
 
 
+def is_flagged(round_: Round) -> bool:
+    """Whether a measured phase of the round was flagged for interference on the measured cores."""
+    phases = (round_.resources or {}).get("isolation") or {}  # {"open": record, "closed": record}
+    return any(record.get("flagged") for record in phases.values())
+
+
 def flagged_rounds(rounds: list[Round]) -> list[str]:
     """Rounds with a measured phase flagged for interference on the measured cores."""
-    flagged = []
-    for round_ in rounds:
-        phases = (round_.resources or {}).get("isolation") or {}  # {"open": record, "closed": record}
-        if any(record.get("flagged") for record in phases.values()):
-            flagged.append(round_label(round_))
-    return flagged
+    return [round_label(round_) for round_ in rounds if is_flagged(round_)]
 
 
 def stack_down_during(round_: Round) -> list[str]:

@@ -117,14 +117,14 @@ def _together(slot: TogetherSlot, instances: list[Instance], seconds: float, pha
     load = instances[0].ctx.spec.load
     order = list(instances)
     random.Random(f"{slot.round_index}-{phase}").shuffle(order)  # noqa: S311 - scheduling, not security
-    for instance in order:
-        if measure:
+    if measure:
+        for instance in order:
             instance.sampler = Sampler(instance.service.pid)
             instance.sampler.start()
-    loads = {}
+    loads: list[tuple[Instance, RunningLoad]] = []
     for instance in order:
         ctx = instance.ctx
-        instance.load = loads[ctx.configuration.name] = ctx.driver.start_open(
+        instance.load = ctx.driver.start_open(
             requests_of(load, instance.service.base_url),
             load.rate,
             seconds,
@@ -132,6 +132,7 @@ def _together(slot: TogetherSlot, instances: list[Instance], seconds: float, pha
             ctx.workdir / phase,
             slot.placement.loadgen_cpus,
         )
+        loads.append((instance, instance.load))
     samples: dict[str, list[dict[str, Any]]] = {}
     try:
         _hold(slot, instances, seconds, phase)
@@ -140,9 +141,9 @@ def _together(slot: TogetherSlot, instances: list[Instance], seconds: float, pha
             if instance.sampler is not None:
                 samples[instance.ctx.configuration.name] = instance.sampler.stop()
                 instance.sampler = None
-    for instance in instances:
+    for instance, running in loads:
         name = instance.ctx.configuration.name
-        result = instance.ctx.driver.open_result(loads[name])
+        result = instance.ctx.driver.open_result(running)
         require_answers(result, f"the side-by-side {phase} of {name}")
         if measure:
             instance.result = result

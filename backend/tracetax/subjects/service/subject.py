@@ -20,6 +20,7 @@ from tracetax.diagnostics.cost import ConfigurationCost, CostInputs
 from tracetax.diagnostics.cost_report import build_cost, collector_figure
 from tracetax.diagnostics.overhead import precision_status
 from tracetax.diagnostics.report import Diagnostics, samples_by_configuration
+from tracetax.diagnostics.rounds import is_flagged
 from tracetax.diagnostics.sequential import design_of
 from tracetax.engine.experiment import Sufficiency
 from tracetax.engine.figures import ServiceFigures, service_phases
@@ -119,7 +120,7 @@ class Service(Subject[ExperimentSpec, Diagnostics]):
             strict,
             baseline=samples.get("baseline", []),
             candidate=samples.get("candidate", []),
-            flagged_rounds=_flags_that_matter(diagnostics, budget),
+            flagged_rounds=_flags_that_matter(diagnostics, budget, experiment),
             cost=cost,
             design=design_of(spec),
         )
@@ -172,7 +173,7 @@ class Service(Subject[ExperimentSpec, Diagnostics]):
         return CliReport(tables, [])
 
 
-def _flags_that_matter(diagnostics: Diagnostics, budget: Budget) -> list[str]:
+def _flags_that_matter(diagnostics: Diagnostics, budget: Budget, experiment: Experiment) -> list[str]:
     """The rounds flagged for other processes on the service cores, unless every budget line
     reads a metric paired side by side in every round: another process on the core slows every
     configuration of that phase alike, so it cancels in the pair (docs/diagnostics.md)."""
@@ -180,7 +181,7 @@ def _flags_that_matter(diagnostics: Diagnostics, budget: Budget) -> list[str]:
     metrics = {BUDGET_LINES[name][0] for name in BUDGET_LINES if getattr(budget, name) is not None}
     if side is None or not metrics or not metrics <= set(side.metrics):
         return diagnostics.flagged_rounds
-    rounds = {int(label.rsplit(" ", 1)[1]) for label in diagnostics.flagged_rounds}
+    rounds = {r.round_index + 1 for r in experiment.rounds if r.status == "completed" and is_flagged(r)}
     paired = set(side.latency_rounds) if "p50" in metrics else set(side.rounds)
     return diagnostics.flagged_rounds if not rounds <= paired else []
 
