@@ -20,8 +20,15 @@ from tracetax.db.models import Experiment, LedgerReading, Round
 from tracetax.diagnostics.overhead import Change, Metric, NoiseFloor, RoundSample, compare, noise_floor
 from tracetax.diagnostics.pipeline_recommend import PipelineRecommendation, recommend_pipeline
 from tracetax.diagnostics.pipeline_traces import round_traces
-from tracetax.diagnostics.rounds import flagged_rounds, round_label, settle, stack_down_rounds
-from tracetax.engine.figures import CollectorFigures, PipelineWindow
+from tracetax.diagnostics.rounds import (
+    SideBySideUse,
+    flagged_rounds,
+    paired_rounds,
+    round_label,
+    settle,
+    stack_down_rounds,
+)
+from tracetax.engine.figures import CollectorFigures, PipelineSideBySide, PipelineWindow
 from tracetax.spec.collector import PipelineSpec
 
 PIPELINE_METRICS: dict[str, Metric] = {
@@ -39,6 +46,13 @@ PIPELINE_METRICS: dict[str, Metric] = {
 }
 # The metrics that come from what reached Tempo rather than from the round's own record.
 STORED_METRICS = ("delay_p50_us", "delay_p99_us")
+# The figures the side-by-side phase gives (every variant's lab Collector live at once on the
+# lab core); lost spans, delays and the ramp come from each variant alone, where no neighbour's
+# queueing biases them.
+PIPELINE_SIDE_BY_SIDE_METRICS = ("cores_per_10k_spans_s", "rss_max_bytes")
+# Where they are paired from: each round's side-by-side phase (the default), or the variants'
+# solo windows (as before the phase; the solo figures stay in the aggregates either way).
+Design = Literal["side_by_side", "solo"]
 
 
 class SpanDelay(BaseModel):
@@ -81,6 +95,8 @@ class PipelineDiagnostics(BaseModel):
     span_delay: dict[str, SpanDelay]
     # Sizing for a span rate (by default the measured one), batch settings, trace holding.
     recommendation: PipelineRecommendation
+    # Which figures were paired from the rounds' side-by-side phases; None without such a phase.
+    side_by_side: SideBySideUse | None = None
 
 
 def _window(round_: Round) -> PipelineWindow:
@@ -93,10 +109,19 @@ def _ledger(round_: Round) -> dict[str, Any]:
     return _window(round_).ledger or {}
 
 
-def _sample(round_: Round, stored: dict[str, Any] | None) -> RoundSample:
+def _side_by_side(round_: Round) -> PipelineSideBySide | None:
+    """The round's side-by-side figures when the phase measured them (None: it failed or did not run)."""
+    figures = CollectorFigures.of(round_.figures)
+    side = figures.side_by_side if figures is not None else None
+    return side if side is not None and side.error is None and side.cores_per_10k_spans_s is not None else None
+
+
+def _sample(round_: Round, stored: dict[str, Any] | None, side: PipelineSideBySide | None = None) -> RoundSample:
     resources = round_.resources or {}
     ledger = _ledger(round_)
     values = {name: resources.get(name) for name in PIPELINE_METRICS if name not in ("lost_spans", *STORED_METRICS)}
+    if side is not None:
+        values.update({name: getattr(side, name) for name in PIPELINE_SIDE_BY_SIDE_METRICS})
     values["lost_spans"] = ledger.get("lost")
     for name in STORED_METRICS:
         values[name] = (stored or {}).get(name)
@@ -108,14 +133,40 @@ def stored_by_run(readings: Sequence[LedgerReading]) -> dict[str, dict[str, Any]
 
 
 def pipeline_samples(
-    experiment: Experiment, spec: PipelineSpec, readings: Sequence[LedgerReading] = ()
+    experiment: Experiment,
+    spec: PipelineSpec,
+    readings: Sequence[LedgerReading] = (),
+    design: Design = "side_by_side",
 ) -> dict[str, list[RoundSample]]:
+    """Each variant's completed rounds as the paired statistics need them: cores per 10k spans/s
+    and peak RSS from the side-by-side phase where every variant of the round measured it
+    (`design="side_by_side"`), else from the solo window."""
     stored = stored_by_run(readings)
     completed = [r for r in experiment.rounds if r.status == "completed"]
+    paired = paired_rounds(completed, lambda r: _side_by_side(r) is not None) if design == "side_by_side" else set()
     return {
-        c.name: [_sample(r, stored.get(r.run_id)) for r in completed if r.configuration == c.name]
+        c.name: [
+            _sample(r, stored.get(r.run_id), _side_by_side(r) if r.round_index in paired else None)
+            for r in completed
+            if r.configuration == c.name
+        ]
         for c in spec.configurations
     }
+
+
+def pipeline_side_by_side_use(completed: list[Round]) -> SideBySideUse | None:
+    """Which rounds' cores per 10k spans/s and peak RSS were paired side by side; None without the phase."""
+    if not any((f := CollectorFigures.of(r.figures)) is not None and f.side_by_side is not None for r in completed):
+        return None
+    paired = paired_rounds(completed, lambda r: _side_by_side(r) is not None)
+    return SideBySideUse(
+        metrics=list(PIPELINE_SIDE_BY_SIDE_METRICS),
+        rounds=sorted(i + 1 for i in paired),
+        latency_rounds=[],
+        note="cores per 10k spans/s and peak RSS are paired from each round's side-by-side phase (every variant's "
+        "lab Collector live at once on the lab core, each under its own telemetrygen); lost spans, span delay and "
+        "the ramp from each variant alone",
+    )
 
 
 def span_delay(samples: Sequence[RoundSample]) -> SpanDelay:
@@ -191,4 +242,5 @@ def build_pipeline(
         ],
         span_delay={name: span_delay(samples) for name, samples in by_variant.items()},
         recommendation=recommend_pipeline(aggregates, overhead, target_spans_per_s or spec.load.spans_per_s),
+        side_by_side=pipeline_side_by_side_use(completed),
     )

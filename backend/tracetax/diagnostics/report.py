@@ -27,7 +27,14 @@ from tracetax.diagnostics.ledger import (
 )
 from tracetax.diagnostics.overhead import Change, NoiseFloor, RoundSample, compare, noise_floor
 from tracetax.diagnostics.recommend import ConfigurationFacts, Recommendation, recommend
-from tracetax.diagnostics.rounds import flagged_rounds, settle, stack_down_during, stack_down_rounds
+from tracetax.diagnostics.rounds import (
+    SideBySideUse,
+    flagged_rounds,
+    paired_rounds,
+    settle,
+    stack_down_during,
+    stack_down_rounds,
+)
 from tracetax.diagnostics.sequential import design_of
 from tracetax.diagnostics.stacks import StackSummary, summarize_configuration
 from tracetax.engine.figures import ServiceFigures, ServiceSideBySide, service_phases
@@ -98,8 +105,7 @@ def side_by_side_rounds(completed: list[Round]) -> tuple[set[int], set[int]]:
     """The round indexes whose every completed configuration has side-by-side figures, and of
     those the ones whose latency may be used (the phase not flagged): a pair never mixes a
     side-by-side value with a solo one."""
-    indexes = {r.round_index for r in completed}
-    usable = {i for i in indexes if all(_side_by_side(r) for r in completed if r.round_index == i)}
+    usable = paired_rounds(completed, lambda r: _side_by_side(r) is not None)
     latency = {
         i
         for i in usable
@@ -110,18 +116,6 @@ def side_by_side_rounds(completed: list[Round]) -> tuple[set[int], set[int]]:
         )
     }
     return usable, latency
-
-
-class SideBySideUse(BaseModel):
-    """How the side-by-side phase entered the statistics."""
-
-    metrics: list[str]
-    # Rounds (from 1) whose CPU per request and RSS were paired side by side; the others' came
-    # from the solo phases (the phase failed for one of the round's configurations).
-    rounds: list[int]
-    # Of those, the rounds whose p50 was too (the phase not flagged for a busy core).
-    latency_rounds: list[int]
-    note: str
 
 
 def side_by_side_use(completed: list[Round]) -> SideBySideUse | None:

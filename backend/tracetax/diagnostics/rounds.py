@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+
+from pydantic import BaseModel
 
 from tracetax.db.models import Experiment, Round
 
@@ -44,3 +47,24 @@ async def settle(experiment: Experiment, settle_s: float) -> None:
     remaining = settle_s - (datetime.now(UTC) - last).total_seconds()
     if remaining > 0:
         await asyncio.sleep(remaining)
+
+
+def paired_rounds(completed: Sequence[Round], measured: Callable[[Round], bool]) -> set[int]:
+    """The indexes of the rounds whose every completed configuration `measured` its side-by-side
+    phase. A round where the phase failed for one configuration pairs every configuration of it
+    from the solo figures: a pair never mixes a side-by-side value with a solo one."""
+    indexes = {r.round_index for r in completed}
+    return {i for i in indexes if all(measured(r) for r in completed if r.round_index == i)}
+
+
+class SideBySideUse(BaseModel):
+    """How the side-by-side phase entered the statistics."""
+
+    metrics: list[str]
+    # Rounds (from 1) whose side-by-side metrics were paired side by side; the others' came from
+    # the solo phases (the phase failed for one of the round's configurations).
+    rounds: list[int]
+    # Of those, the rounds whose p50 was too (the phase not flagged for a busy core); a
+    # pipeline's phase pairs no latency.
+    latency_rounds: list[int]
+    note: str

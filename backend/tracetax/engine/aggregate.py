@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tracetax.engine import histogram as hdr
-from tracetax.engine.figures import CollectorFigures, PipelineRamp, ServiceFigures, ServiceOpenPhase
+from tracetax.engine.figures import CollectorFigures, PipelineRamp, PipelineSideBySide, ServiceFigures, ServiceOpenPhase
 
 
 @dataclass(frozen=True)
@@ -205,6 +205,41 @@ def aggregate_variant(name: str, rounds: Sequence[RoundData]) -> dict[str, Any]:
         "generator_saturated": any((item["generator"] or {}).get("saturated") for item in per_round),
         "ledger_totals": totals,
         "per_round": per_round,
+        "side_by_side": pipeline_side_by_side_summary(completed, figures),
+    }
+
+
+def pipeline_side_by_side_summary(
+    completed: Sequence[RoundData], figures: Sequence[CollectorFigures]
+) -> dict[str, Any] | None:
+    """The variant in its rounds' side-by-side phases (every variant's lab Collector live at
+    once): medians over the rounds that have it, and each round's figures; None without such a phase."""
+    sides: list[tuple[int, PipelineSideBySide]] = [
+        (r.round_index, f.side_by_side) for r, f in zip(completed, figures, strict=True) if f.side_by_side
+    ]
+    if not sides:
+        return None
+    measured = [(index, side) for index, side in sides if side.error is None]
+    return {
+        "rounds": len(measured),
+        "cores_per_10k_spans_s": _median([side.cores_per_10k_spans_s for _, side in measured]),
+        "cpu_cores": _median([side.cpu_cores for _, side in measured]),
+        "spans_per_s": _median([side.spans_per_s for _, side in measured]),
+        "rss_max_bytes": _median([side.rss_max_bytes for _, side in measured]),
+        "failed_rounds": [{"round": index, "error": side.error} for index, side in sides if side.error is not None],
+        "per_round": [
+            {
+                "round": index,
+                "cores_per_10k_spans_s": side.cores_per_10k_spans_s,
+                "cpu_cores": side.cpu_cores,
+                "spans_per_s": side.spans_per_s,
+                "rss_max_bytes": side.rss_max_bytes,
+                "utilisation": side.utilisation,
+                "generator_saturated": (side.generator or {}).get("saturated"),
+                "note": side.note,
+            }
+            for index, side in measured
+        ],
     }
 
 

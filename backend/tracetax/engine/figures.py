@@ -130,13 +130,43 @@ class PipelineRamp(Figures):
     why: str | None = None
 
 
+class PipelineSideBySide(Figures):
+    """This variant in its round's side-by-side phase: every variant's lab Collector live at once
+    on the lab core, each fed by its own telemetrygen at the spec's rate
+    (subjects/collector/side_by_side.py). Cores per 10k spans/s and peak RSS are paired from
+    here (docs/diagnostics.md); lost spans and the ramp never are (a neighbour's queueing would
+    bias them)."""
+
+    # Spans the lab Collector's receiver accepted between the window's two counter readings,
+    # and over how many seconds.
+    spans_accepted: Number | None = None
+    spans_window_s: Number | None = None
+    # The lab Collector's CPU over the window (per-thread run time from schedstat).
+    cpu_s: Number | None = None
+    cpu_source: str | None = None
+    cpu_cores: Number | None = None
+    spans_per_s: Number | None = None
+    cores_per_10k_spans_s: Number | None = None
+    rss_max_bytes: Number | None = None
+    # telemetrygen's result over its whole run (warm-up and window) and whether it saturated.
+    generator: dict[str, Any] | None = None
+    # The phase's busy shares of the lab core and of the load generator's (0-1), and each
+    # variant's own share of a core.
+    utilisation: dict[str, Any] | None = None
+    note: str | None = None
+    # Why this variant has no side-by-side figures in this round (the phase failed).
+    error: str | None = None
+
+
 class CollectorFigures(Figures):
     """A pipeline's round: its measured window and, when the spec asked for one, its ramp."""
 
-    # Every span telemetrygen sent in this round (the measured window and the ramp's steps).
+    # Every span telemetrygen sent in this round (the measured window and the ramp's steps;
+    # never the side-by-side phase's, whose spans carry their own run id).
     spans_total: int = 0
     measured: PipelineWindow | None = None
     ramp: PipelineRamp | None = None
+    side_by_side: PipelineSideBySide | None = None
 
     def max_sustainable_spans_per_s(self) -> float | None:
         """The ramp's highest sustainable rate, a float (as the column it was copied into before

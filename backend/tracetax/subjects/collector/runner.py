@@ -53,6 +53,16 @@ LAB = "lab"
 GENERATOR_FLUSH_S = 10.0
 # After a ramp step, before its counters are read: the exporter's queue empties or shows a backlog.
 RAMP_SETTLE_S = 1.0
+# The errors that fail a round (or a side-by-side phase): a Collector that would not start or
+# died, telemetrygen that failed, counters that could not be read, a refused overlay.
+ROUND_FAILURES: tuple[type[Exception], ...] = (
+    ServiceError,
+    telemetrygen.GeneratorError,
+    TelemetryError,
+    pipelines.PipelineConfigError,
+    pipelines.OverlayRefusedError,
+    OSError,
+)
 
 
 @dataclass
@@ -180,7 +190,7 @@ def _hold(
     hold_phase(ctx.cancel, ctx.report, phase, seconds, watch=watch)
 
 
-def _wait_generator(ctx: PipelineRoundContext, generator: telemetrygen.RunningGenerator) -> bool:
+def wait_generator(ctx: PipelineRoundContext, generator: telemetrygen.RunningGenerator) -> bool:
     """Wait for telemetrygen to exit after its run. Its workers log their counts when their
     time is up; then it flushes, retrying exports the Collector refuses or fails, for as long
     as its exporter's retry allows. Past GENERATOR_FLUSH_S it is stopped: what it still held
@@ -234,14 +244,15 @@ def _measure(
     return {"start": before, "end": after}, closed - opened
 
 
-def _shape(ctx: PipelineRoundContext) -> telemetrygen.TraceShape:
+def trace_shape(ctx: PipelineRoundContext) -> telemetrygen.TraceShape:
     load = ctx.spec.load
     return telemetrygen.TraceShape(load.spans_per_trace, load.attribute_bytes, load.services_per_trace)
 
 
-def _attributes(ctx: PipelineRoundContext, phase: str = "") -> dict[str, str]:
+def span_attributes(ctx: PipelineRoundContext, phase: str = "") -> dict[str, str]:
     """The resource of what telemetrygen sends. The ramp's spans carry `<run id>.ramp`, so the
-    round's traces in Tempo are the measured phase's only."""
+    round's traces in Tempo are the measured phase's only (the side-by-side phase's carry
+    `<run id>-side`: its context's run id)."""
     run_id = f"{ctx.run_id}.{phase}" if phase else ctx.run_id
     return {"tracetax.run.id": run_id, "tracetax.config": ctx.variant.name}
 
@@ -258,8 +269,8 @@ def _ramp_step(
         endpoint=lab.otlp_endpoint,
         spans_per_s=rate,
         duration_s=ramp.step_s,
-        shape=_shape(ctx),
-        resource_attributes=_attributes(ctx, "ramp"),
+        shape=trace_shape(ctx),
+        resource_attributes=span_attributes(ctx, "ramp"),
         workers=ctx.spec.load.workers,
         cpus=ctx.placement.loadgen_cpus,
         log_path=ctx.workdir / f"ramp-{index}.log",
@@ -268,7 +279,7 @@ def _ramp_step(
     sampler.start()
     try:
         _hold(ctx, ramp.step_s, "ramp", collectors, generator)
-        _wait_generator(ctx, generator)
+        wait_generator(ctx, generator)
     finally:
         samples = sampler.stop()
         generator.kill()
@@ -315,14 +326,7 @@ class PipelineRound:
     # Every Collector started, in order, so each is stopped on any path out.
     collectors: list[LabCollector] = field(default_factory=list)
     generator: telemetrygen.RunningGenerator | None = None
-    failures: tuple[type[Exception], ...] = (
-        ServiceError,
-        telemetrygen.GeneratorError,
-        TelemetryError,
-        pipelines.PipelineConfigError,
-        pipelines.OverlayRefusedError,
-        OSError,
-    )
+    failures: tuple[type[Exception], ...] = ROUND_FAILURES
 
     def phases(self, outcome: RoundOutcome) -> None:
         ctx, collectors = self.ctx, self.collectors
@@ -332,8 +336,8 @@ class PipelineRound:
             endpoint=lab.otlp_endpoint,
             spans_per_s=load.spans_per_s,
             duration_s=load.warmup_s + load.duration_s,
-            shape=_shape(ctx),
-            resource_attributes=_attributes(ctx),
+            shape=trace_shape(ctx),
+            resource_attributes=span_attributes(ctx),
             workers=load.workers,
             cpus=ctx.placement.loadgen_cpus,
             log_path=ctx.workdir / "telemetrygen.log",
@@ -342,7 +346,7 @@ class PipelineRound:
         window, window_s = _measure(ctx, collectors, lab, generator, outcome)
         figures = round_figures(window, collectors_of(outcome), lab.samples, window_s)
         outcome.resources = {**(outcome.resources or {}), **figures}
-        stopped = _wait_generator(ctx, generator)
+        stopped = wait_generator(ctx, generator)
         sent = telemetrygen.result(generator)
         _hold(ctx, load.drain_s, "draining", collectors, None)
         final = _scrape_all(collectors)

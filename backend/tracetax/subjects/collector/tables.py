@@ -13,6 +13,11 @@ from tracetax.diagnostics.pipeline import PipelineRoundLedger, SpanDelay
 from tracetax.diagnostics.pipeline_recommend import PipelineRecommendation
 
 
+def _side(variant: dict[str, Any], figure: str) -> Any:
+    """A figure of the variant's side-by-side phase; None without the phase."""
+    return (variant.get("side_by_side") or {}).get(figure)
+
+
 def pipeline_results_table(
     variants: list[dict[str, Any]], baseline: str, delays: Mapping[str, SpanDelay] | None = None
 ) -> Table:
@@ -31,6 +36,9 @@ def pipeline_results_table(
         ("cores per 10k spans/s", lambda v: format_optional(v["cores_per_10k_spans_s"], "cores")),
         ("RSS peak", lambda v: format_optional(v["rss_max_bytes"], "bytes")),
         ("RSS steady", lambda v: format_optional(v["rss_steady_bytes"], "bytes")),
+        # The side-by-side phase's, which the changes are paired from (docs/diagnostics.md).
+        ("cores per 10k spans/s side by side", lambda v: format_optional(_side(v, "cores_per_10k_spans_s"), "cores")),
+        ("RSS peak side by side", lambda v: format_optional(_side(v, "rss_max_bytes"), "bytes")),
         ("downstream Collectors' CPU", lambda v: format_optional(v["downstream_cpu_cores"], "cores")),
         ("kept ratio", lambda v: "-" if v["kept_ratio"] is None else f"{v['kept_ratio']:.3f}"),
         (
@@ -52,6 +60,8 @@ def pipeline_results_table(
             ("span end -> downstream p50", lambda v: delay(v, "p50_us")),
             ("span end -> downstream p99", lambda v: delay(v, "p99_us")),
         ]
+    if not any(variant.get("side_by_side") for variant in variants):
+        rows = [(label, cell) for label, cell in rows if not label.endswith("side by side")]
     for label, cell in rows:
         table.add_row(label, *(cell(variant) for variant in variants))
     return table

@@ -20,7 +20,6 @@ stopped on every path out.
 
 from __future__ import annotations
 
-import random
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,10 +37,10 @@ from tracetax.subjects.service.runner import (
     service_process,
     startup_timeout,
 )
+from tracetax.subjects.together import SIDE_RUN_SUFFIX, cpu_shares, start_order, utilisation
 from tracetax.system import procfs
 
-# The run id suffix of the phase's instances: their telemetry is kept apart from the round's.
-SIDE_RUN_SUFFIX = "-side"
+__all__ = ["SIDE_RUN_SUFFIX", "latency_flag", "run_side_by_side"]
 # Above this busy share of the service cores, requests often wait for a neighbour's turn on
 # the core: latencies then measure the queue behind the other configurations, not the
 # configuration, and the phase's p50 is not used (CPU per request and RSS still are). At the
@@ -101,11 +100,13 @@ def _phases(slot: TogetherSlot, instances: list[Instance]) -> dict[str, ServiceS
     before = procfs.read_cpu_times()
     _together(slot, instances, load.side_by_side_seconds, "side-by-side", measure=True)
     after = procfs.read_cpu_times()
-    utilisation = _utilisation(slot, before, after)
-    utilisation["configurations"] = _shares(instances, load.side_by_side_seconds)
-    flagged = latency_flag(utilisation)
+    busy = utilisation(slot, before, after)
+    busy["configurations"] = cpu_shares(
+        {i.ctx.configuration.name: i.resources.get("cpu_s") for i in instances}, load.side_by_side_seconds
+    )
+    flagged = latency_flag(busy)
     return {
-        instance.ctx.configuration.name: _figures(instance.result, instance.resources, utilisation, flagged)
+        instance.ctx.configuration.name: _figures(instance.result, instance.resources, busy, flagged)
         for instance in instances
         if instance.result is not None
     }
@@ -115,8 +116,7 @@ def _together(slot: TogetherSlot, instances: list[Instance], seconds: float, pha
     """Every instance under its own load for `seconds`, started together (in a shuffled order,
     so that no configuration is always the first to be loaded)."""
     load = instances[0].ctx.spec.load
-    order = list(instances)
-    random.Random(f"{slot.round_index}-{phase}").shuffle(order)  # noqa: S311 - scheduling, not security
+    order = start_order(instances, slot.round_index, phase)
     if measure:
         for instance in order:
             instance.sampler = Sampler(instance.service.pid)
@@ -180,28 +180,6 @@ def _hold(slot: TogetherSlot, instances: list[Instance], seconds: float, phase: 
     for instance in instances:
         if instance.load is not None:
             instance.load.check()
-
-
-def _utilisation(
-    slot: TogetherSlot, before: dict[int, procfs.CpuTimes], after: dict[int, procfs.CpuTimes]
-) -> dict[str, Any]:
-    """The busy shares of the service cores and of the load generator's over the phase."""
-
-    def busy(cpus: set[int] | None) -> float | None:
-        present = [cpu for cpu in cpus or () if cpu in before and cpu in after]
-        total = sum((after[cpu] - before[cpu]).total for cpu in present)
-        return round(sum((after[cpu] - before[cpu]).busy for cpu in present) / total, 3) if total > 0 else None
-
-    return {"service": busy(slot.placement.service_cpus), "load_generator": busy(slot.placement.loadgen_cpus)}
-
-
-def _shares(instances: list[Instance], seconds: float) -> dict[str, float | None]:
-    """Each configuration's own share of a core over the phase (its CPU seconds per second)."""
-    shares: dict[str, float | None] = {}
-    for instance in instances:
-        cpu_s = instance.resources.get("cpu_s")
-        shares[instance.ctx.configuration.name] = round(cpu_s / seconds, 3) if cpu_s is not None and seconds else None
-    return shares
 
 
 def latency_flag(utilisation: dict[str, Any]) -> str | None:

@@ -111,18 +111,18 @@ describe("the pipeline form", () => {
 
   it("estimates as the API does: start, warm-up, measured, drain and stop per variant and round", () => {
     const form = initialPipelineForm(catalog);
-    // (2 + 1 + 2 + 3 + 2) s × 2 variants × 1 round.
+    // (2 + 1 + 2 + 3 + 2) s × 2 variants, plus the side-by-side phase (2 × 2 + 1 + 2 + 2 s), × 1 round.
     expect(
       estimatePipeline({
         ...form,
         load: { ...form.load, warmup_s: "1", duration_s: "2", drain_s: "3" },
         rounds: "1",
       }),
-    ).toEqual({ seconds: 20, perRun: 10, rampSteps: 0 });
-    // Blank fields take the API's defaults: (2 + 2 + 20 + 6 + 2) s × 2 × 5.
+    ).toEqual({ seconds: 29, perRun: 10, rampSteps: 0, sideBySide: 9 });
+    // Blank fields take the API's defaults: ((2 + 2 + 20 + 6 + 2) s × 2 + (2 × 2 + 2 + 20 + 2) s) × 5.
     expect(
       estimatePipeline({ ...form, load: { ...form.load, warmup_s: "", drain_s: "" } })?.seconds,
-    ).toBe(320);
+    ).toBe(460);
     expect(estimatePipeline({ ...form, rounds: "x" })).toBeNull();
   });
 
@@ -153,14 +153,16 @@ describe("the pipeline form", () => {
   it("adds every step the ramp may take to the estimate (backend PipelineSpec.estimated_seconds)", () => {
     const form = initialPipelineForm(catalog);
     const ramp = { ...form.ramp, enabled: true };
-    // 4 steps of (3 + 1.5) s over (2 + 2 + 20 + 6 + 2) s, × 2 variants × 5 rounds: the API's 500 s.
+    // 4 steps of (3 + 1.5) s over (2 + 2 + 20 + 6 + 2) s, × 2 variants, plus the 28 s side-by-side
+    // phase (the ramp stays solo), × 5 rounds: the API's 640 s.
     expect(estimatePipeline({ ...form, ramp: { ...ramp, max_spans_per_s: "5000" } })).toEqual({
-      seconds: 500,
+      seconds: 640,
       perRun: 50,
       rampSteps: 4,
+      sideBySide: 28,
     });
-    // The defaults: 12 steps, 860 s as the API says.
-    expect(estimatePipeline({ ...form, ramp })?.seconds).toBe(860);
+    // The defaults: 12 steps, 1000 s as the API says.
+    expect(estimatePipeline({ ...form, ramp })?.seconds).toBe(1000);
     // 12 steps of (2 + 1.5) s over (2 + 2 + 5 + 6 + 2) s, one variant, 2 rounds: 118 s.
     expect(
       estimatePipeline({
@@ -176,12 +178,12 @@ describe("the pipeline form", () => {
         },
         rounds: "2",
       }),
-    ).toEqual({ seconds: 118, perRun: 59, rampSteps: 12 });
+    ).toEqual({ seconds: 118, perRun: 59, rampSteps: 12, sideBySide: 0 });
     // The ramp starts at the span rate: without one, or with an unusable ramp, no estimate.
     expect(estimatePipeline({ ...form, ramp, load: { ...form.load, spans_per_s: "" } })).toBeNull();
     expect(estimatePipeline({ ...form, ramp: { ...ramp, factor: "1" } })).toBeNull();
     // Off, its fields do not count.
-    expect(estimatePipeline({ ...form, ramp: { ...form.ramp, factor: "x" } })?.seconds).toBe(320);
+    expect(estimatePipeline({ ...form, ramp: { ...form.ramp, factor: "x" } })?.seconds).toBe(460);
   });
 
   it("finds the settings an overlay reads, with their defaults", () => {

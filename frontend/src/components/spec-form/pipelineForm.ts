@@ -229,8 +229,11 @@ export function toPipelineSpec(form: PipelineFormState): PipelineSpecRequest {
 
 // PipelineSpec.estimated_seconds (backend/tracetax/spec/collector.py): every round of every variant
 // starts its Collectors (2 s), warms up, measures, drains and stops them (2 s), then runs every
-// step its ramp may take (each sends step_s, plus 1.5 s to start telemetrygen and settle); the
-// times are the ones the backend publishes (PipelineSpec's `x-estimate`).
+// step its ramp may take (each sends step_s, plus 1.5 s to start telemetrygen and settle); with
+// two variants or more, every round starts with the side-by-side phase (every variant's
+// Collectors started in turn, then warm-up, the phase and stop, as long as the solo ones: the
+// form leaves side_by_side_s at its default); the times are the ones the backend publishes
+// (PipelineSpec's `x-estimate`).
 export const {
   startup_s: PIPELINE_STARTUP_S,
   stop_s: PIPELINE_STOP_S,
@@ -304,7 +307,7 @@ export function rampPlan(draft: RampDraft): RampPlan | null {
 /** The estimate for a form; null while a field it needs is not a usable number. */
 export function estimatePipeline(
   form: PipelineFormState,
-): { seconds: number; perRun: number; rampSteps: number } | null {
+): { seconds: number; perRun: number; rampSteps: number; sideBySide: number } | null {
   const warmup = valueOr(form.load.warmup_s, PIPELINE_DEFAULTS.warmup_s);
   const duration = valueOr(form.load.duration_s, PIPELINE_DEFAULTS.duration_s);
   const drain = valueOr(form.load.drain_s, PIPELINE_DEFAULTS.drain_s);
@@ -323,5 +326,8 @@ export function estimatePipeline(
     ramp,
   });
   const rampSteps = ramp ? rampRates(rate, ramp).length : 0;
-  return { seconds: perRun * form.variants.length * rounds, perRun, rampSteps };
+  const variants = form.variants.length;
+  const sideBySide =
+    variants > 1 ? PIPELINE_STARTUP_S * variants + warmup + duration + PIPELINE_STOP_S : 0;
+  return { seconds: (perRun * variants + sideBySide) * rounds, perRun, rampSteps, sideBySide };
 }

@@ -260,6 +260,8 @@ function PipelineForm({ catalog }: { catalog: PipelineVariantInfo[] }) {
                 {estimate.rampSteps > 0
                   ? `, up to ${estimate.rampSteps} ramp step${estimate.rampSteps === 1 ? "" : "s"} included`
                   : ""}
+                {estimate.sideBySide > 0 &&
+                  `, plus ${formatDuration(estimate.sideBySide)} side by side per round`}
                 )
               </span>
             </>

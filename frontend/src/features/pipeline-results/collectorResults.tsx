@@ -6,6 +6,7 @@ import { MemoryChart } from "./MemoryChart";
 import { PipelineComparisonTable } from "./PipelineComparisonTable";
 import { PipelineLedger } from "./PipelineLedger";
 import { PipelineRecommendationSection } from "./PipelineRecommendationPanel";
+import { PipelineSideBySideNotes } from "./PipelineSideBySideNotes";
 import { sampleTraces } from "./pipelineLedger";
 import { hasAdvice } from "./pipelineRecommendation";
 import { pipelineRoundColumns, roundRamps } from "./pipelineRounds";
@@ -67,12 +68,19 @@ export const collectorResults: ResultsSubject<PipelineResults, PipelineDiagnosti
       </>
     ),
     table: ({ results, measured, diagnostics, order }) => (
-      <PipelineComparisonTable
-        configurations={measured}
-        baseline={results.baseline}
-        order={order}
-        diagnostics={diagnostics.data}
-      />
+      <>
+        <PipelineComparisonTable
+          configurations={measured}
+          baseline={results.baseline}
+          order={order}
+          diagnostics={diagnostics.data}
+        />
+        <PipelineSideBySideNotes
+          configurations={measured}
+          diagnostics={diagnostics.data}
+          totalRounds={new Set(results.rounds.map((round) => round.round_index)).size}
+        />
+      </>
     ),
   },
   body: (context) => {

@@ -5,6 +5,7 @@ import {
   MAX_SUSTAINABLE,
   PIPELINE_METRICS,
   pipelineMetrics,
+  pipelineSideBySideLines,
   rampLimits,
 } from "./pipelineComparison";
 
@@ -87,6 +88,76 @@ describe("the pipeline comparison's rows", () => {
     expect(max?.cells.map((c) => [c.text, c.limitedBy])).toEqual([
       ["42,000 spans/s", null],
       ["30,000 spans/s", "exporter queue"],
+    ]);
+  });
+});
+
+describe("the side-by-side rows", () => {
+  const side = (cost: number, rss: number) => ({
+    rounds: 2,
+    cores_per_10k_spans_s: cost,
+    cpu_cores: cost / 2,
+    spans_per_s: 5000,
+    rss_max_bytes: rss,
+    failed_rounds: [],
+    per_round: [],
+  });
+  const paired = configurations.map((c, index) => ({
+    ...c,
+    side_by_side: side(0.04 + index * 0.01, 50_000_000 + index * 1_000_000),
+  }));
+  const use = {
+    metrics: ["cores_per_10k_spans_s", "rss_max_bytes"],
+    rounds: [1, 2],
+    latency_rounds: [],
+    note: "cores per 10k spans/s and peak RSS are paired from each round's side-by-side phase",
+  };
+
+  it("adds a row per paired figure after the RSS peak, and moves the change to it", () => {
+    const metrics = pipelineMetrics(paired, { ...pipelineDiagnostics(), side_by_side: use });
+    const keys = metrics.map((m) => m.key);
+    const rss = keys.indexOf("rss_max_bytes");
+    expect(keys.slice(rss + 1, rss + 3)).toEqual([
+      "cores_per_10k_spans_s_side_by_side",
+      "rss_max_bytes_side_by_side",
+    ]);
+    const byKey = Object.fromEntries(metrics.map((m) => [m.key, m]));
+    expect(byKey.cores_per_10k_spans_s.overheadKey).toBeNull();
+    expect(byKey.cores_per_10k_spans_s_side_by_side.overheadKey).toBe("cores_per_10k_spans_s");
+    expect(byKey.rss_max_bytes_side_by_side.format(50_000_000)).toBe("47.7 MiB");
+  });
+
+  it("keeps the change on the solo row when no round was paired, and adds nothing without the phase", () => {
+    const none = { ...use, rounds: [] };
+    const metrics = pipelineMetrics(paired, { ...pipelineDiagnostics(), side_by_side: none });
+    const byKey = Object.fromEntries(metrics.map((m) => [m.key, m]));
+    expect(byKey.cores_per_10k_spans_s.overheadKey).toBe("cores_per_10k_spans_s");
+    expect(byKey.cores_per_10k_spans_s_side_by_side.overheadKey).toBeNull();
+    expect(pipelineMetrics(configurations).map((m) => m.key)).not.toContain(
+      "rss_max_bytes_side_by_side",
+    );
+  });
+
+  it("says which rounds were paired and which phases failed", () => {
+    const failed = paired.map((c, index) =>
+      index === 1
+        ? {
+            ...c,
+            side_by_side: {
+              ...side(0.05, 1),
+              failed_rounds: [{ round: 2, error: "the side-by-side phase failed" }],
+            },
+          }
+        : c,
+    );
+    const lines = pipelineSideBySideLines(
+      failed,
+      { ...pipelineDiagnostics(), side_by_side: use },
+      3,
+    );
+    expect(lines.note).toMatch(/Paired side by side in rounds 1 and 2 \(the others'/);
+    expect(lines.problems).toEqual([
+      `${failed[1].configuration} round 3: the side-by-side phase failed`,
     ]);
   });
 });

@@ -5,6 +5,7 @@
 
 import type { PipelineAggregates, PipelineDiagnostics } from "../../api/types";
 import { MAX_THROUGHPUT, type MetricDef } from "../../components/results/comparison";
+import { pairedSideBySide, roundList, sideBySideKey } from "../../components/results/sideBySide";
 import {
   formatBytes,
   formatCores,
@@ -153,14 +154,98 @@ function spanDelay(
   };
 }
 
-/** The rows to show: the ramp's only when some variant has one. */
+type PipelineSideBySide = NonNullable<PipelineAggregates["side_by_side"]>;
+
+/** The figures the side-by-side phase pairs (every variant's lab Collector live at once). */
+const PAIRED: readonly {
+  key: "cores_per_10k_spans_s" | "rss_max_bytes";
+  label: string;
+  value: (side: PipelineSideBySide) => number | null;
+  format: (value: number | null) => string;
+}[] = [
+  {
+    key: "cores_per_10k_spans_s",
+    label: "Cores per 10k spans/s",
+    value: (s) => s.cores_per_10k_spans_s,
+    format: known(formatCores),
+  },
+  {
+    key: "rss_max_bytes",
+    label: "RSS peak",
+    value: (s) => s.rss_max_bytes,
+    format: known(formatBytes),
+  },
+];
+
+/**
+ * The solo rows with, after the RSS peak, a "… side by side" row per paired figure when some
+ * variant ran the side-by-side phase; the change moves to it when the diagnostics paired it
+ * there (as a service's table does, components/results/sideBySide.ts).
+ */
+function withSideBySide(
+  configurations: readonly PipelineAggregates[],
+  diagnostics?: PipelineDiagnostics,
+): MetricDef<PipelineAggregates>[] {
+  if (!configurations.some((c) => c.side_by_side)) return PIPELINE_METRICS;
+  const use = diagnostics?.side_by_side;
+  const moved = new Set<string>(
+    PAIRED.filter((p) => pairedSideBySide(use, p.key)).map((p) => p.key),
+  );
+  const alone = PIPELINE_METRICS.map((metric) =>
+    moved.has(metric.key)
+      ? {
+          ...metric,
+          description: `${metric.description}; each variant alone (its change is in the side-by-side row)`,
+          overheadKey: null,
+        }
+      : metric,
+  );
+  const paired: MetricDef<PipelineAggregates>[] = PAIRED.map((p) => ({
+    key: sideBySideKey(p.key),
+    label: `${p.label} side by side`,
+    description: `${p.label} in the rounds' side-by-side phase (every variant's lab Collector live at once on the lab core, each under its own telemetrygen), median over rounds`,
+    value: (a) => (a.side_by_side ? p.value(a.side_by_side) : null),
+    format: p.format,
+    overheadKey: moved.has(p.key) ? p.key : null,
+  }));
+  const after = alone.findIndex((metric) => metric.key === "rss_max_bytes") + 1;
+  return [...alone.slice(0, after), ...paired, ...alone.slice(after)];
+}
+
+/** The rows to show: the side-by-side ones when the phase ran, the ramp's when some variant has one. */
 export function pipelineMetrics(
   configurations: readonly PipelineAggregates[],
   diagnostics?: PipelineDiagnostics,
 ): MetricDef<PipelineAggregates>[] {
   const ramp = configurations.some((c) => c.max_sustainable_spans_per_s != null);
   const delays = [spanDelay(diagnostics, "p50_us"), spanDelay(diagnostics, "p99_us")];
-  return [...PIPELINE_METRICS, ...delays, ...(ramp ? [MAX_SUSTAINABLE] : [])];
+  return [
+    ...withSideBySide(configurations, diagnostics),
+    ...delays,
+    ...(ramp ? [MAX_SUSTAINABLE] : []),
+  ];
+}
+
+/**
+ * The line under the table when the phase ran: the API's note, the rounds paired side by side,
+ * and per variant the rounds whose phase failed (those rounds are paired from the solo windows).
+ */
+export function pipelineSideBySideLines(
+  configurations: readonly PipelineAggregates[],
+  diagnostics: PipelineDiagnostics | undefined,
+  totalRounds: number,
+): { note: string | null; problems: string[] } {
+  const use = diagnostics?.side_by_side;
+  const rounds =
+    use && use.rounds.length === totalRounds
+      ? "every round"
+      : `${roundList(use?.rounds ?? [])} (the others' from each variant alone: the phase failed)`;
+  const problems = configurations.flatMap((c) =>
+    (c.side_by_side?.failed_rounds ?? []).map(
+      (f) => `${c.configuration} round ${f.round + 1}: ${f.error}`,
+    ),
+  );
+  return { note: use ? `${use.note}. Paired side by side in ${rounds}.` : null, problems };
 }
 
 /** Per variant, what limited its ramp (the API's words), when there was one. */
