@@ -35,11 +35,12 @@ from tracetax.api.schemas.experiments import (
     RoundRaw,
     RoundSummary,
 )
+from tracetax.api.schemas.stacks import FlameDiff
 from tracetax.app import retention
 from tracetax.app.submission import queue_experiment
 from tracetax.db import repository as repo
 from tracetax.db.models import Experiment
-from tracetax.diagnostics import stacks
+from tracetax.diagnostics import stack_diff, stacks
 from tracetax.diagnostics.ledger import RoundLedger
 from tracetax.diagnostics.pipeline import PipelineDiagnostics
 from tracetax.diagnostics.report import Diagnostics
@@ -278,6 +279,79 @@ def get_stacks(
     if format == "folded":
         return PlainTextResponse(stacks.folded_text(experiment.rounds, configuration))
     return stacks.flame_graph(experiment.rounds, configuration, min_share)
+
+
+@router.get(
+    "/{experiment_id}/stacks/{configuration}/diff",
+    response_model=FlameDiff,
+    responses={
+        200: {"content": {"text/plain": {}}, "description": "the diff tree, or folded diff (difffolded.pl)"},
+        **error_responses(
+            {
+                404: "no such experiment or configuration, or a side has no stack samples (the reason is given)",
+                422: "the two sides are the same configuration of the same experiment",
+            }
+        ),
+    },
+)
+def get_stacks_diff(
+    experiment_id: str,
+    configuration: str,
+    engine: EngineDep,
+    against: Annotated[
+        str | None,
+        Query(
+            max_length=120,
+            description="The configuration to compare with: by default the experiment's baseline, or with "
+            "`against_experiment` the same configuration name in that experiment.",
+        ),
+    ] = None,
+    against_experiment: Annotated[
+        str | None,
+        Query(max_length=36, description="Compare with a configuration of this experiment (e.g. an earlier check's)."),
+    ] = None,
+    format: Annotated[
+        Literal["tree", "folded"],
+        Query(
+            description="tree: the diff's call tree (JSON); folded: `stack count_baseline count_candidate` lines "
+            "(Brendan Gregg's difffolded.pl output) for flamegraph.pl, counts in ns of CPU per request when both "
+            "sides' CPU per request is known, else in parts per million of each side's samples (the "
+            "X-Folded-Count-Unit header says which)"
+        ),
+    ] = "tree",
+    min_share: Annotated[
+        float, Query(ge=0, le=0.5, description="Leave out tree frames below this share of both sides' samples.")
+    ] = 0.001,
+) -> FlameDiff | PlainTextResponse:
+    """Where the added cost went: each frame's CPU per request in this configuration against
+    another (the baseline by default, or a configuration of another experiment, e.g. the same
+    check's candidate at an earlier commit). A frame's cost is its share of its side's samples
+    times that side's CPU per request; `delta` is candidate minus baseline (`unit` says whether in
+    µs per request or, when a CPU per request is unknown, in percentage points of share)."""
+    experiment = load_experiment(engine, experiment_id)
+    require_configuration(experiment, configuration)
+    other = experiment if against_experiment is None else load_experiment(engine, against_experiment)
+    against_name = against or (configuration if against_experiment else stack_diff.baseline_configuration(experiment))
+    if against_name is None:
+        raise HTTPException(
+            status.HTTP_404_NOT_FOUND, f"experiment {experiment_id} has no baseline: name one in against"
+        )
+    require_configuration(other, against_name)
+    if other.id == experiment.id and against_name == configuration:
+        message = f"{configuration!r} would be compared with itself: name another configuration or against_experiment"
+        raise HTTPException(
+            status.HTTP_422_UNPROCESSABLE_CONTENT,
+            [{"loc": ["query", "against"], "msg": message, "type": "value_error"}],
+        )
+    try:
+        baseline = stack_diff.side_of(other, against_name)
+        candidate = stack_diff.side_of(experiment, configuration)
+    except stack_diff.MissingStacksError as missing:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, str(missing)) from None
+    if format == "folded":
+        unit, text = stack_diff.folded_diff(baseline, candidate)
+        return PlainTextResponse(text, headers={"X-Folded-Count-Unit": stack_diff.FOLDED_COUNT_UNIT[unit]})
+    return FlameDiff.of(stack_diff.diff(baseline, candidate, min_share))
 
 
 @router.post(

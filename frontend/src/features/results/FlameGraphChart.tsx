@@ -3,6 +3,28 @@ import { select } from "d3-selection";
 import { type FormEvent, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { type FlameDatum, FRAME_COLORS, frameLabel } from "./exportLocation";
 
+/** What the chart draws: a name, the width (a node's total, children included) and children. */
+export interface ChartDatum {
+  name: string;
+  value: number;
+  children: ChartDatum[];
+}
+
+interface Props<Datum extends ChartDatum> {
+  data: Datum;
+  label: string;
+  /** A frame's fill (search matches are always highlighted); default: by export category. */
+  colorOf?: (datum: Datum) => string;
+  /** A frame's hover text, given the root's value; default: samples and share. */
+  labelOf?: (datum: Datum, total: number) => string;
+  /** What the values count, for the search summary ("samples", "µs per request"). */
+  valueUnit?: string;
+}
+
+const categoryColor = (datum: ChartDatum) =>
+  FRAME_COLORS[(datum as FlameDatum).category] ?? FRAME_COLORS.other;
+const samplesLabel = (datum: ChartDatum, total: number) => frameLabel(datum as FlameDatum, total);
+
 const SEARCH_COLOR = "#e600e6";
 
 function reducedMotion(): boolean {
@@ -11,12 +33,19 @@ function reducedMotion(): boolean {
 
 /**
  * d3-flame-graph of one configuration's merged stacks, coloured by what each frame counts
- * as (see exportLocation.ts). Click a frame to zoom; the search box highlights matching
- * functions and "Reset zoom" goes back to the whole tree.
+ * as (see exportLocation.ts), or of a differential tree with its own colours. Click a frame to
+ * zoom; the search box highlights matching functions and "Reset zoom" goes back to the whole
+ * tree.
  */
-export function FlameGraphChart({ data, label }: { data: FlameDatum; label: string }) {
+export function FlameGraphChart<Datum extends ChartDatum = FlameDatum>({
+  data,
+  label,
+  colorOf = categoryColor,
+  labelOf = samplesLabel,
+  valueUnit = "samples",
+}: Props<Datum>) {
   const container = useRef<HTMLDivElement>(null);
-  const chart = useRef<FlameGraph<FlameDatum> | null>(null);
+  const chart = useRef<FlameGraph<Datum> | null>(null);
   const [details, setDetails] = useState<string | null>(null);
   const [searchSummary, setSearchSummary] = useState<string | null>(null);
   const [term, setTerm] = useState("");
@@ -26,16 +55,14 @@ export function FlameGraphChart({ data, label }: { data: FlameDatum; label: stri
     if (!element) return;
     const width = () => Math.max(320, Math.floor(element.clientWidth || 960));
     const total = data.value;
-    const instance = flamegraph<FlameDatum>()
+    const instance = flamegraph<Datum>()
       .width(width())
       .cellHeight(18)
       .minFrameSize(2)
       .transitionDuration(reducedMotion() ? 0 : 300)
       .sort(true)
-      .setColorMapper((node) =>
-        node.highlight ? SEARCH_COLOR : (FRAME_COLORS[node.data.category] ?? FRAME_COLORS.other),
-      )
-      .setLabelHandler((node) => frameLabel(node.data, total))
+      .setColorMapper((node) => (node.highlight ? SEARCH_COLOR : colorOf(node.data)))
+      .setLabelHandler((node) => labelOf(node.data, total))
       .setDetailsHandler((text) => setDetails(text))
       .setSearchMatch(
         (node, search) =>
@@ -43,7 +70,7 @@ export function FlameGraphChart({ data, label }: { data: FlameDatum; label: stri
       )
       .setSearchHandler((results, sum, all) =>
         setSearchSummary(
-          `${results.length} frame${results.length === 1 ? "" : "s"} match, ${sum.toLocaleString("en-US")} of ${all.toLocaleString("en-US")} samples (${all > 0 ? ((sum / all) * 100).toFixed(1) : "0"} %)`,
+          `${results.length} frame${results.length === 1 ? "" : "s"} match, ${sum.toLocaleString("en-US")} of ${all.toLocaleString("en-US")} ${valueUnit} (${all > 0 ? ((sum / all) * 100).toFixed(1) : "0"} %)`,
         ),
       );
     select(element).datum(data).call(instance);
@@ -64,7 +91,7 @@ export function FlameGraphChart({ data, label }: { data: FlameDatum; label: stri
       instance.destroy();
       chart.current = null;
     };
-  }, [data]);
+  }, [data, colorOf, labelOf, valueUnit]);
 
   // A new tree starts without a search.
   useEffect(() => {

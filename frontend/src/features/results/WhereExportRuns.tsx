@@ -1,4 +1,5 @@
-import { lazy, Suspense, useMemo, useState } from "react";
+import { lazy, Suspense, useMemo } from "react";
+import { useSearchParams } from "react-router";
 import type { StackSummary } from "../../api/types";
 import { Empty, Loading } from "../../components/States";
 import { formatMicros, formatNumber } from "../../lib/format";
@@ -15,20 +16,36 @@ interface Props {
   whereExportRuns: Record<string, StackSummary>;
   /** Configurations in spec order. */
   order: string[];
+  /** The baseline configuration, which the flame graph's differential view compares with first. */
+  baseline?: string | null;
 }
+
+// The page's URL names the flame graph's configuration (?flame=…), so a link can open it.
+const FLAME_PARAM = "flame";
 
 /**
  * Where export runs: a stacked bar per configuration (export on the request path, in the
  * background, unattributed, other SDK work, application), what the sampler can and cannot
  * tell apart, and the flame graph of one configuration.
  */
-export function WhereExportRuns({ experimentId, whereExportRuns, order }: Props) {
+export function WhereExportRuns({ experimentId, whereExportRuns, order, baseline = null }: Props) {
   const locations = useMemo(
     () => exportLocations(whereExportRuns, order),
     [whereExportRuns, order],
   );
   const withSamples = locations.bars.map((bar) => bar.configuration);
-  const [selected, setSelected] = useState<string | null>(null);
+  const [params, setParams] = useSearchParams();
+  const requested = params.get(FLAME_PARAM);
+  const selected = requested && withSamples.includes(requested) ? requested : null;
+  const select = (configuration: string) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.set(FLAME_PARAM, configuration);
+        return next;
+      },
+      { replace: true },
+    );
   const current =
     selected ??
     locations.bars.find((bar) => bar.exportPercent > 0)?.configuration ??
@@ -130,7 +147,8 @@ export function WhereExportRuns({ experimentId, whereExportRuns, order }: Props)
           experimentId={experimentId}
           configurations={withSamples}
           configuration={current}
-          onConfiguration={setSelected}
+          onConfiguration={select}
+          baseline={baseline}
         />
       ) : null}
     </>

@@ -117,6 +117,7 @@ export const serviceResults: ResultsSubject<ExperimentResults, Diagnostics> = {
             experimentId={experiment.id}
             whereExportRuns={d.where_export_runs}
             order={order}
+            baseline={results.baseline}
           />
         ))}
       </section>
