@@ -25,7 +25,7 @@ TRACETAX := cd backend && $(UV) run --frozen tracetax
 SERVICE_DIRS := $(sort $(dir $(wildcard instrumented-services/*/service.json)))
 
 .PHONY: help up down clean status health toolchain backend-deps frontend-deps frontend stack-build \
-        postgres services tools zero-code examples test test-unit test-backend test-frontend test-e2e lint bench-services bench-engine bench-stacks bench-truth bench-collector bench-studies check-packaging
+        postgres services tools zero-code examples test test-unit test-backend test-frontend test-e2e lint bench-services bench-engine bench-stacks bench-truth bench-collector bench-studies bench-history check-packaging
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -150,6 +150,9 @@ bench-truth: backend-deps services tools ## Benchmark: A/A on Go and Java in bot
 bench-studies: backend-deps services tools ## Benchmark: the two ready studies in docs/examples (seed 000's producer threads on Java, seed 002's eBPF vs SDK on Go; about 20 min, needs `make up`)
 	cd backend && $(UV) run --frozen tracetax run ../docs/examples/java-producer-threads.yaml
 	cd backend && $(UV) run --frozen tracetax run ../docs/examples/go-ebpf-vs-sdk.yaml
+
+bench-history: backend-deps services ## Benchmark: 12 checks with a 300 µs step at the 7th give one change point there, 12 unchanged give none (needs `make up`; BENCH_ARGS=--save FILE)
+	cd backend && $(UV) run --frozen python -m benchmarks.history $(BENCH_ARGS)
 
 bench-collector: backend-deps ## Benchmark: groupbytrace vs tail_sampling (memory, loss, best rate) and the loadbalancing exporter's CPU per span (needs `make up`)
 	cd backend && $(UV) run --frozen python -m benchmarks.collector $(BENCH_ARGS)

@@ -245,6 +245,8 @@ def _documented_specs() -> list[tuple[str, Any]]:
     fragment of one: a `service` or a `load` alone)."""
     found = [(path.name, yaml.safe_load(path.read_text())) for path in sorted(EXAMPLES.glob("*.y*ml"))]
     found += [(path.name, json.loads(path.read_text())) for path in sorted(EXAMPLES.glob("*.json"))]
+    # The CI examples' check request (the workflows beside it are not specs).
+    found += [(f"ci/{path.name}", yaml.safe_load(path.read_text())) for path in sorted(EXAMPLES.glob("ci/check*.yaml"))]
     for page in sorted((REPO / "docs").glob("*.md")):
         for index, block in enumerate(re.findall(r"```yaml\n(.*?)```", page.read_text(), re.DOTALL)):
             data = yaml.safe_load(block)

@@ -7,11 +7,13 @@ from fastapi import APIRouter, Depends
 
 from tracetax.api.auth import UNAUTHORIZED, require_token
 from tracetax.api.routes import (
+    badges,
     calibrations,
     checks,
     costs,
     experiments,
     health,
+    history,
     logs,
     meta,
     pipelines,
@@ -33,6 +35,8 @@ for guarded in (
     costs.router,
     calibrations.router,
     tunings.router,
+    history.router,
+    badges.router,
     logs.router,
     meta.router,
 ):

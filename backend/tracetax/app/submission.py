@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import dataclass
+from typing import Any
 
 from tracetax.app.runtime import EngineRuntime
 from tracetax.core.config import Settings
@@ -21,6 +22,7 @@ from tracetax.demos.catalog import ServiceManifest
 from tracetax.diagnostics import calibration
 from tracetax.diagnostics.checks import Budget
 from tracetax.lab import pipelines
+from tracetax.spec.provenance import HistoryGate
 from tracetax.spec.service import AnySpec, ExperimentSpec, SpecError, parse_spec
 from tracetax.subjects.registry import subject_for
 
@@ -129,21 +131,58 @@ def queue_experiment(runtime: EngineRuntime, spec: AnySpec, *, admitted: bool = 
             refuse_when_queue_full(runtime)
         with runtime.sessions() as session:
             label = subject_for(spec).label(spec)
-            experiment = repo.create_experiment(session, spec.model_dump(mode="json"), label, spec.name)
+            experiment = repo.create_experiment(session, stored_spec(spec), label, spec.name, provenance_of(spec))
         position = runtime.queue.submit(experiment.id)
     return Queued(experiment, position, spec.estimated_seconds())
 
 
-def queue_check(runtime: EngineRuntime, spec: AnySpec, budget: Budget, strict: bool) -> tuple[Check, Queued]:
+def stored_spec(spec: AnySpec) -> dict[str, Any]:
+    """The spec as stored in `experiments.spec`: without its provenance, which is stored beside
+    it (`experiments.provenance`), so that what compares specs (calibrations' signatures, a
+    tuning's rungs, the UI's "run again") never sees where a run came from."""
+    return spec.model_dump(mode="json", exclude={"provenance"})
+
+
+def provenance_of(spec: AnySpec) -> dict[str, Any] | None:
+    """The spec's provenance as stored, without its unknown fields; None when it has none."""
+    if spec.provenance is None:
+        return None
+    return spec.provenance.model_dump(mode="json", exclude_none=True) or None
+
+
+@dataclass(frozen=True)
+class CheckOrigin:
+    """What a check keeps besides its experiment and budget: the candidate's and the
+    baseline's own names (the experiment renames them `candidate` and `baseline`) and the gate
+    against the branch's history, when asked."""
+
+    configuration: str | None = None
+    baseline_configuration: str | None = None
+    against_history: HistoryGate | None = None
+
+
+def queue_check(
+    runtime: EngineRuntime, spec: AnySpec, budget: Budget, strict: bool, origin: CheckOrigin | None = None
+) -> tuple[Check, Queued]:
     """Queue the check's experiment (baseline against candidate) and store the check. A
     relative budget tighter than a matching calibration says this machine resolves at the
     check's rounds is refused (SpecError naming the budget field); calibrations are of
     services only so far."""
+    origin = origin or CheckOrigin()
     validate(spec, runtime.subjects.services, runtime.settings)
     refuse_unresolvable(runtime, spec, budget)
     queued = queue_experiment(runtime, spec, check=True)
+    gate = origin.against_history
     with runtime.sessions() as session:
-        check = repo.create_check(session, queued.experiment.id, budget.model_dump(), strict)
+        check = repo.create_check(
+            session,
+            queued.experiment.id,
+            budget.model_dump(),
+            strict,
+            configuration=origin.configuration,
+            baseline_configuration=origin.baseline_configuration,
+            against_history=gate.model_dump(mode="json") if gate is not None else None,
+        )
     return check, queued
 
 

@@ -1,7 +1,8 @@
 """`tracetax check`: a CI overhead check against a running TraceTax, through its API.
 
-Exit codes: 0 pass, 1 fail (a budget line over budget), 2 error (bad input, TraceTax
-unreachable, the experiment failed, or a value that could not be measured).
+Exit codes: 0 pass, 1 fail (a budget line over budget, or an overhead grown beyond
+--against-history's allowance), 2 error (bad input, TraceTax unreachable, the experiment
+failed, a value that could not be measured, or a judgement against history that cannot tell).
 """
 
 from __future__ import annotations
@@ -14,9 +15,18 @@ import httpx
 import typer
 import yaml
 
-from tracetax.cli.api import ApiAnswerError, answer, api_client
+from tracetax.cli.api import ApiAnswerError, answer, api_client, refusal
+from tracetax.cli.provenance import (
+    BranchOption,
+    CiRunUrlOption,
+    CommitOption,
+    ProvenanceFlags,
+    PullRequestOption,
+    RepositoryOption,
+)
 from tracetax.diagnostics.checks import BUDGET_LINE_TEXT
 from tracetax.spec.presets import PRESETS
+from tracetax.spec.provenance import HistoryGate
 
 EXIT_PASS, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
 
@@ -98,9 +108,43 @@ def _request(
     }
 
 
+def history_gate(text: str, max_growth_pct: float) -> dict[str, Any]:
+    """`--against-history BRANCH:N` with its growth allowed, as the request's `against_history`."""
+    try:
+        return HistoryGate.parse(text, max_growth_pct).model_dump(mode="json")
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="--against-history") from None
+
+
 def _error(message: str) -> typer.Exit:
     typer.echo(f"tracetax check: {message}", err=True)
     return typer.Exit(EXIT_ERROR)
+
+
+def overall_verdict(status: dict[str, Any]) -> str:
+    """The same-run verdict and the judgements against history together: fail when either
+    fails, error when the run errs or a judgement cannot tell, pass otherwise (a branch's first
+    checks have no history: that does not fail or err)."""
+    history = {judgement["verdict"] for judgement in status.get("history") or []}
+    same_run = status["verdict"]["verdict"]
+    if same_run == "fail" or "fail" in history:
+        return "fail"
+    if same_run != "pass" or "inconclusive" in history:
+        return "error"
+    return "pass"
+
+
+def exit_code(status: dict[str, Any]) -> int:
+    """0 pass, 1 fail (the same run or against history), 2 error."""
+    return {"pass": EXIT_PASS, "fail": EXIT_FAIL}.get(overall_verdict(status), EXIT_ERROR)
+
+
+def _write_markdown(http: httpx.Client, check_id: str, path: Path) -> None:
+    """The finished check's Markdown summary (the API's format=markdown) into `path`."""
+    response = http.get(f"/api/v1/checks/{check_id}", params={"format": "markdown"})
+    if response.status_code != 200:
+        raise _error(f"reading check {check_id} as Markdown failed ({refusal(response)})")
+    path.write_text(response.text, encoding="utf-8")
 
 
 def _await_verdict(http: httpx.Client, check_id: str, timeout: float) -> dict[str, Any]:
@@ -206,6 +250,12 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option(help="Fail on the point estimate, not the interval's lower bound.")
         ] = False,
         junit: Annotated[Path | None, typer.Option(help="Write the verdict as JUnit XML here.")] = None,
+        markdown: Annotated[
+            Path | None,
+            typer.Option(
+                help="Write a GitHub-flavoured Markdown summary here (e.g. $GITHUB_STEP_SUMMARY, a PR comment)."
+            ),
+        ] = None,
         timeout: Annotated[float, typer.Option(help="Give up after this many seconds.")] = 3600,
         max_wall_time: Annotated[
             float | None,
@@ -214,6 +264,30 @@ def register(app: typer.Typer) -> None:
                 "conclusive or this many seconds of measurement are spent (services)."
             ),
         ] = None,
+        sample_stacks: Annotated[
+            bool,
+            typer.Option(
+                help="Sample the service's stacks: the summary then links the differential flame graph of where "
+                "the added cost went (services)."
+            ),
+        ] = False,
+        repository: RepositoryOption = None,
+        branch: BranchOption = None,
+        commit: CommitOption = None,
+        pull_request: PullRequestOption = None,
+        ci_run_url: CiRunUrlOption = None,
+        against_history: Annotated[
+            str | None,
+            typer.Option(
+                metavar="BRANCH:N",
+                help="Also gate against the last N checks of BRANCH (same service, configuration and machine), "
+                "e.g. main:10.",
+            ),
+        ] = None,
+        history_max_growth_pct: Annotated[
+            float,
+            typer.Option(help="--against-history: the overhead growth allowed against the history, in % points."),
+        ] = 5.0,
     ) -> None:
         """Run a CI overhead check; exit 0 pass, 1 fail, 2 error."""
         budget = {
@@ -256,6 +330,14 @@ def register(app: typer.Typer) -> None:
             )
         if max_wall_time is not None:
             body["max_wall_time_s"] = max_wall_time
+        if sample_stacks:
+            body["sample_stacks"] = True
+        flags = ProvenanceFlags(repository, branch, commit, pull_request, ci_run_url)
+        provenance = flags.resolve(body.get("provenance"))
+        if provenance is not None:
+            body["provenance"] = provenance
+        if against_history is not None:
+            body["against_history"] = history_gate(against_history, history_max_growth_pct)
         with api_client(api, timeout=30) as http:
             try:
                 created = answer(http.post("/api/v1/checks", json=body), expected=202)
@@ -269,12 +351,16 @@ def register(app: typer.Typer) -> None:
             status = _await_verdict(http, check_id, max(timeout, (max_wall_time or 0) + 600))
             if junit is not None:
                 junit.write_text(http.get(f"/api/v1/checks/{check_id}", params={"format": "junit"}).text)
+            if markdown is not None:
+                _write_markdown(http, check_id, markdown)
         verdict = status["verdict"]
         for line in verdict["lines"]:
             typer.echo(f"  {line['verdict'].upper():<12} {line['name']}: {line['reason']}")
             if line.get("summary"):
                 typer.echo(f"  {'':<12} {line['summary']}")
+        for judgement in status.get("history") or []:
+            typer.echo(f"  {judgement['verdict'].upper():<12} history {judgement['metric']}: {judgement['reason']}")
         if status.get("error"):
             typer.echo(f"  error: {status['error']}", err=True)
-        typer.echo(f"check {check_id}: {verdict['verdict']}")
-        raise typer.Exit({"pass": EXIT_PASS, "fail": EXIT_FAIL}.get(verdict["verdict"], EXIT_ERROR))
+        typer.echo(f"check {check_id}: {overall_verdict(status)}")
+        raise typer.Exit(exit_code(status))

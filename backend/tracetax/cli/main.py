@@ -15,6 +15,7 @@ import typer
 from tracetax.cli.calibrate import register as register_calibrate_command
 from tracetax.cli.check import register as register_check_command
 from tracetax.cli.cost import register as register_cost_command
+from tracetax.cli.history import register as register_history_command
 from tracetax.cli.run import register as register_run_commands
 from tracetax.cli.tune import register as register_tune_command
 from tracetax.clients.health import Backends, check_components
@@ -33,6 +34,7 @@ register_check_command(app)
 register_calibrate_command(app)
 register_cost_command(app)
 register_tune_command(app)
+register_history_command(app)
 
 StateOption = Annotated[
     Path | None,

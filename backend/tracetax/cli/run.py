@@ -14,13 +14,22 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, Ti
 from rich.table import Table
 
 from tracetax.app.runtime import EngineRuntime
-from tracetax.app.submission import UnknownServiceError, validate
+from tracetax.app.submission import UnknownServiceError, provenance_of, stored_spec, validate
+from tracetax.cli.provenance import (
+    BranchOption,
+    CiRunUrlOption,
+    CommitOption,
+    ProvenanceFlags,
+    PullRequestOption,
+    RepositoryOption,
+)
 from tracetax.core.config import get_settings
 from tracetax.db import repository as repo
 from tracetax.demos.catalog import demo_services
 from tracetax.diagnostics.rounds import stack_down_rounds
 from tracetax.engine.progress import Progress as ProgressEvent
-from tracetax.spec.service import SpecError, load_spec_file
+from tracetax.spec.provenance import Provenance
+from tracetax.spec.service import AnySpec, SpecError, load_spec_file
 from tracetax.subjects.registry import subject_for
 from tracetax.subjects.tables import format_us
 from tracetax.system.processes import reap_leftovers
@@ -28,10 +37,11 @@ from tracetax.system.processes import reap_leftovers
 console = Console()
 
 
-def run(spec_path: Path) -> int:
-    """Run a spec to its end in this process; returns the exit code."""
+def run(spec_path: Path, flags: ProvenanceFlags | None = None) -> int:
+    """Run a spec to its end in this process; returns the exit code. Its provenance: the
+    spec's own, under `flags`, over what the CI's environment gives."""
     try:
-        spec = load_spec_file(spec_path)
+        spec = with_provenance(load_spec_file(spec_path), flags or ProvenanceFlags())
         validate(spec, demo_services(), get_settings())
     except UnknownServiceError as error:
         console.print(f"[red]{error}")
@@ -66,7 +76,7 @@ def run(spec_path: Path) -> int:
     runtime = EngineRuntime.create(get_settings(), publish=on_progress)
     with runtime.sessions() as session:
         experiment = repo.create_experiment(
-            session, spec.model_dump(mode="json"), subject_for(spec).label(spec), spec.name
+            session, stored_spec(spec), subject_for(spec).label(spec), spec.name, provenance_of(spec)
         )
     console.print(
         f"experiment {experiment.id}: {len(spec.configurations)} configurations x {spec.rounds} rounds, "
@@ -118,6 +128,13 @@ def run(spec_path: Path) -> int:
     return 0 if status == "completed" else 1
 
 
+def with_provenance(spec: AnySpec, flags: ProvenanceFlags) -> AnySpec:
+    """The spec with its provenance resolved (raises typer.BadParameter naming a bad flag)."""
+    given = spec.provenance.model_dump(exclude_none=True) if spec.provenance is not None else None
+    resolved = flags.resolve(given)
+    return spec.model_copy(update={"provenance": Provenance.model_validate(resolved) if resolved else None})
+
+
 def services() -> None:
     table = Table(title="Demo services")
     for column in ("language", "framework", "modes", "SDK"):
@@ -137,9 +154,14 @@ def register(app: typer.Typer) -> None:
     @app.command("run")
     def run_command(
         spec: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="Experiment spec (YAML or JSON).")],
+        repository: RepositoryOption = None,
+        branch: BranchOption = None,
+        commit: CommitOption = None,
+        pull_request: PullRequestOption = None,
+        ci_run_url: CiRunUrlOption = None,
     ) -> None:
         """Run an experiment spec with a live progress bar; ends with the results table."""
-        raise typer.Exit(run(spec))
+        raise typer.Exit(run(spec, ProvenanceFlags(repository, branch, commit, pull_request, ci_run_url)))
 
     @app.command("services")
     def services_command() -> None:

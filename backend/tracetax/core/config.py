@@ -130,6 +130,11 @@ class Settings(BaseSettings):
     service_cpus: str | None = None
     loadgen_cpus: str | None = None
 
+    # Where people reach this TraceTax (its UI and API): the links a check's Markdown summary
+    # and badges point at (a check, its History page, its flame-graph diff). Behind a proxy or
+    # in CI, set the address readers of a pull request can open.
+    public_url: AnyHttpUrl = AnyHttpUrl("http://localhost:8000")
+
     # The built UI (frontend/dist); served at / when it exists.
     frontend_dist: Path = Path(__file__).resolve().parents[3] / "frontend" / "dist"
     # Grafana to link to (Explore) from the results, and the names of its data sources there.

@@ -82,8 +82,12 @@ class Experiment(Base):
     started_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
     finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
     error: Mapped[str | None] = mapped_column(NulFreeText)
-    # Host facts recorded when the run starts: cores, CPU placement, tool versions.
+    # Host facts recorded when the run starts: cores, CPU placement, tool versions, the
+    # machine's fingerprint (`machine`), what each configuration ran (`configurations`).
     environment: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # Where it came from (tracetax.spec.provenance.Provenance: repository, branch, commit,
+    # pull request, CI run); kept beside the spec, not in it. None when not given.
+    provenance: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
     rounds: Mapped[list[Round]] = relationship(
         back_populates="experiment", order_by="(Round.round_index, Round.order_index)", cascade="all, delete-orphan"
@@ -167,6 +171,15 @@ class Check(Base):
     budget: Mapped[dict[str, Any]] = mapped_column(JSON)
     strict: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow, index=True)
+    # The candidate's and the baseline's own names (`batch-default`), before the check's
+    # experiment renames them `candidate` and `baseline`: a history is a configuration's.
+    configuration: Mapped[str | None] = mapped_column(NulFreeString(120))
+    baseline_configuration: Mapped[str | None] = mapped_column(NulFreeString(120))
+    # The gate against the branch's history, when asked (tracetax.spec.provenance.HistoryGate).
+    against_history: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # The paired overheads with their intervals, once the experiment has completed (the
+    # history's points: docs/ci-checks.md); None until then.
+    overheads: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
 
 class Calibration(Base):

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Text, cast, delete, func, literal, select
+from sqlalchemy import ColumnElement, Text, case, cast, delete, func, literal, select, update
 from sqlalchemy.orm import Session, selectinload
 
 from tracetax.db.models import Calibration, Check, ConfigurationResult, Experiment, LedgerReading, Round, Tuning, utcnow
@@ -27,8 +27,12 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-def create_experiment(session: Session, spec: dict[str, Any], service: str, name: str | None) -> Experiment:
-    experiment = Experiment(id=str(uuid.uuid4()), name=name, status="queued", service=service, spec=spec)
+def create_experiment(
+    session: Session, spec: dict[str, Any], service: str, name: str | None, provenance: dict[str, Any] | None = None
+) -> Experiment:
+    experiment = Experiment(
+        id=str(uuid.uuid4()), name=name, status="queued", service=service, spec=spec, provenance=provenance
+    )
     session.add(experiment)
     session.commit()
     return experiment
@@ -72,8 +76,25 @@ def replace_ledger_readings(session: Session, experiment_id: str, readings: Sequ
     session.commit()
 
 
-def create_check(session: Session, experiment_id: str, budget: dict[str, Any], strict: bool) -> Check:
-    check = Check(id=str(uuid.uuid4()), experiment_id=experiment_id, budget=budget, strict=strict)
+def create_check(
+    session: Session,
+    experiment_id: str,
+    budget: dict[str, Any],
+    strict: bool,
+    *,
+    configuration: str | None = None,
+    baseline_configuration: str | None = None,
+    against_history: dict[str, Any] | None = None,
+) -> Check:
+    check = Check(
+        id=str(uuid.uuid4()),
+        experiment_id=experiment_id,
+        budget=budget,
+        strict=strict,
+        configuration=configuration,
+        baseline_configuration=baseline_configuration,
+        against_history=against_history,
+    )
     session.add(check)
     session.commit()
     return check
@@ -312,3 +333,72 @@ def stored_bytes(session: Session) -> dict[str, int]:
 
 def list_all_tunings(session: Session) -> Sequence[Tuning]:
     return session.scalars(select(Tuning)).all()
+
+
+# -- history: checks by service, configuration and branch ---------------------------------------
+
+
+def _history_service() -> ColumnElement[str]:
+    """The service a check's history is kept under: a demo's language or the pipeline lab's
+    `collector` (the experiment's `service` label), a user's own command by its service_name
+    (every command service is labelled `command`). history_service() is the same in Python."""
+    command_name = Experiment.spec[("service", "service_name")].as_string()
+    return case((Experiment.service == "command", command_name), else_=Experiment.service)
+
+
+def history_service(experiment: Experiment) -> str:
+    """The service a check's history is kept under (see _history_service)."""
+    if experiment.service == "command":
+        return str((experiment.spec.get("service") or {}).get("service_name") or experiment.service)
+    return experiment.service
+
+
+def history_checks(
+    session: Session,
+    service: str,
+    configuration: str | None,
+    branch: str | None,
+    limit: int,
+    machine: str | None = None,
+    before: datetime | None = None,
+) -> list[tuple[Check, Experiment]]:
+    """The newest `limit` checks of the service whose experiment completed, oldest first, with
+    their experiments: of one candidate configuration (None: every one), of one branch and
+    machine fingerprint (None: any), created before `before` (None: any time)."""
+    query = (
+        select(Check, Experiment)
+        .join(Experiment, Experiment.id == Check.experiment_id)
+        .where(Experiment.status == "completed", _history_service() == service)
+        .order_by(Check.created_at.desc(), Check.id.desc())
+        .limit(limit)
+    )
+    if configuration is not None:
+        query = query.where(Check.configuration == configuration)
+    if branch is not None:
+        query = query.where(Experiment.provenance["branch"].as_string() == branch)
+    if machine is not None:
+        query = query.where(Experiment.environment[("machine", "fingerprint")].as_string() == machine)
+    if before is not None:
+        query = query.where(Check.created_at < before)
+    rows = [(check, experiment) for check, experiment in session.execute(query)]
+    return rows[::-1]
+
+
+def history_configurations(session: Session, service: str) -> list[str]:
+    """The candidate configurations the service's checks measured, by name."""
+    query = (
+        select(Check.configuration)
+        .join(Experiment, Experiment.id == Check.experiment_id)
+        .where(_history_service() == service, Check.configuration.is_not(None))
+        .distinct()
+    )
+    return sorted(name for name in session.scalars(query) if name is not None)
+
+
+def save_check_overheads(session: Session, check_id: str, overheads: dict[str, Any]) -> dict[str, Any] | None:
+    """Store a finished check's overhead snapshot, once, and return the one stored: a snapshot
+    already stored (by another request that read the check first) is kept as it is."""
+    session.execute(update(Check).where(Check.id == check_id, Check.overheads.is_(None)).values(overheads=overheads))
+    session.commit()
+    stored: dict[str, Any] | None = session.scalar(select(Check.overheads).where(Check.id == check_id))
+    return stored

@@ -495,14 +495,34 @@ def unresolvable(
     return errors
 
 
-def junit(check_id: str, verdict: Verdict, error: str | None = None) -> str:
-    """JUnit XML: one test case per budget line (failures, and inconclusive or unknown lines as errors)."""
+@dataclass(frozen=True)
+class JunitCase:
+    """A test case beside the budget lines' (a judgement against history): its outcome is a
+    JUnit failure, error, skip or pass (system-out)."""
+
+    classname: str
+    name: str
+    outcome: Literal["pass", "failure", "error", "skipped"]
+    message: str
+    detail: str = ""
+
+
+def junit(check_id: str, verdict: Verdict, error: str | None = None, extra: Sequence[JunitCase] = ()) -> str:
+    """JUnit XML: one test case per budget line (failures, and inconclusive or unknown lines as
+    errors), then the `extra` cases."""
     suite = ET.Element(
         "testsuite",
         name=f"tracetax check {check_id}",
-        tests=str(len(verdict.lines)),
-        failures=str(sum(line.verdict == "fail" for line in verdict.lines)),
-        errors=str(sum(line.verdict in ("unknown", "inconclusive") for line in verdict.lines) + (1 if error else 0)),
+        tests=str(len(verdict.lines) + len(extra)),
+        failures=str(
+            sum(line.verdict == "fail" for line in verdict.lines) + sum(case.outcome == "failure" for case in extra)
+        ),
+        errors=str(
+            sum(line.verdict in ("unknown", "inconclusive") for line in verdict.lines)
+            + sum(c.outcome == "error" for c in extra)
+            + (1 if error else 0)
+        ),
+        skipped=str(sum(c.outcome == "skipped" for c in extra)),
     )
     properties = ET.SubElement(suite, "properties")
     ET.SubElement(properties, "property", name="verdict", value=verdict.verdict)
@@ -516,6 +536,12 @@ def junit(check_id: str, verdict: Verdict, error: str | None = None) -> str:
             ET.SubElement(case, "error", message=line.reason).text = detail
         else:
             ET.SubElement(case, "system-out").text = f"{line.reason}; {detail}"
+    for extra_case in extra:
+        case = ET.SubElement(suite, "testcase", classname=extra_case.classname, name=extra_case.name)
+        if extra_case.outcome == "pass":
+            ET.SubElement(case, "system-out").text = f"{extra_case.message}; {extra_case.detail}".rstrip("; ")
+        else:
+            ET.SubElement(case, extra_case.outcome, message=extra_case.message).text = extra_case.detail
     if error:
         case = ET.SubElement(suite, "testcase", classname="tracetax.check", name="run")
         ET.SubElement(case, "error", message=error)
@@ -527,6 +553,7 @@ __all__ = [
     "Budget",
     "BudgetLine",
     "BudgetLineText",
+    "JunitCase",
     "Verdict",
     "format_value",
     "judge",

@@ -26,6 +26,7 @@ from tracetax.engine.round import RoundOutcome, RoundSubject, Slot, TogetherSlot
 from tracetax.engine.schedule import round_robin_schedule
 from tracetax.spec.service import AnySpec, parse_spec
 from tracetax.system.lock import LockWaitCancelledError, measurement_lock
+from tracetax.system.machine import machine_fingerprint
 from tracetax.system.placement import Placement, engine_on_stack_cores
 
 log = logging.getLogger(__name__)
@@ -362,6 +363,8 @@ class ExperimentEngine:
             "host": platform.node(),
             "kernel": platform.release(),
             "python": platform.python_version(),
+            # What a history compares points by: CPU model, cores, memory, kernel, virtualization.
+            "machine": machine_fingerprint(),
             **subject.environment(),
         }
 

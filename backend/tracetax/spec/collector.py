@@ -25,6 +25,7 @@ from tracetax.spec.inputs import (
     SettingKey,
     SettingValue,
 )
+from tracetax.spec.provenance import Provenance
 
 # A ramp step's time besides sending: telemetrygen's start and the settle before reading the queue.
 RAMP_STEP_OVERHEAD_S = 1.5
@@ -195,6 +196,30 @@ class SpanLoadSpec(InputModel):
         le=1000,
         description="telemetrygen workers (goroutines); by default as many as the rate needs (lab.telemetrygen).",
     )
+    side_by_side_s: float | None = Field(
+        default=None,
+        ge=0,
+        le=3600,
+        description="Side-by-side phase at the start of every round: every variant's lab Collector live at once on "
+        "the lab core, each fed by its own telemetrygen at `spans_per_s`, so that cores per 10k spans/s and peak RSS "
+        "are paired under the same core speed (docs/diagnostics.md). Unset: as long as `duration_s`. 0 measures them "
+        "one at a time, as lost spans and the ramp always are.",
+    )
+    side_by_side_warmup_s: float | None = Field(
+        default=None,
+        ge=0,
+        le=600,
+        description="Warm-up of the side-by-side phase, every variant at once. Unset: as long as `warmup_s`.",
+    )
+
+    @property
+    def side_by_side_seconds(self) -> float:
+        """The side-by-side phase's measured seconds (0: it does not run)."""
+        return self.duration_s if self.side_by_side_s is None else self.side_by_side_s
+
+    @property
+    def side_by_side_warmup_seconds(self) -> float:
+        return self.warmup_s if self.side_by_side_warmup_s is None else self.side_by_side_warmup_s
 
 
 class PipelineSpec(InputModel):
@@ -214,6 +239,9 @@ class PipelineSpec(InputModel):
     load: SpanLoadSpec
     rounds: int = Field(default=5, ge=1, le=50, description="Interleaved rounds, as for services.")
     seed: int = Field(default=0, ge=SEED_MIN, le=SEED_MAX)
+    provenance: Provenance | None = Field(
+        default=None, description="Where the run came from, as for services: stored beside the spec, not in it."
+    )
 
     @model_validator(mode="after")
     def one_baseline_and_unique_names(self) -> PipelineSpec:
@@ -233,7 +261,20 @@ class PipelineSpec(InputModel):
         if load.ramp is not None:
             # Every step may run: the estimate is an upper bound.
             per_run += len(load.ramp.rates(load.spans_per_s)) * (load.ramp.step_s + RAMP_STEP_OVERHEAD_S)
-        return per_run * len(self.configurations) * self.rounds
+        return (per_run * len(self.configurations) + self.side_by_side_seconds(startup_s)) * self.rounds
+
+    def side_by_side_seconds(self, startup_s: float = PIPELINE_STARTUP_S) -> float:
+        """Rough wall time of one round's side-by-side phase (0 when it does not run): every
+        variant's Collectors start one after another, then warm-up, window and stop."""
+        if not self.runs_side_by_side():
+            return 0.0
+        load = self.load
+        starts = startup_s * len(self.configurations)
+        return starts + load.side_by_side_warmup_seconds + load.side_by_side_seconds + PIPELINE_STOP_S
+
+    def runs_side_by_side(self) -> bool:
+        """Whether each round starts with the side-by-side phase: asked for and more than one variant."""
+        return self.load.side_by_side_seconds > 0 and len(self.configurations) > 1
 
     def planned_looks(self) -> tuple[int, ...]:
         """A pipeline experiment runs its `rounds` (a precision is for services so far)."""

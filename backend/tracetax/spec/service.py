@@ -50,6 +50,7 @@ from tracetax.spec.inputs import (
     QueryValue,
 )
 from tracetax.spec.presets import PRESETS
+from tracetax.spec.provenance import Provenance
 
 PROCESSORS = ("none", "simple", "batch", "agent", "ebpf")
 NAME_PATTERN = r"^[a-z0-9][a-z0-9._%-]{0,39}$"
@@ -567,6 +568,11 @@ class ExperimentSpec(InputModel):
         description="Ask for a precision instead of a number of rounds: after `rounds`, rounds are added until "
         "every named metric's interval is within ±half_width_pct or max_wall_time_s is spent, with intervals "
         "valid under that optional stopping (repeated confidence intervals, wider than fixed-n ones).",
+    )
+    provenance: Provenance | None = Field(
+        default=None,
+        description="Where the run came from (repository, branch, commit, pull request, CI run): stored beside the "
+        "spec, not in it, so it changes nothing that is measured or compared.",
     )
 
     @model_validator(mode="after")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel
 from rich.console import RenderableType
@@ -23,6 +23,8 @@ from tracetax.core.config import Settings
 from tracetax.db.models import Check, Experiment
 from tracetax.demos.catalog import ServiceManifest, demo_services
 from tracetax.diagnostics.checks import Budget, Verdict
+from tracetax.diagnostics.cost import Figure
+from tracetax.diagnostics.overhead import Change
 from tracetax.engine.experiment import Sufficiency
 from tracetax.engine.figures import Figures
 from tracetax.engine.loadgen import LoadDriver, OhaDriver
@@ -68,6 +70,44 @@ class DiagnosticsOptions:
     target_spans_per_s: float | None = None
 
 
+HistoryUnit = Literal["pct", "bytes", "usd", "spans"]
+
+
+class HistoryMetric(BaseModel):
+    """One figure a check's history keeps (`checks.overheads`): an estimate and its 95% interval,
+    None where unknown (never 0)."""
+
+    estimate: float | None
+    low: float | None = None
+    high: float | None = None
+    unit: HistoryUnit
+
+
+@dataclass(frozen=True)
+class HistoryMetricText:
+    """How a history metric is named for people, and the budget line that reads it in the same
+    unit (drawn as the History chart's budget line; None: no such line)."""
+
+    label: str
+    unit: HistoryUnit
+    budget_field: str | None
+
+
+def relative_metric(change: Change | None) -> HistoryMetric:
+    """A paired change as the history keeps it: relative, oriented so that positive is worse, %."""
+    interval = change.worse_pct() if change is not None else None
+    if interval is None:
+        return HistoryMetric(estimate=None, unit="pct")
+    return HistoryMetric(estimate=interval.estimate, low=interval.low, high=interval.high, unit="pct")
+
+
+def figure_metric(figure: Figure | None, unit: HistoryUnit) -> HistoryMetric:
+    """One of the candidate's own figures (a mean over rounds with its interval) as the history keeps it."""
+    if figure is None:
+        return HistoryMetric(estimate=None, unit=unit)
+    return HistoryMetric(estimate=figure.estimate, low=figure.low, high=figure.high, unit=unit)
+
+
 @dataclass
 class CliReport:
     """What `tracetax run` prints of a finished experiment, after its progress bar."""
@@ -89,6 +129,8 @@ class Subject(ABC, Generic[SpecT, DiagnosticsT]):
     budget_fields: ClassVar[frozenset[str]]
     # Whether re-collecting the ledger (POST .../ledger) answers the rounds' service ledgers.
     answers_round_ledgers: ClassVar[bool]
+    # The metrics a check's history keeps for this subject (`history_metrics`), by name.
+    history_metric_text: ClassVar[dict[str, HistoryMetricText]]
 
     @abstractmethod
     def label(self, spec: SpecT) -> str:
@@ -153,6 +195,18 @@ class Subject(ABC, Generic[SpecT, DiagnosticsT]):
         strict: bool,
     ) -> Verdict:
         """A finished check's verdict on its candidate against the baseline."""
+
+    @abstractmethod
+    def history_metrics(
+        self,
+        session: Session,
+        experiment: Experiment,
+        spec: SpecT,
+        context: SubjectContext,
+        budget: Budget,
+    ) -> dict[str, HistoryMetric]:
+        """What a finished check's history keeps of its candidate against the baseline: one
+        figure per name of `history_metric_text`, read as the check's verdict reads them."""
 
     def sufficiency(
         self, session: Session, experiment: Experiment, spec: SpecT, context: SubjectContext, check: Check | None

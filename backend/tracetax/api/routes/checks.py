@@ -6,19 +6,21 @@ the diagnostics' bootstrap block).
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Response, status
 
 from tracetax.api.auth import FORBIDDEN, require_allowed_service
 from tracetax.api.deps import EngineDep, SettingsDep, SpecRoute, deletion_errors, submission_errors
-from tracetax.api.schemas.checks import CheckBody, CheckCreated, CheckStatus, field_of
+from tracetax.api.schemas.checks import CheckBody, CheckCreated, CheckStatus, MachineFingerprint, field_of
 from tracetax.api.schemas.errors import QUEUE_FULL, error_responses
-from tracetax.app import retention
+from tracetax.api.schemas.history import HistoryJudgementModel
+from tracetax.app import history, retention
 from tracetax.app.submission import queue_check
 from tracetax.db import repository as repo
-from tracetax.db.models import Check
+from tracetax.db.models import Check, Experiment
 from tracetax.diagnostics.checks import Budget, Verdict, junit
+from tracetax.spec.provenance import HistoryGate, Provenance
 from tracetax.spec.service import parse_spec
 from tracetax.subjects.registry import subject_for
 
@@ -43,8 +45,21 @@ def create_check(request: CheckBody, engine: EngineDep, settings: SettingsDep) -
     with submission_errors(field_of):
         spec = request.experiment_spec()
         require_allowed_service(settings, spec)
-        check, queued = queue_check(engine, spec, request.budget, request.strict)
+        check, queued = queue_check(engine, spec, request.budget, request.strict, request.origin())
     return CheckCreated.of(check.id, queued)
+
+
+def _origin(check: Check, experiment: Experiment) -> dict[str, Any]:
+    """Where the check came from and what it ran on, as CheckStatus's fields."""
+    machine = (experiment.environment or {}).get("machine")
+    gate = check.against_history
+    return {
+        "provenance": Provenance.model_validate(experiment.provenance) if experiment.provenance else None,
+        "machine": MachineFingerprint.model_validate(machine) if machine else None,
+        "configuration": check.configuration,
+        "baseline_configuration": check.baseline_configuration,
+        "against_history": HistoryGate.model_validate(gate) if gate else None,
+    }
 
 
 def _status(engine: EngineDep, check: Check) -> CheckStatus:
@@ -59,6 +74,7 @@ def _status(engine: EngineDep, check: Check) -> CheckStatus:
             created_at=check.created_at,
             budget=Budget.model_validate(check.budget),
             strict=check.strict,
+            **_origin(check, experiment),
         )
         if experiment.status not in repo.FINAL_EXPERIMENT_STATES:
             return result
@@ -69,6 +85,10 @@ def _status(engine: EngineDep, check: Check) -> CheckStatus:
         spec = parse_spec(experiment.spec)
         subject = subject_for(spec)
         result.verdict = subject.verdict(session, experiment, spec, engine.subjects, result.budget, check.strict)
+        overheads = history.stored_snapshot(session, check, experiment, engine.subjects, result.verdict)
+        judgements = history.history_judgements(session, check, experiment, engine.subjects, overheads)
+        if judgements is not None:
+            result.history = [HistoryJudgementModel.model_validate(judgement) for judgement in judgements]
     return result
 
 
@@ -83,14 +103,21 @@ def list_checks(engine: EngineDep, limit: Annotated[int, Query(ge=1, le=500)] = 
     "/{check_id}",
     response_model=CheckStatus,
     responses={
-        200: {"content": {"application/xml": {}}},
-        **error_responses({404: "not found", 409: "format=junit before the check has a verdict"}),
+        200: {"content": {"application/xml": {}, "text/markdown": {}}},
+        **error_responses({404: "not found", 409: "format=junit or markdown before the check has a verdict"}),
     },
 )
 def get_check(
     check_id: str,
     engine: EngineDep,
-    format: Annotated[Literal["json", "junit"], Query(description="junit: JUnit XML of the budget lines")] = "json",
+    settings: SettingsDep,
+    format: Annotated[
+        Literal["json", "junit", "markdown"],
+        Query(
+            description="junit: JUnit XML of the budget lines and the judgements against history; markdown: a "
+            "GitHub-flavoured summary for $GITHUB_STEP_SUMMARY or a pull request comment"
+        ),
+    ] = "json",
 ) -> CheckStatus | Response:
     """Status, and once finished the verdict with each budget line's measured value and interval."""
     with engine.sessions() as session:
@@ -98,11 +125,21 @@ def get_check(
     if check is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, f"no check {check_id}")
     result = _status(engine, check)
-    if format == "junit":
-        if result.verdict is None:
-            raise HTTPException(status.HTTP_409_CONFLICT, f"check {check_id} is {result.status}: no verdict yet")
-        return Response(junit(check_id, result.verdict, result.error), media_type="application/xml")
-    return result
+    if format == "json":
+        return result
+    if result.verdict is None:
+        raise HTTPException(status.HTTP_409_CONFLICT, f"check {check_id} is {result.status}: no verdict yet")
+    if format == "markdown":
+        with engine.sessions() as session:
+            experiment = repo.get_experiment(session, check.experiment_id)
+            if experiment is None:
+                raise HTTPException(status.HTTP_404_NOT_FOUND, f"check {check.id} lost its experiment")
+            text = history.markdown_report(
+                session, check, experiment, engine.subjects, result.verdict, result.error, str(settings.public_url)
+            )
+        return Response(text, media_type="text/markdown; charset=utf-8")
+    cases = history.junit_cases(result.history or [])
+    return Response(junit(check_id, result.verdict, result.error, cases), media_type="application/xml")
 
 
 @router.delete(

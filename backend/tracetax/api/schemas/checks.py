@@ -8,10 +8,13 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, Discriminator, Field, Tag, field_validator
 
+from tracetax.api.schemas.history import HistoryJudgementModel
 from tracetax.api.schemas.queued import QueuedRecord
+from tracetax.app.submission import CheckOrigin
 from tracetax.diagnostics.checks import BUDGET_LINES, Budget, Verdict
 from tracetax.spec.collector import PipelineSpec, SpanLoadSpec, VariantSpec
 from tracetax.spec.inputs import SEED_MAX, SEED_MIN, InputModel
+from tracetax.spec.provenance import HistoryGate, Provenance
 from tracetax.spec.service import ConfigurationSpec, ExperimentSpec, LoadSpec, Precision, ServiceRef, subject_of
 from tracetax.subjects.registry import subject_named
 
@@ -44,6 +47,17 @@ def _budget_fits(budget: Budget, subject: str) -> Budget:
     return budget
 
 
+PROVENANCE_HELP = (
+    "Where the check came from (repository, branch, commit, pull request, CI run); `tracetax check` fills it from "
+    "its flags and the CI's environment (docs/ci-checks.md). Stored with the check's experiment; a history is "
+    "drawn by branch and commit from it."
+)
+AGAINST_HISTORY_HELP = (
+    "Also judge the check against the last `points` checks of `branch` (same service, configuration and machine): "
+    "fail when an overhead grew by more than `max_growth_pct` points (`tracetax check --against-history main:10`)."
+)
+
+
 class CheckRequest(InputModel):
     subject: Literal["service"] = Field(default="service", description="A service check; `collector` for a pipeline.")
     service: ServiceRef
@@ -54,6 +68,11 @@ class CheckRequest(InputModel):
     rounds: int = Field(default=5, ge=1, le=50)
     seed: int = Field(default=0, ge=SEED_MIN, le=SEED_MAX)
     strict: bool = Field(default=False, description="Judge the point estimate instead of the interval's lower bound.")
+    sample_stacks: bool = Field(
+        default=False,
+        description="Sample the service's stacks, for the differential flame graph of where the added cost went "
+        "(off by default: a verdict reads no stacks, and a check runs as short as it can).",
+    )
     max_wall_time_s: float | None = Field(
         default=None,
         gt=0,
@@ -61,6 +80,8 @@ class CheckRequest(InputModel):
         description="Buy rounds while a budget line is inconclusive: after `rounds`, rounds are added until every "
         "line is conclusive or this wall time is spent (intervals valid however many are added: docs/diagnostics.md).",
     )
+    provenance: Provenance | None = Field(default=None, description=PROVENANCE_HELP)
+    against_history: HistoryGate | None = Field(default=None, description=AGAINST_HISTORY_HELP)
 
     def experiment_spec(self) -> ExperimentSpec:
         """The check's experiment: the baseline against the candidate. Names are fixed so an
@@ -72,9 +93,13 @@ class CheckRequest(InputModel):
             load=self.load,
             rounds=self.rounds,
             seed=self.seed,
-            sample_stacks=False,  # a verdict reads no stacks; a check runs as short as it can
+            sample_stacks=self.sample_stacks,
             precision=self._precision(),
+            provenance=self.provenance,
         )
+
+    def origin(self) -> CheckOrigin:
+        return CheckOrigin(self.candidate.name, self.baseline.name, self.against_history)
 
     def _precision(self) -> Precision | None:
         """Until conclusive: the budget's relative and absolute lines name the metrics."""
@@ -100,6 +125,8 @@ class PipelineCheckRequest(InputModel):
     rounds: int = Field(default=5, ge=1, le=50)
     seed: int = Field(default=0, ge=SEED_MIN, le=SEED_MAX)
     strict: bool = Field(default=False, description="Judge the point estimate instead of the interval's lower bound.")
+    provenance: Provenance | None = Field(default=None, description=PROVENANCE_HELP)
+    against_history: HistoryGate | None = Field(default=None, description=AGAINST_HISTORY_HELP)
 
     def experiment_spec(self) -> PipelineSpec:
         return PipelineSpec(
@@ -109,7 +136,11 @@ class PipelineCheckRequest(InputModel):
             load=self.load,
             rounds=self.rounds,
             seed=self.seed,
+            provenance=self.provenance,
         )
+
+    def origin(self) -> CheckOrigin:
+        return CheckOrigin(self.candidate.name, self.baseline.name, self.against_history)
 
     @field_validator("budget")
     @classmethod
@@ -130,6 +161,19 @@ class CheckCreated(QueuedRecord):
     """A check queued: its id and its experiment's place in the queue."""
 
 
+class MachineFingerprint(BaseModel):
+    """The machine a check's experiment ran on (tracetax.system.machine): a history compares
+    only points of one fingerprint."""
+
+    fingerprint: str
+    cpu_model: str | None = None
+    cores: int | None = None
+    memory_bytes: int | None = None
+    kernel: str | None = None
+    # "none", a hypervisor's or container's name ("kvm", "docker"), "vm"; None: unknown.
+    virtualization: str | None = None
+
+
 class CheckStatus(BaseModel):
     id: str
     experiment_id: str
@@ -139,3 +183,13 @@ class CheckStatus(BaseModel):
     strict: bool
     verdict: Verdict | None = None
     error: str | None = None
+    # Where the check came from and what it ran on (once its experiment has started).
+    provenance: Provenance | None = None
+    machine: MachineFingerprint | None = None
+    # The candidate's and the baseline's own names (None for checks stored before they were kept).
+    configuration: str | None = None
+    baseline_configuration: str | None = None
+    against_history: HistoryGate | None = None
+    # The verdict against the branch's history (`against_history`), once finished: one
+    # judgement per relative metric the budget names.
+    history: list[HistoryJudgementModel] | None = None

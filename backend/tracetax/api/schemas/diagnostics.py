@@ -16,6 +16,7 @@ from tracetax.api.schemas.results import PipelineLedger, StoredTraces
 from tracetax.diagnostics.overhead import Change, NoiseFloor
 from tracetax.diagnostics.pipeline import SpanDelay
 from tracetax.diagnostics.pipeline_recommend import PipelineRecommendation
+from tracetax.diagnostics.rounds import SideBySideUse
 
 
 class PipelineRoundLedger(BaseModel):
@@ -46,3 +47,5 @@ class PipelineDiagnostics(BaseModel):
     ledger: list[PipelineRoundLedger]
     span_delay: dict[str, SpanDelay]
     recommendation: PipelineRecommendation
+    # Which figures were paired from the rounds' side-by-side phases; None without such a phase.
+    side_by_side: SideBySideUse | None = None

@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from tracetax.api.schemas.results import AnyConfigurationAggregates, ClosedPhase, OpenPhase, ResourceSample
 from tracetax.db.models import Experiment, Round
+from tracetax.spec.provenance import Provenance
 from tracetax.subjects.base import Subject
 
 
@@ -35,6 +36,8 @@ class ExperimentSummary(BaseModel):
     finished_at: datetime | None
     queue_position: int | None = None
     error: str | None = None
+    # Where it came from (repository, branch, commit, pull request, CI run), when given.
+    provenance: Provenance | None = None
 
     @classmethod
     def of(cls, experiment: Experiment, queue_position: int | None) -> ExperimentSummary:
@@ -52,6 +55,7 @@ class ExperimentSummary(BaseModel):
             finished_at=experiment.finished_at,
             queue_position=queue_position,
             error=experiment.error,
+            provenance=Provenance.model_validate(experiment.provenance) if experiment.provenance else None,
         )
 
 

@@ -227,6 +227,34 @@ class LedgerTotals(TypedDict):
 
 
 @with_config(OPEN)
+class PipelineSideBySideRound(TypedDict):
+    round: int
+    cores_per_10k_spans_s: Number | None
+    cpu_cores: Number | None
+    spans_per_s: Number | None
+    rss_max_bytes: Number | None
+    # Busy shares (0-1) over the phase: `service` (the lab core), `load_generator` (its core) and
+    # `configurations` (each variant's lab Collector's own share of a core).
+    utilisation: dict[str, Any] | None
+    generator_saturated: bool | None
+    note: str | None
+
+
+@with_config(OPEN)
+class PipelineSideBySideAggregate(TypedDict):
+    """The variant in its rounds' side-by-side phases (engine/aggregate.py
+    `pipeline_side_by_side_summary`): what cores per 10k spans/s and peak RSS are paired from."""
+
+    rounds: int
+    cores_per_10k_spans_s: Number | None
+    cpu_cores: Number | None
+    spans_per_s: Number | None
+    rss_max_bytes: Number | None
+    failed_rounds: list[SideBySideFailure]
+    per_round: list[PipelineSideBySideRound]
+
+
+@with_config(OPEN)
 class PipelineAggregates(TypedDict):
     """A pipeline variant over its completed rounds (medians; the ledger's totals summed, null if unknown)."""
 
@@ -252,6 +280,9 @@ class PipelineAggregates(TypedDict):
     generator_saturated: bool
     ledger_totals: LedgerTotals
     per_round: list[PipelinePerRound]
+    # Null when its rounds had no side-by-side phase (one variant, side_by_side_s 0); absent in
+    # results stored before the phase existed.
+    side_by_side: NotRequired[PipelineSideBySideAggregate | None]
 
 
 def _subject_of(aggregates: Any) -> str:

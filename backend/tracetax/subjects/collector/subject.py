@@ -24,7 +24,15 @@ from tracetax.engine.figures import CollectorFigures, collector_phases
 from tracetax.engine.round import RoundSubject
 from tracetax.lab.pipelines import OverlayPolicy
 from tracetax.spec.collector import PipelineSpec
-from tracetax.subjects.base import CliReport, DiagnosticsOptions, Subject, SubjectContext
+from tracetax.subjects.base import (
+    CliReport,
+    DiagnosticsOptions,
+    HistoryMetric,
+    HistoryMetricText,
+    Subject,
+    SubjectContext,
+    relative_metric,
+)
 from tracetax.subjects.collector.rounds import PipelineRounds
 from tracetax.subjects.collector.tables import ledger_table, pipeline_results_table, recommendation_table
 from tracetax.subjects.collector.validation import validate_pipelines
@@ -37,6 +45,13 @@ class Collector(Subject[PipelineSpec, PipelineDiagnostics]):
     budget_fields: ClassVar[frozenset[str]] = frozenset(PIPELINE_BUDGET_FIELDS)
     # A pipeline's counters are read during each round; re-collecting reads Tempo's side only.
     answers_round_ledgers: ClassVar[bool] = False
+    history_metric_text: ClassVar[dict[str, HistoryMetricText]] = {
+        "cores_per_10k_spans_s": HistoryMetricText(
+            "Collector cores per 10k spans/s overhead", "pct", "cores_per_10k_overhead_pct"
+        ),
+        "rss_max_bytes": HistoryMetricText("Collector peak RSS overhead", "pct", "rss_overhead_pct"),
+        "lost_spans": HistoryMetricText("spans lost in the pipeline", "spans", "max_lost_spans"),
+    }
 
     def figures(self, stored: dict[str, Any] | None) -> CollectorFigures | None:
         return CollectorFigures.of(stored)
@@ -96,7 +111,6 @@ class Collector(Subject[PipelineSpec, PipelineDiagnostics]):
         readings = repo.ledger_readings(session, experiment.id)
         samples = pipeline_samples(experiment, spec, readings)
         diagnostics = build_pipeline(experiment, spec, readings, samples=samples)
-        candidate = next((r.aggregates for r in experiment.results if r.configuration == "candidate"), {})
         return judge(
             budget,
             diagnostics.overhead.get("candidate", {}),
@@ -105,8 +119,28 @@ class Collector(Subject[PipelineSpec, PipelineDiagnostics]):
             baseline=samples.get("baseline", []),
             candidate=samples.get("candidate", []),
             flagged_rounds=diagnostics.flagged_rounds,
-            lost_spans=(candidate.get("ledger_totals") or {}).get("lost"),
+            lost_spans=_lost_spans(experiment),
         )
+
+    def history_metrics(
+        self,
+        session: Session,
+        experiment: Experiment,
+        spec: PipelineSpec,
+        context: SubjectContext,
+        budget: Budget,
+    ) -> dict[str, HistoryMetric]:
+        # Read as the verdict reads them (with Tempo's side), so the history keeps the check's figures.
+        readings = repo.ledger_readings(session, experiment.id)
+        samples = pipeline_samples(experiment, spec, readings)
+        changes = build_pipeline(experiment, spec, readings, samples=samples).overhead.get("candidate", {})
+        lost = _lost_spans(experiment)
+        return {
+            "cores_per_10k_spans_s": relative_metric(changes.get("cores_per_10k_spans_s")),
+            "rss_max_bytes": relative_metric(changes.get("rss_max_bytes")),
+            # A count over the rounds, exact: no interval.
+            "lost_spans": HistoryMetric(estimate=lost, low=lost, high=lost, unit="spans"),
+        }
 
     def cli_report(
         self, session: Session, experiment: Experiment, spec: PipelineSpec, aggregates: Sequence[dict[str, Any]]
@@ -127,6 +161,13 @@ class Collector(Subject[PipelineSpec, PipelineDiagnostics]):
             ("interference on the lab Collector's cores", diagnostics.flagged_rounds),
         )
         return CliReport(tables, [f"{label}: {', '.join(rounds)}" for label, rounds in flagged if rounds])
+
+
+def _lost_spans(experiment: Experiment) -> float | None:
+    """The spans the candidate pipeline lost over its rounds (None: unknown)."""
+    candidate = next((r.aggregates for r in experiment.results if r.configuration == "candidate"), {})
+    lost = (candidate.get("ledger_totals") or {}).get("lost")
+    return None if lost is None else float(lost)
 
 
 COLLECTOR = Collector()

@@ -15,6 +15,7 @@ from tracetax.engine.round import RoundOutcome, Slot, TogetherSlot
 from tracetax.spec.service import ExperimentSpec
 from tracetax.subjects.service.runner import RoundContext, run_round
 from tracetax.subjects.service.side_by_side import SIDE_RUN_SUFFIX, run_side_by_side
+from tracetax.subjects.service.versions import configuration_versions
 
 
 @dataclass
@@ -28,6 +29,8 @@ class ServiceRounds:
         return {
             "load_generator": {"name": self.driver.name, "version": self.driver.version()},
             "service_sdk": self.manifest.sdk_version if self.manifest else None,
+            # Per configuration, the SDK or zero-code agent it ran (None: none ran, or unknown).
+            "configurations": configuration_versions(self.spec, self.manifest),
         }
 
     def _context(self, configuration: str, slot: Slot | TogetherSlot, run_id: str, workdir: Path) -> RoundContext:

@@ -27,7 +27,16 @@ from tracetax.engine.figures import ServiceFigures, service_phases
 from tracetax.engine.round import RoundSubject
 from tracetax.lab.pipelines import OverlayPolicy
 from tracetax.spec.service import CommandServiceRef, DemoServiceRef, ExperimentSpec
-from tracetax.subjects.base import CliReport, DiagnosticsOptions, Subject, SubjectContext
+from tracetax.subjects.base import (
+    CliReport,
+    DiagnosticsOptions,
+    HistoryMetric,
+    HistoryMetricText,
+    Subject,
+    SubjectContext,
+    figure_metric,
+    relative_metric,
+)
 from tracetax.subjects.service.rounds import ServiceRounds
 from tracetax.subjects.service.tables import (
     results_table,
@@ -49,6 +58,15 @@ class Service(Subject[ExperimentSpec, Diagnostics]):
     description: ClassVar[str] = "a service"
     budget_fields: ClassVar[frozenset[str]] = frozenset(SERVICE_BUDGET_FIELDS)
     answers_round_ledgers: ClassVar[bool] = True
+    history_metric_text: ClassVar[dict[str, HistoryMetricText]] = {
+        "p50": HistoryMetricText("p50 latency overhead", "pct", "p50_overhead_pct"),
+        "p99": HistoryMetricText("p99 latency overhead", "pct", "p99_overhead_pct"),
+        "cpu_per_request_us": HistoryMetricText("CPU per request overhead", "pct", "cpu_overhead_pct"),
+        "bytes_per_request": HistoryMetricText("OTLP bytes per request", "bytes", "max_bytes_per_request"),
+        # The budget line reads the candidate's own $/month; against a baseline that sends nothing
+        # (the usual `none`) that is its $/month over the baseline's, what the history keeps.
+        "usd_per_month": HistoryMetricText("Δ$/month", "usd", "max_usd_per_month"),
+    }
 
     def figures(self, stored: dict[str, Any] | None) -> ServiceFigures | None:
         return ServiceFigures.of(stored)
@@ -125,6 +143,25 @@ class Service(Subject[ExperimentSpec, Diagnostics]):
             design=design_of(spec),
         )
 
+    def history_metrics(
+        self,
+        session: Session,
+        experiment: Experiment,
+        spec: ExperimentSpec,
+        context: SubjectContext,
+        budget: Budget,
+    ) -> dict[str, HistoryMetric]:
+        diagnostics = report.build(session, experiment, manifest_for(spec, context.services))
+        changes = diagnostics.overhead.get("candidate", {})
+        cost = _cost_of_candidate(session, experiment, budget.cost or CostInputs())
+        return {
+            "p50": relative_metric(changes.get("p50")),
+            "p99": relative_metric(changes.get("p99")),
+            "cpu_per_request_us": relative_metric(changes.get("cpu_per_request_us")),
+            "bytes_per_request": figure_metric(cost.bytes_per_request if cost else None, "bytes"),
+            "usd_per_month": figure_metric(cost.usd_per_month_vs_baseline if cost else None, "usd"),
+        }
+
     def sufficiency(
         self,
         session: Session,
@@ -190,8 +227,13 @@ def _candidate_cost(session: Session, experiment: Experiment, budget: Budget) ->
     """The candidate's volume and $/month, when the budget has a line on them."""
     if budget.max_bytes_per_request is None and budget.max_usd_per_month is None:
         return None
+    return _cost_of_candidate(session, experiment, budget.cost or CostInputs())
+
+
+def _cost_of_candidate(session: Session, experiment: Experiment, inputs: CostInputs) -> ConfigurationCost | None:
+    """The candidate's volume and $/month at `inputs` (the documented Collector cost per span)."""
     readings = repo.ledger_readings(session, experiment.id)
-    costs = build_cost(experiment, readings, budget.cost or CostInputs(), collector_figure(None, None), None)
+    costs = build_cost(experiment, readings, inputs, collector_figure(None, None), None)
     return next((c for c in costs.configurations if c.configuration == "candidate"), None)
 
 

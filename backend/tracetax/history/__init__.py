@@ -1,0 +1,11 @@
+"""Overhead history (issue 24), free of HTTP and of the database: the pure logic over the
+series of paired overheads that checks leave behind, one point per check (an estimate and its
+95% interval), oldest first.
+
+- `changepoints`: where a series shifted (ruptures proposes, each break is kept only if the
+  shift is significant against the points' own intervals and the scatter within segments);
+- `gate`: the verdict of a check against the last N points of a branch;
+- `markdown`: a check's report in GitHub-flavoured Markdown (step summary, PR comment);
+- `badge`: a shields-style SVG badge;
+- `metrics`: the history metrics' names, labels and units, and how their values are written.
+"""
