@@ -15,7 +15,8 @@ export const OPENAPI_DEFAULTS = {
     "subject": "service",
     "rounds": 5,
     "seed": 0,
-    "strict": false
+    "strict": false,
+    "sample_stacks": false
   },
   "CommandServiceRef": {
     "health_path": "/healthz",
@@ -63,8 +64,15 @@ export const OPENAPI_DEFAULTS = {
   "Figure": {
     "rounds": 0
   },
+  "FlameDiffNode": {
+    "children": []
+  },
   "FlameNode": {
     "children": []
+  },
+  "HistoryGate": {
+    "points": 10,
+    "max_growth_pct": 5
   },
   "LoadSpec": {
     "warmup_s": 5,
@@ -188,10 +196,39 @@ export const OPENAPI_ENUMS = {
       "ebpf"
     ]
   },
+  "FlameDiff": {
+    "unit": [
+      "us_per_request",
+      "share_pct"
+    ]
+  },
   "HealthReport": {
     "status": [
       "ok",
       "degraded"
+    ]
+  },
+  "HistoryJudgementModel": {
+    "verdict": [
+      "pass",
+      "fail",
+      "inconclusive",
+      "no_history"
+    ]
+  },
+  "HistoryPoint": {
+    "verdict": [
+      "pass",
+      "fail",
+      "error"
+    ]
+  },
+  "HistorySeries": {
+    "unit": [
+      "pct",
+      "bytes",
+      "usd",
+      "spans"
     ]
   },
   "Readiness": {

@@ -26,6 +26,10 @@ export const queryKeys = {
   checks: ["checks"] as const,
   checkList: (limit: number) => ["checks", "list", limit] as const,
   check: (id: string) => ["checks", "detail", id] as const,
+  /** One metric's history of a configuration; under ["checks"], so a new check refreshes it. */
+  history: (filters: Record<string, string | null | undefined>) =>
+    ["checks", "history", filters] as const,
+  serviceHistory: (service: string) => ["checks", "history", "service", service] as const,
   calibrations: ["calibrations"] as const,
   calibrationList: ["calibrations", "list"] as const,
   calibration: (id: string) => ["calibrations", "detail", id] as const,
@@ -122,5 +126,20 @@ export function usePresets() {
     queryKey: queryKeys.presets,
     queryFn: ({ signal }) => unwrap(api.GET("/api/v1/presets", { signal })),
     staleTime: CATALOG_STALE_MS,
+  });
+}
+
+/** A service's configurations: each one's latest overhead per metric and its recent trend. */
+export function useServiceHistory(service: string) {
+  return useQuery({
+    queryKey: queryKeys.serviceHistory(service),
+    enabled: service !== "",
+    queryFn: ({ signal }) =>
+      unwrap(
+        api.GET("/api/v1/history/services/{service}", {
+          params: { path: { service } },
+          signal,
+        }),
+      ),
   });
 }

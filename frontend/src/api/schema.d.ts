@@ -222,6 +222,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/experiments/{experiment_id}/stacks/{configuration}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Stacks Diff
+         * @description Where the added cost went: each frame's CPU per request in this configuration against
+         *     another (the baseline by default, or a configuration of another experiment, e.g. the same
+         *     check's candidate at an earlier commit). A frame's cost is its share of its side's samples
+         *     times that side's CPU per request; `delta` is candidate minus baseline (`unit` says whether in
+         *     µs per request or, when a CPU per request is unknown, in percentage points of share).
+         */
+        get: operations["get_stacks_diff_api_v1_experiments__experiment_id__stacks__configuration__diff_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/experiments/{experiment_id}/ledger": {
         parameters: {
             query?: never;
@@ -505,6 +529,72 @@ export interface paths {
          * @description Stop the run after cancelling its running experiment; the experiments it finished stay.
          */
         post: operations["cancel_tuning_api_v1_tunings__tuning_id__cancel_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get History
+         * @description The series of one metric over a configuration's checks, oldest first: per check its commit,
+         *     branch, machine, verdict and the overhead's estimate with its 95% interval (None where not
+         *     measured), the change points found in it (ruptures, judged against the points' intervals),
+         *     and the latest check's budget line for the metric.
+         */
+        get: operations["get_history_api_v1_history_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/history/services/{service}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Service History
+         * @description Each configuration of the service checked: its latest overhead per metric, the recent
+         *     trend of estimates and the number of change points in it.
+         */
+        get: operations["get_service_history_api_v1_history_services__service__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/badges/{service}/{configuration}.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Badge
+         * @description "<configuration> <metric>": the latest check's overhead ("+3.1% ±2.0", "unknown" when not
+         *     measured, "no checks" before the first), green when that check passed, red when it failed,
+         *     grey otherwise. Never cached: it changes with every check.
+         */
+        get: operations["get_badge_api_v1_badges__service___configuration__svg_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -822,10 +912,20 @@ export interface components {
              */
             strict: boolean;
             /**
+             * Sample Stacks
+             * @description Sample the service's stacks, for the differential flame graph of where the added cost went (off by default: a verdict reads no stacks, and a check runs as short as it can).
+             * @default false
+             */
+            sample_stacks: boolean;
+            /**
              * Max Wall Time S
              * @description Buy rounds while a budget line is inconclusive: after `rounds`, rounds are added until every line is conclusive or this wall time is spent (intervals valid however many are added: docs/diagnostics.md).
              */
             max_wall_time_s?: number | null;
+            /** @description Where the check came from (repository, branch, commit, pull request, CI run); `tracetax check` fills it from its flags and the CI's environment (docs/ci-checks.md). Stored with the check's experiment; a history is drawn by branch and commit from it. */
+            provenance?: components["schemas"]["Provenance"] | null;
+            /** @description Also judge the check against the last `points` checks of `branch` (same service, configuration and machine): fail when an overhead grew by more than `max_growth_pct` points (`tracetax check --against-history main:10`). */
+            against_history?: components["schemas"]["HistoryGate"] | null;
         };
         /** CheckStatus */
         CheckStatus: {
@@ -846,6 +946,15 @@ export interface components {
             verdict?: components["schemas"]["Verdict"] | null;
             /** Error */
             error?: string | null;
+            provenance?: components["schemas"]["Provenance"] | null;
+            machine?: components["schemas"]["MachineFingerprint"] | null;
+            /** Configuration */
+            configuration?: string | null;
+            /** Baseline Configuration */
+            baseline_configuration?: string | null;
+            against_history?: components["schemas"]["HistoryGate"] | null;
+            /** History */
+            history?: components["schemas"]["HistoryJudgementModel"][] | null;
         };
         /**
          * ClosedPhase
@@ -1060,6 +1169,37 @@ export interface components {
             /** Usd Per Month By Round */
             usd_per_month_by_round: {
                 [key: string]: number | null;
+            };
+        };
+        /** ConfigurationHistory */
+        ConfigurationHistory: {
+            /** Configuration */
+            configuration: string;
+            /**
+             * Checks
+             * @description The checks read (the newest, up to the trend's length).
+             */
+            checks: number;
+            /**
+             * Latest
+             * @description Per metric, the latest check's point.
+             */
+            latest: {
+                [key: string]: components["schemas"]["HistoryPoint"];
+            };
+            /**
+             * Trend
+             * @description Per metric, the recent estimates, oldest first.
+             */
+            trend: {
+                [key: string]: (number | null)[];
+            };
+            /**
+             * Change Points
+             * @description Per metric, the change points among those checks.
+             */
+            change_points: {
+                [key: string]: number;
             };
         };
         /**
@@ -1324,6 +1464,7 @@ export interface components {
             queue_position?: number | null;
             /** Error */
             error?: string | null;
+            provenance?: components["schemas"]["Provenance"] | null;
             /** Spec */
             spec: {
                 [key: string]: unknown;
@@ -1392,6 +1533,8 @@ export interface components {
             sample_stacks: boolean;
             /** @description Ask for a precision instead of a number of rounds: after `rounds`, rounds are added until every named metric's interval is within ±half_width_pct or max_wall_time_s is spent, with intervals valid under that optional stopping (repeated confidence intervals, wider than fixed-n ones). */
             precision?: components["schemas"]["Precision"] | null;
+            /** @description Where the run came from (repository, branch, commit, pull request, CI run): stored beside the spec, not in it, so it changes nothing that is measured or compared. */
+            provenance?: components["schemas"]["Provenance"] | null;
         };
         /** ExperimentSummary */
         ExperimentSummary: {
@@ -1422,6 +1565,7 @@ export interface components {
             queue_position?: number | null;
             /** Error */
             error?: string | null;
+            provenance?: components["schemas"]["Provenance"] | null;
         };
         /**
          * ExportLocation
@@ -1499,6 +1643,55 @@ export interface components {
             /** Note */
             note?: string | null;
         };
+        /** FlameDiff */
+        FlameDiff: {
+            /**
+             * Unit
+             * @enum {string}
+             */
+            unit: "us_per_request" | "share_pct";
+            /** Unit Note */
+            unit_note: string;
+            baseline: components["schemas"]["FlameDiffSide"];
+            candidate: components["schemas"]["FlameDiffSide"];
+            root: components["schemas"]["FlameDiffNode"];
+            /** Changes */
+            changes: components["schemas"]["FrameChangeAnswer"][];
+        };
+        /** FlameDiffNode */
+        FlameDiffNode: {
+            /** Name */
+            name: string;
+            /** Value */
+            value: number;
+            /** Baseline */
+            baseline: number;
+            /** Candidate */
+            candidate: number;
+            /** Delta */
+            delta: number;
+            /**
+             * Children
+             * @default []
+             */
+            children: components["schemas"]["FlameDiffNode"][];
+        };
+        /** FlameDiffSide */
+        FlameDiffSide: {
+            /** Experiment Id */
+            experiment_id: string;
+            /** Configuration */
+            configuration: string;
+            /** Sampler */
+            sampler: string | null;
+            /** Samples */
+            samples: number;
+            /**
+             * Cpu Per Request Us
+             * @description None: unknown (the diff is then in shares)
+             */
+            cpu_per_request_us: number | null;
+        };
         /** FlameGraph */
         FlameGraph: {
             /** Configuration */
@@ -1527,6 +1720,20 @@ export interface components {
              */
             children: components["schemas"]["FlameNode"][];
         };
+        /**
+         * FrameChangeAnswer
+         * @description A function's self cost (samples where it is the leaf) on both sides.
+         */
+        FrameChangeAnswer: {
+            /** Name */
+            name: string;
+            /** Baseline */
+            baseline: number;
+            /** Candidate */
+            candidate: number;
+            /** Delta */
+            delta: number;
+        };
         /** GrafanaLinks */
         GrafanaLinks: {
             /** Url */
@@ -1552,6 +1759,159 @@ export interface components {
             status: "ok" | "degraded";
             /** Components */
             components: components["schemas"]["ComponentHealth"][];
+        };
+        /**
+         * HistoryChangePoint
+         * @description A shift of the series, named by the first check after it, with the shift's 95% interval.
+         */
+        HistoryChangePoint: {
+            /**
+             * Index
+             * @description The position in `points` of the first check after the change.
+             */
+            index: number;
+            /** Check Id */
+            check_id: string;
+            /** Commit */
+            commit: string | null;
+            /** Before */
+            before: number;
+            /** After */
+            after: number;
+            /** Shift */
+            shift: number;
+            /** Low */
+            low: number;
+            /** High */
+            high: number;
+        };
+        /**
+         * HistoryGate
+         * @description Gate a check also on its own history: fail when the overhead grew by more than
+         *     `max_growth_pct` against the last `points` checks of `branch` (same service, configuration
+         *     and machine), judged on the stored intervals.
+         */
+        HistoryGate: {
+            /**
+             * Branch
+             * @description The branch whose history is the reference.
+             */
+            branch: string;
+            /**
+             * Points
+             * @description How many of the branch's latest checks make the reference.
+             * @default 10
+             */
+            points: number;
+            /**
+             * Max Growth Pct
+             * @description The growth allowed, in percentage points of overhead (relative metrics) against the history.
+             * @default 5
+             */
+            max_growth_pct: number;
+        };
+        /**
+         * HistoryJudgementModel
+         * @description A check's verdict against its branch's history on one metric (`--against-history`).
+         */
+        HistoryJudgementModel: {
+            /** Metric */
+            metric: string;
+            /**
+             * Verdict
+             * @enum {string}
+             */
+            verdict: "pass" | "fail" | "inconclusive" | "no_history";
+            /**
+             * Growth
+             * @description The growth against the history, percentage points.
+             */
+            growth: number | null;
+            /** Low */
+            low: number | null;
+            /** High */
+            high: number | null;
+            /**
+             * Points
+             * @description The history's points it was judged against.
+             */
+            points: number;
+            /** Reason */
+            reason: string;
+        };
+        /**
+         * HistoryPoint
+         * @description One check of the series: where it came from and its overhead with the 95% interval
+         *     (None where it was not measured, never 0).
+         */
+        HistoryPoint: {
+            /** Check Id */
+            check_id: string;
+            /** Experiment Id */
+            experiment_id: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Commit */
+            commit: string | null;
+            /** Branch */
+            branch: string | null;
+            /** Pull Request */
+            pull_request: string | null;
+            /** Ci Run Url */
+            ci_run_url: string | null;
+            /** Repository */
+            repository: string | null;
+            /**
+             * Machine
+             * @description The machine fingerprint the check ran on, when recorded.
+             */
+            machine: string | null;
+            /**
+             * Verdict
+             * @description The check's own same-run verdict.
+             */
+            verdict: ("pass" | "fail" | "error") | null;
+            /** Estimate */
+            estimate: number | null;
+            /** Low */
+            low: number | null;
+            /** High */
+            high: number | null;
+        };
+        /** HistorySeries */
+        HistorySeries: {
+            /** Service */
+            service: string;
+            /** Configuration */
+            configuration: string;
+            /** Metric */
+            metric: string;
+            /**
+             * Unit
+             * @enum {string}
+             */
+            unit: "pct" | "bytes" | "usd" | "spans";
+            /** Branch */
+            branch: string | null;
+            /** Machine */
+            machine: string | null;
+            /**
+             * Budget
+             * @description The latest check's budget line for this metric, in its unit.
+             */
+            budget: number | null;
+            /**
+             * Points
+             * @description Oldest first.
+             */
+            points: components["schemas"]["HistoryPoint"][];
+            /** Change Points */
+            change_points: components["schemas"]["HistoryChangePoint"][];
+            /** Note */
+            note?: string | null;
         };
         /**
          * Interval
@@ -1694,6 +2054,25 @@ export interface components {
                 [key: string]: string;
             };
         };
+        /**
+         * MachineFingerprint
+         * @description The machine a check's experiment ran on (tracetax.system.machine): a history compares
+         *     only points of one fingerprint.
+         */
+        MachineFingerprint: {
+            /** Fingerprint */
+            fingerprint: string;
+            /** Cpu Model */
+            cpu_model?: string | null;
+            /** Cores */
+            cores?: number | null;
+            /** Memory Bytes */
+            memory_bytes?: number | null;
+            /** Kernel */
+            kernel?: string | null;
+            /** Virtualization */
+            virtualization?: string | null;
+        };
         /** Meta */
         Meta: {
             /** Version */
@@ -1835,6 +2214,7 @@ export interface components {
             ledger_totals: components["schemas"]["LedgerTotals"];
             /** Per Round */
             per_round: components["schemas"]["PipelinePerRound"][];
+            side_by_side?: components["schemas"]["PipelineSideBySideAggregate"] | null;
         } & {
             [key: string]: unknown;
         };
@@ -1868,6 +2248,10 @@ export interface components {
              * @default false
              */
             strict: boolean;
+            /** @description Where the check came from (repository, branch, commit, pull request, CI run); `tracetax check` fills it from its flags and the CI's environment (docs/ci-checks.md). Stored with the check's experiment; a history is drawn by branch and commit from it. */
+            provenance?: components["schemas"]["Provenance"] | null;
+            /** @description Also judge the check against the last `points` checks of `branch` (same service, configuration and machine): fail when an overhead grew by more than `max_growth_pct` points (`tracetax check --against-history main:10`). */
+            against_history?: components["schemas"]["HistoryGate"] | null;
         };
         /**
          * PipelineDiagnostics
@@ -1910,6 +2294,7 @@ export interface components {
                 [key: string]: components["schemas"]["SpanDelay"];
             };
             recommendation: components["schemas"]["PipelineRecommendation"];
+            side_by_side?: components["schemas"]["SideBySideUse"] | null;
         } & {
             [key: string]: unknown;
         };
@@ -2001,6 +2386,52 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * PipelineSideBySideAggregate
+         * @description The variant in its rounds' side-by-side phases (engine/aggregate.py
+         *     `pipeline_side_by_side_summary`): what cores per 10k spans/s and peak RSS are paired from.
+         */
+        PipelineSideBySideAggregate: {
+            /** Rounds */
+            rounds: number;
+            /** Cores Per 10K Spans S */
+            cores_per_10k_spans_s: number | null;
+            /** Cpu Cores */
+            cpu_cores: number | null;
+            /** Spans Per S */
+            spans_per_s: number | null;
+            /** Rss Max Bytes */
+            rss_max_bytes: number | null;
+            /** Failed Rounds */
+            failed_rounds: components["schemas"]["SideBySideFailure"][];
+            /** Per Round */
+            per_round: components["schemas"]["PipelineSideBySideRound"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** PipelineSideBySideRound */
+        PipelineSideBySideRound: {
+            /** Round */
+            round: number;
+            /** Cores Per 10K Spans S */
+            cores_per_10k_spans_s: number | null;
+            /** Cpu Cores */
+            cpu_cores: number | null;
+            /** Spans Per S */
+            spans_per_s: number | null;
+            /** Rss Max Bytes */
+            rss_max_bytes: number | null;
+            /** Utilisation */
+            utilisation: {
+                [key: string]: unknown;
+            } | null;
+            /** Generator Saturated */
+            generator_saturated: boolean | null;
+            /** Note */
+            note: string | null;
+        } & {
+            [key: string]: unknown;
+        };
         /** PipelineSpec */
         PipelineSpec: {
             /**
@@ -2024,6 +2455,8 @@ export interface components {
              * @default 0
              */
             seed: number;
+            /** @description Where the run came from, as for services: stored beside the spec, not in it. */
+            provenance?: components["schemas"]["Provenance"] | null;
         };
         /** PipelineVariantInfo */
         PipelineVariantInfo: {
@@ -2096,6 +2529,44 @@ export interface components {
             held_or_dropped: number | null;
         } & {
             [key: string]: unknown;
+        };
+        /**
+         * Provenance
+         * @description Where a check or an experiment came from. Given by the caller (`tracetax check
+         *     --commit ...`), or detected by the CLI from the CI's own environment
+         *     (tracetax.system.ci.detect_provenance).
+         */
+        Provenance: {
+            /**
+             * Repository
+             * @description The repository, e.g. `acme/shop` or `gitlab.example.com/acme/shop`.
+             */
+            repository?: string | null;
+            /**
+             * Branch
+             * @description The branch measured (a pull request's source branch).
+             */
+            branch?: string | null;
+            /**
+             * Commit
+             * @description The commit measured (in a pull request's CI run, usually the merge commit tested).
+             */
+            commit?: string | null;
+            /**
+             * Pull Request
+             * @description The pull or merge request's number, when the run is one's.
+             */
+            pull_request?: string | null;
+            /**
+             * Ci Run Url
+             * @description The CI run (workflow run, pipeline, build) that asked for it.
+             */
+            ci_run_url?: string | null;
+            /**
+             * Ci System
+             * @description The CI system: github-actions, gitlab-ci, jenkins, buildkite, or your own name.
+             */
+            ci_system?: string | null;
         };
         /**
          * RampPoint
@@ -2439,6 +2910,13 @@ export interface components {
             /** Why */
             why: string;
         };
+        /** ServiceHistory */
+        ServiceHistory: {
+            /** Service */
+            service: string;
+            /** Configurations */
+            configurations: components["schemas"]["ConfigurationHistory"][];
+        };
         /** ServiceInfo */
         ServiceInfo: {
             /** Language */
@@ -2656,6 +3134,16 @@ export interface components {
              * @description telemetrygen workers (goroutines); by default as many as the rate needs (lab.telemetrygen).
              */
             workers?: number | null;
+            /**
+             * Side By Side S
+             * @description Side-by-side phase at the start of every round: every variant's lab Collector live at once on the lab core, each fed by its own telemetrygen at `spans_per_s`, so that cores per 10k spans/s and peak RSS are paired under the same core speed (docs/diagnostics.md). Unset: as long as `duration_s`. 0 measures them one at a time, as lost spans and the ramp always are.
+             */
+            side_by_side_s?: number | null;
+            /**
+             * Side By Side Warmup S
+             * @description Warm-up of the side-by-side phase, every variant at once. Unset: as long as `warmup_s`.
+             */
+            side_by_side_warmup_s?: number | null;
         };
         /** StackSummary */
         StackSummary: {
@@ -3645,6 +4133,66 @@ export interface operations {
             };
         };
     };
+    get_stacks_diff_api_v1_experiments__experiment_id__stacks__configuration__diff_get: {
+        parameters: {
+            query?: {
+                /** @description The configuration to compare with: by default the experiment's baseline, or with `against_experiment` the same configuration name in that experiment. */
+                against?: string | null;
+                /** @description Compare with a configuration of this experiment (e.g. an earlier check's). */
+                against_experiment?: string | null;
+                /** @description tree: the diff's call tree (JSON); folded: `stack count_baseline count_candidate` lines (Brendan Gregg's difffolded.pl output) for flamegraph.pl, counts in ns of CPU per request when both sides' CPU per request is known, else in parts per million of each side's samples (the X-Folded-Count-Unit header says which) */
+                format?: "tree" | "folded";
+                /** @description Leave out tree frames below this share of both sides' samples. */
+                min_share?: number;
+            };
+            header?: never;
+            path: {
+                experiment_id: string;
+                configuration: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the diff tree, or folded diff (difffolded.pl) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlameDiff"];
+                    "text/plain": unknown;
+                };
+            };
+            /** @description no or a wrong bearer token where this request needs one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description no such experiment or configuration, or a side has no stack samples (the reason is given) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description the two sides are the same configuration of the same experiment */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     recollect_ledger_api_v1_experiments__experiment_id__ledger_post: {
         parameters: {
             query?: never;
@@ -3972,8 +4520,8 @@ export interface operations {
     get_check_api_v1_checks__check_id__get: {
         parameters: {
             query?: {
-                /** @description junit: JUnit XML of the budget lines */
-                format?: "json" | "junit";
+                /** @description junit: JUnit XML of the budget lines and the judgements against history; markdown: a GitHub-flavoured summary for $GITHUB_STEP_SUMMARY or a pull request comment */
+                format?: "json" | "junit" | "markdown";
             };
             header?: never;
             path: {
@@ -3991,6 +4539,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["CheckStatus"];
                     "application/xml": unknown;
+                    "text/markdown": unknown;
                 };
             };
             /** @description no or a wrong bearer token where this request needs one */
@@ -4011,7 +4560,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
-            /** @description format=junit before the check has a verdict */
+            /** @description format=junit or markdown before the check has a verdict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4656,6 +5205,166 @@ export interface operations {
             };
             /** @description already finished */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_history_api_v1_history_get: {
+        parameters: {
+            query: {
+                /** @description A demo's language, a command service's service_name. */
+                service: string;
+                /** @description The candidate configuration's own name. */
+                configuration: string;
+                /** @description One of: p50, p99, cpu_per_request_us, bytes_per_request, usd_per_month, cores_per_10k_spans_s, rss_max_bytes, lost_spans. */
+                metric?: string;
+                /** @description Only the checks of this branch. */
+                branch?: string | null;
+                /** @description Only the checks run on this machine fingerprint. */
+                machine?: string | null;
+                /** @description The newest N checks (answered oldest first). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistorySeries"];
+                };
+            };
+            /** @description no or a wrong bearer token where this request needs one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description no completed check of that service, configuration, branch or machine */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_service_history_api_v1_history_services__service__get: {
+        parameters: {
+            query?: {
+                /** @description Only the checks of this branch. */
+                branch?: string | null;
+                /** @description How many recent checks make each trend. */
+                points?: number;
+            };
+            header?: never;
+            path: {
+                service: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceHistory"];
+                };
+            };
+            /** @description no or a wrong bearer token where this request needs one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description no check of that service */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_badge_api_v1_badges__service___configuration__svg_get: {
+        parameters: {
+            query?: {
+                /** @description One of: p50, p99, cpu_per_request_us, bytes_per_request, usd_per_month, cores_per_10k_spans_s, rss_max_bytes, lost_spans. */
+                metric?: string;
+                /** @description The latest check of this branch. */
+                branch?: string | null;
+            };
+            header?: never;
+            path: {
+                service: string;
+                configuration: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A shields-style flat badge. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": unknown;
+                };
+            };
+            /** @description no or a wrong bearer token where this request needs one */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -38,6 +38,9 @@ export type StackSummary = Schemas["StackSummary"];
 export type ExportLocation = Schemas["ExportLocation"];
 export type FlameGraph = Schemas["FlameGraph"];
 export type FlameNode = Schemas["FlameNode"];
+/** Where the added cost went: two sides' stacks, per frame (GET …/stacks/{c}/diff). */
+export type FlameDiff = Schemas["FlameDiff"];
+export type FlameDiffNode = Schemas["FlameDiffNode"];
 export type Recommendation = Schemas["Recommendation"];
 export type RuleFiring = Schemas["RuleFiring"];
 export type ExperimentLogs = Schemas["ExperimentLogs"];
@@ -74,6 +77,18 @@ export type CheckStatus = Schemas["CheckStatus"];
 export type Budget = Schemas["Budget"];
 export type BudgetLine = Schemas["BudgetLine"];
 export type Verdict = Schemas["Verdict"];
+/** Where a check or an experiment came from (repository, branch, commit, PR, CI run). */
+export type Provenance = Schemas["Provenance"];
+/** A check's gate against its branch's history (`--against-history main:10`). */
+export type HistoryGate = Schemas["HistoryGate"];
+/** A check's verdict against its branch's history on one metric. */
+export type HistoryJudgement = Schemas["HistoryJudgementModel"];
+
+// Overhead history (api/routes/history.py): every check of a configuration by commit.
+export type HistorySeries = Schemas["HistorySeries"];
+export type HistoryPoint = Schemas["HistoryPoint"];
+export type HistoryChangePoint = Schemas["HistoryChangePoint"];
+export type ServiceHistory = Schemas["ServiceHistory"];
 export type ServiceRef = CheckRequest["service"];
 
 // Calibrations: A/A experiments whose noise floor checks are held to (api/routes/calibrations.py).

@@ -37,6 +37,7 @@ export function AppLayout() {
           <NavLink to="/experiments/new">New experiment</NavLink>
           <NavLink to="/pipelines/new">New pipeline experiment</NavLink>
           <NavLink to="/checks">CI checks</NavLink>
+          <NavLink to="/history">History</NavLink>
           <NavLink to="/calibrations">Calibrate</NavLink>
           <NavLink to="/tunings">Tuning</NavLink>
           <NavLink to="/stack">Stack</NavLink>

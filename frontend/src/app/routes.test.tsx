@@ -67,6 +67,21 @@ describe("routes", () => {
     expect(document.title).toBe("New pipeline experiment · TraceTax");
   });
 
+  it("has the history in the navigation, and a service's page", async () => {
+    stubApi({ "GET /api/v1/services": services });
+    renderRoute("/history");
+    expect(await screen.findByRole("heading", { level: 1, name: "History" })).toBeTruthy();
+    const nav = screen.getByRole("navigation", { name: "Main" });
+    expect(within(nav).getByRole("link", { name: "History" }).getAttribute("aria-current")).toBe(
+      "page",
+    );
+    expect(document.title).toBe("History · TraceTax");
+    cleanup();
+    stubApi({ "GET /api/v1/history/services/go": { service: "go", configurations: [] } });
+    renderRoute("/services/go");
+    expect(await screen.findByRole("heading", { level: 1, name: "Service go" })).toBeTruthy();
+  });
+
   it("answers an unknown URL with a not-found page", async () => {
     stubApi({});
     renderRoute("/no/such/page");

@@ -7,8 +7,10 @@ import { ChecksPage } from "../features/checks/ChecksPage";
 import { NewCheckPage } from "../features/checks/NewCheckPage";
 import { ExperimentsPage } from "../features/experiments/ExperimentsPage";
 import { StackPage } from "../features/health/StackPage";
+import { HistoryPage } from "../features/history/HistoryPage";
 import { NewExperimentPage } from "../features/new-experiment/NewExperimentPage";
 import { NewPipelinePage } from "../features/new-pipeline/NewPipelinePage";
+import { ServicePage } from "../features/services/ServicePage";
 import { NewTuningPage } from "../features/tunings/NewTuningPage";
 import { TuningPage } from "../features/tunings/TuningPage";
 import { TuningsPage } from "../features/tunings/TuningsPage";
@@ -31,6 +33,8 @@ export const routes: RouteObject[] = [
       { path: "checks", element: <ChecksPage /> },
       { path: "checks/new", element: <NewCheckPage /> },
       { path: "checks/:id", element: <CheckPage /> },
+      { path: "history", element: <HistoryPage /> },
+      { path: "services/:service", element: <ServicePage /> },
       { path: "calibrations", element: <CalibrationsPage /> },
       { path: "calibrations/new", element: <NewCalibrationPage /> },
       { path: "calibrations/:id", element: <CalibrationPage /> },

@@ -23,6 +23,7 @@ import {
   MISSING,
 } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
+import { CheckLinks, HistoryJudgements, ProvenanceFacts } from "./CheckHistory";
 import {
   budgetLabel,
   budgetLimit,
@@ -141,7 +142,9 @@ function Check({ data, experiment }: { data: CheckStatus; experiment?: Experimen
             : "the paired 95% interval (one-sided test after Holm)"}
         </Fact>
         <Fact term="Created">{formatDateTime(data.created_at)}</Fact>
+        <ProvenanceFacts check={data} />
       </dl>
+      <CheckLinks check={data} service={pipeline ? null : (experiment?.service ?? null)} />
 
       <section className="panel" aria-labelledby="lines-title">
         <div className="section-head">
@@ -165,6 +168,8 @@ function Check({ data, experiment }: { data: CheckStatus; experiment?: Experimen
           <BudgetLines check={data} pipeline={pipeline} />
         </OnceFinal>
       </section>
+
+      <HistoryJudgements check={data} />
 
       <CiCommands check={data} />
     </>

@@ -23,8 +23,17 @@ export interface CheckFormState extends BudgetDraft, LoadDraft {
   /** The request rate max_usd_per_month is priced at (budget.cost.requests_per_s); blank: the API's default. */
   costRate: string;
   strict: boolean;
+  /** Sample the service's stacks, for the differential flame graph of where the added cost went. */
+  sampleStacks: boolean;
   /** Buy rounds while a line is inconclusive, up to this wall time (s); blank: just `rounds`. */
   maxWallTime: string;
+  /** Where the check comes from (provenance.branch, .commit); blank: not recorded. */
+  branch: string;
+  commit: string;
+  /** The gate against history as the CLI writes it, `BRANCH[:N]`; blank: no gate. */
+  againstHistory: string;
+  /** The growth the gate allows, in percentage points; blank: the API's default. */
+  maxGrowth: string;
 }
 
 /** The CLI's defaults (`tracetax check --help`) and the documented example budget. */
@@ -48,7 +57,12 @@ export function initialCheckForm(languages: readonly string[], presets: readonly
     max_usd_per_month: "",
     costRate: "",
     strict: false,
+    sampleStacks: false,
     maxWallTime: "",
+    branch: "",
+    commit: "",
+    againstHistory: "",
+    maxGrowth: "",
   } satisfies CheckFormState;
 }
 
@@ -65,6 +79,30 @@ export function parseEnvLines(text: string): Record<string, string> {
   return env;
 }
 
+/** `provenance` from the branch and commit typed; undefined when neither was. */
+export function provenanceRequest(form: Pick<CheckFormState, "branch" | "commit">) {
+  const provenance: Record<string, string> = {};
+  if (form.branch.trim()) provenance.branch = form.branch.trim();
+  if (form.commit.trim()) provenance.commit = form.commit.trim();
+  return Object.keys(provenance).length > 0 ? provenance : undefined;
+}
+
+/**
+ * `against_history` from "BRANCH[:N]" and the growth allowed, as `--against-history` and
+ * `--history-max-growth-pct` read them; undefined when blank. A count that is not a number is sent as
+ * typed, so the API's message about it shows beside the field.
+ */
+export function againstHistoryRequest(form: Pick<CheckFormState, "againstHistory" | "maxGrowth">) {
+  const text = form.againstHistory.trim();
+  if (!text) return undefined;
+  const at = text.lastIndexOf(":");
+  const gate: Record<string, unknown> = { branch: at < 0 ? text : text.slice(0, at) };
+  if (at >= 0) gate.points = numberOrText(text.slice(at + 1)) ?? text.slice(at + 1);
+  const growth = numberOrText(form.maxGrowth);
+  if (growth !== undefined) gate.max_growth_pct = growth;
+  return gate;
+}
+
 export function toCheckRequest(form: CheckFormState): CheckRequest {
   const env = parseEnvLines(form.candidateEnv);
   const budget: Budget = {};
@@ -74,6 +112,8 @@ export function toCheckRequest(form: CheckFormState): CheckRequest {
   }
   const rate = numberOrText(form.costRate);
   if (rate !== undefined) (budget as Record<string, unknown>).cost = { requests_per_s: rate };
+  const provenance = provenanceRequest(form);
+  const againstHistory = againstHistoryRequest(form);
   return {
     subject: "service",
     service: { kind: "demo", language: form.language },
@@ -88,8 +128,11 @@ export function toCheckRequest(form: CheckFormState): CheckRequest {
     }),
     budget,
     strict: form.strict,
+    ...(form.sampleStacks ? { sample_stacks: true } : {}),
     ...(numberOrText(form.maxWallTime) !== undefined
       ? { max_wall_time_s: numberOrText(form.maxWallTime) }
       : {}),
+    ...(provenance ? { provenance } : {}),
+    ...(againstHistory ? { against_history: againstHistory } : {}),
   } as unknown as CheckRequest;
 }

@@ -196,9 +196,29 @@ export function checkMaxWallTime(spec: Pick<ExperimentSpec, "precision">): numbe
   return precision.max_wall_time_s ?? null;
 }
 
+/** What of a check its history needs: where it came from, and its gate against a branch. */
+export type HistoryParts = Partial<Pick<CheckStatus, "provenance" | "against_history">>;
+
+/** The gate's defaults (spec/provenance.py HistoryGate): `--against-history main` is main:10. */
+export const HISTORY_GATE_DEFAULTS = OPENAPI_DEFAULTS.HistoryGate;
+
+/** A request's `provenance` and `against_history`, as the check had them (none: left out). */
+export function historyRequest(check: HistoryParts): HistoryParts {
+  return {
+    ...(check.provenance
+      ? {
+          provenance: Object.fromEntries(
+            Object.entries(check.provenance).filter(([, value]) => value != null),
+          ),
+        }
+      : {}),
+    ...(check.against_history ? { against_history: check.against_history } : {}),
+  };
+}
+
 /** The request that runs this check again, from its experiment's stored spec. */
 export function checkRequest(
-  check: Pick<CheckStatus, "budget" | "strict">,
+  check: Pick<CheckStatus, "budget" | "strict"> & HistoryParts,
   spec: ExperimentSpec,
   presets: readonly Preset[],
 ): CheckRequest {
@@ -215,11 +235,13 @@ export function checkRequest(
     rounds: spec.rounds ?? 3,
     seed: spec.seed ?? 0,
     strict: check.strict,
+    sample_stacks: spec.sample_stacks ?? false,
   };
   if (!request.seed) delete (request as Partial<CheckRequest>).seed;
+  if (!request.sample_stacks) delete (request as Partial<CheckRequest>).sample_stacks;
   const maxWallTime = checkMaxWallTime(spec);
   if (maxWallTime != null) request.max_wall_time_s = maxWallTime;
-  return request;
+  return { ...request, ...historyRequest(check) };
 }
 
 /** A word for a POSIX shell: as it is when safe, else single-quoted. */
@@ -330,7 +352,7 @@ export function cliBudgetProblems(budget: Budget): string[] {
 /** The `tracetax check` command of a check: with flags when they say it exactly. */
 export function cliCommand(
   baseUrl: string,
-  check: Pick<CheckStatus, "budget" | "strict">,
+  check: Pick<CheckStatus, "budget" | "strict"> & HistoryParts,
   spec: ExperimentSpec,
   presets: readonly Preset[],
 ): CliCommand {
@@ -366,8 +388,28 @@ export function cliCommand(
   if (budget.length > 0) lines.push(`  ${budget.join(" ")}`);
   const maxWallTime = checkMaxWallTime(spec);
   const wallTime = maxWallTime != null ? `--max-wall-time ${number(maxWallTime)} ` : "";
-  lines.push(`  ${check.strict ? "--strict " : ""}${wallTime}--junit ${JUNIT_FILE}`);
+  const history = historyFlags(check);
+  if (history) lines.push(`  ${history}`);
+  const stacks = spec.sample_stacks ? "--sample-stacks " : "";
+  lines.push(`  ${check.strict ? "--strict " : ""}${stacks}${wallTime}--junit ${JUNIT_FILE}`);
   return { flags: true, reasons: [], command: lines.join(" \\\n") };
+}
+
+/** What a check carries for its history, as the CLI's flags: `--branch main --commit abc123
+ * --against-history main:10 --history-max-growth-pct 5`; null when it carries none. (In CI the CLI reads
+ * the branch and commit from the environment; the flags override it.) */
+export function historyFlags(check: HistoryParts): string | null {
+  const flags: string[] = [];
+  if (check.provenance?.branch) flags.push(`--branch ${shellQuote(check.provenance.branch)}`);
+  if (check.provenance?.commit) flags.push(`--commit ${shellQuote(check.provenance.commit)}`);
+  const gate = check.against_history;
+  if (gate) {
+    const points = gate.points ?? HISTORY_GATE_DEFAULTS.points;
+    flags.push(`--against-history ${shellQuote(`${gate.branch}:${points}`)}`);
+    if (gate.max_growth_pct != null && gate.max_growth_pct !== HISTORY_GATE_DEFAULTS.max_growth_pct)
+      flags.push(`--history-max-growth-pct ${number(gate.max_growth_pct)}`);
+  }
+  return flags.length > 0 ? flags.join(" ") : null;
 }
 
 // Collector pipeline checks ---------------------------------------------------------------
@@ -511,4 +553,9 @@ export function pipelineCliCommand(baseUrl: string, request: PipelineCheckBody):
 /** The check's JUnit XML (one test case per budget line). */
 export function junitUrl(checkId: string): string {
   return `/api/v1/checks/${encodeURIComponent(checkId)}?format=junit`;
+}
+
+/** The check's GitHub-flavoured Markdown summary (for a PR comment or $GITHUB_STEP_SUMMARY). */
+export function markdownUrl(checkId: string): string {
+  return `/api/v1/checks/${encodeURIComponent(checkId)}?format=markdown`;
 }

@@ -1,3 +1,4 @@
+import { Link } from "react-router";
 import { type ExperimentSummary, isPipelineSummary } from "../../api/types";
 import { CreatedCell, ListTable, NameCell, StatusCell } from "../../components/ListTable";
 import { MISSING } from "../../lib/format";
@@ -37,7 +38,10 @@ export function ExperimentsTable({ experiments }: { experiments: ExperimentSumma
             {isPipelineSummary(experiment) ? (
               <span className="subject-pipeline">Collector pipeline</span>
             ) : (
-              experiment.service
+              // A service's page: its configurations' latest overhead and trend.
+              <Link to={`/services/${encodeURIComponent(experiment.service)}`}>
+                {experiment.service}
+              </Link>
             )}
           </td>
           <td>

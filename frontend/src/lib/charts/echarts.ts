@@ -1,6 +1,6 @@
-// ECharts, with only what the UI draws (bars; the tuning's trade-off as points and a line; their
-// axes, legend, tooltip and the generated aria description), rendered as SVG: a tree-shaken build
-// instead of the whole library.
+// ECharts, with only what the UI draws (bars; the tuning's trade-off as points and a line; the
+// history's lines, bands and marked lines; their axes, legend, tooltip and the generated aria
+// description), rendered as SVG: a tree-shaken build instead of the whole library.
 
 import {
   BarChart,
@@ -17,6 +17,8 @@ import {
   type GridComponentOption,
   LegendComponent,
   type LegendComponentOption,
+  MarkLineComponent,
+  type MarkLineComponentOption,
   TooltipComponent,
   type TooltipComponentOption,
 } from "echarts/components";
@@ -29,6 +31,7 @@ echarts.use([
   ScatterChart,
   GridComponent,
   LegendComponent,
+  MarkLineComponent,
   TooltipComponent,
   AriaComponent,
   SVGRenderer,
@@ -40,6 +43,7 @@ export type EChartOption = echarts.ComposeOption<
   | ScatterSeriesOption
   | GridComponentOption
   | LegendComponentOption
+  | MarkLineComponentOption
   | TooltipComponentOption
   | AriaComponentOption
 >;
