@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
-from tracetax.app import history
+from tracetax.app import check_history, history
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
 from tracetax.db.models import Check, Experiment
@@ -221,20 +221,14 @@ def test_a_check_against_history_fails_on_growth_and_skips_without_history(
         check, experiment = _loaded(sessions, check_id)
         with sessions() as session:
             overheads = history.stored_snapshot(session, check, experiment, subjects)
-            judgements = history.history_judgements(session, check, experiment, subjects, overheads)
+            judgements = check_history.history_judgements(session, check, experiment, subjects, overheads)
         assert judgements is not None
         return [(j.metric, j.verdict) for j in judgements]
 
     assert judged(first) == [("cpu_per_request_us", "no_history")]
     assert judged(grown) == [("cpu_per_request_us", "fail")]
     assert judged(same) == [("cpu_per_request_us", "pass")]
-    cases = history.junit_cases(
+    cases = check_history.junit_cases(
         [history.judge_against_history("cpu_per_request_us", None, [], 5.0)]  # type: ignore[attr-defined]
     )
     assert cases[0].outcome == "skipped" and cases[0].classname == "tracetax.history"
-
-
-def test_the_badge_text_shows_the_interval_or_unknown() -> None:
-    assert history.overhead_text(3.1, 1.1, 5.1, "pct") == "+3.1% ±2.0"
-    assert history.overhead_text(None, None, None, "pct") == "unknown"
-    assert history.overhead_text(1204.0, 1190.0, 1210.0, "bytes") == "1,204 B ±10"

@@ -6,7 +6,7 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
-from tracetax.history.badge import badge_svg, text_width
+from tracetax.history.badge import badge_message, badge_svg, text_width
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -48,3 +48,9 @@ def test_colours_are_named_or_hex_and_anything_else_is_refused() -> None:
         badge_svg("a", "b", "purple")
     with pytest.raises(ValueError, match="badge color"):
         badge_svg("a", "b", '#12"/><script')
+
+
+def test_the_badge_text_shows_the_interval_or_unknown() -> None:
+    assert badge_message(3.1, 1.1, 5.1, "pct") == "+3.1% ±2.0"
+    assert badge_message(None, None, None, "pct") == "unknown"
+    assert badge_message(1204.0, 1190.0, 1210.0, "bytes") == "1,204 B ±10"

@@ -1,6 +1,10 @@
-"""Change points on synthetic series of paired overheads (estimates with 95% intervals)."""
+"""Change points on synthetic series of paired overheads (estimates with 95% intervals), and on
+a real run's stored series (make bench-history)."""
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -122,3 +126,22 @@ def test_series_scatter_ignores_a_step() -> None:
     assert series_scatter([0.0, 1.0, 0.0, 1.0, 100.0, 101.0, 100.0, 101.0]) == pytest.approx(
         1.0 / 0.6745 / 2**0.5, rel=1e-3
     )
+
+
+# -- the detection replayed on a real run's stored results ---------------------------------------
+
+BENCH_RUN = Path(__file__).parent / "fixtures" / "bench-history.json"
+
+
+def _stored_series(scenario: str, metric: str) -> list[SeriesPoint]:
+    stored = json.loads(BENCH_RUN.read_text())[scenario]["series"][metric]["points"]
+    return [SeriesPoint(p["estimate"], p["low"], p["high"]) for p in stored if p["estimate"] is not None]
+
+
+def test_a_real_runs_step_is_one_change_point_at_the_seventh_commit_and_its_flat_run_none() -> None:
+    # `make bench-history BENCH_ARGS="--save ..."` on the real stack: 12 checks of Go's
+    # batch-default against none, the demo's 300 µs busy-wait added from the 7th; then 12 unchanged.
+    [change] = change_points(_stored_series("step", "cpu_per_request_us"))
+    assert change.index == 6 and change.low > 0, change
+    assert change_points(_stored_series("flat", "cpu_per_request_us")) == []
+    assert change_points(_stored_series("flat", "p50")) == []

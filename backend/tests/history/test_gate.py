@@ -111,7 +111,7 @@ def test_bytes_and_dollars_are_written_in_their_units() -> None:
 
 
 def test_bad_input_is_refused_naming_what_to_fix() -> None:
-    with pytest.raises(ValueError, match="unknown metric .latency.; use one of"):
+    with pytest.raises(ValueError, match=r"unknown metric .latency.; use one of"):
         judge_against_history("latency", _point(1.0), CALM, 5.0)
     with pytest.raises(ValueError, match="max_growth"):
         judge_against_history("p99", _point(1.0), CALM, float("inf"))

@@ -35,7 +35,9 @@ def check_request(inject_us: int) -> dict[str, Any]:
         "baseline": {"preset": "none"},
         "candidate": {"preset": "batch-default", "inject_busy_us": inject_us},
         "load": {"rate": 300, "warmup_s": 1, "duration_s": 2, "max_throughput_s": 0, "query": {"iters": 1000}},
-        "rounds": 2,
+        # Three rounds: with two, Student's t has one degree of freedom and a relative interval
+        # spans a factor of ten (+41% to +962% for one such check).
+        "rounds": 3,
         # Wide enough that the same-run verdict always passes: the exit code then tells the
         # history's judgement apart.
         "budget": {"cpu_overhead_pct": 2000},

@@ -15,6 +15,9 @@ import math
 import unicodedata
 from xml.sax.saxutils import escape, quoteattr
 
+from tracetax.history.metrics import format_bound, format_level
+from tracetax.subjects.base import HistoryUnit
+
 HEIGHT = 20
 PADDING = 5
 LABEL_COLOR = "#555"
@@ -102,3 +105,13 @@ def badge_svg(label: str, message: str, color: str) -> str:
 
 
 __all__ = ["COLORS", "badge_svg", "text_width"]
+
+
+def badge_message(estimate: float | None, low: float | None, high: float | None, unit: HistoryUnit) -> str:
+    """ "+3.1% ±2.0": the latest overhead and its interval's half-width; "unknown" when not measured."""
+    if estimate is None:
+        return "unknown"
+    text = format_level(estimate, unit)
+    if low is None or high is None or high <= low:
+        return text
+    return f"{text} ±{format_bound((high - low) / 2, unit).lstrip('+')}"

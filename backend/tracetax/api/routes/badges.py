@@ -10,7 +10,7 @@ from fastapi import APIRouter, Query, Response
 
 from tracetax.api.deps import EngineDep
 from tracetax.api.routes.history import METRIC_HELP, NAME, history_errors
-from tracetax.app import history
+from tracetax.app import badges
 from tracetax.history.badge import badge_svg
 
 router = APIRouter(prefix="/api/v1/badges", tags=["history"])
@@ -32,7 +32,7 @@ def get_badge(
     measured, "no checks" before the first), green when that check passed, red when it failed,
     grey otherwise. Never cached: it changes with every check."""
     with history_errors(), engine.sessions() as session:
-        shown = history.badge(session, engine.subjects, service, configuration, metric, branch)
+        shown = badges.badge(session, engine.subjects, service, configuration, metric, branch)
     return Response(
         badge_svg(shown.label, shown.message, shown.color),
         media_type="image/svg+xml",

@@ -15,7 +15,7 @@ from tracetax.api.deps import EngineDep, SettingsDep, SpecRoute, deletion_errors
 from tracetax.api.schemas.checks import CheckBody, CheckCreated, CheckStatus, MachineFingerprint, field_of
 from tracetax.api.schemas.errors import QUEUE_FULL, error_responses
 from tracetax.api.schemas.history import HistoryJudgementModel
-from tracetax.app import history, retention
+from tracetax.app import check_history, history, retention
 from tracetax.app.submission import queue_check
 from tracetax.db import repository as repo
 from tracetax.db.models import Check, Experiment
@@ -86,7 +86,7 @@ def _status(engine: EngineDep, check: Check) -> CheckStatus:
         subject = subject_for(spec)
         result.verdict = subject.verdict(session, experiment, spec, engine.subjects, result.budget, check.strict)
         overheads = history.stored_snapshot(session, check, experiment, engine.subjects, result.verdict)
-        judgements = history.history_judgements(session, check, experiment, engine.subjects, overheads)
+        judgements = check_history.history_judgements(session, check, experiment, engine.subjects, overheads)
         if judgements is not None:
             result.history = [HistoryJudgementModel.model_validate(judgement) for judgement in judgements]
     return result
@@ -134,11 +134,11 @@ def get_check(
             experiment = repo.get_experiment(session, check.experiment_id)
             if experiment is None:
                 raise HTTPException(status.HTTP_404_NOT_FOUND, f"check {check.id} lost its experiment")
-            text = history.markdown_report(
+            text = check_history.markdown_report(
                 session, check, experiment, engine.subjects, result.verdict, result.error, str(settings.public_url)
             )
         return Response(text, media_type="text/markdown; charset=utf-8")
-    cases = history.junit_cases(result.history or [])
+    cases = check_history.junit_cases(result.history or [])
     return Response(junit(check_id, result.verdict, result.error, cases), media_type="application/xml")
 
 

@@ -65,10 +65,10 @@ function ciCheck(extra: Partial<CheckStatus> = {}): CheckStatus {
   } as Partial<CheckStatus>);
 }
 
-function renderCheck(check: CheckStatus) {
+function renderCheck(check: CheckStatus, stored = experiment) {
   stubApi({
     [`GET /api/v1/checks/${CHECK_ID}`]: check,
-    [`GET /api/v1/experiments/${experiment.id}`]: experiment,
+    [`GET /api/v1/experiments/${experiment.id}`]: stored,
     "GET /api/v1/presets": presets,
   });
   return renderAt(<CheckPage />, at);
@@ -115,7 +115,8 @@ describe("CheckPage's history", () => {
   });
 
   it("links to the configuration's history, the flame-graph diff and the Markdown summary", async () => {
-    renderCheck(ciCheck());
+    // The differential flame graph needs stacks: a check samples them only when asked.
+    renderCheck(ciCheck(), { ...experiment, spec: { ...experiment.spec, sample_stacks: true } });
     const links = await screen.findByRole("navigation", { name: "More about this check" });
     expect(
       (
@@ -128,6 +129,13 @@ describe("CheckPage's history", () => {
     const markdown = within(links).getByRole("link", { name: "Markdown summary" });
     expect(markdown.getAttribute("href")).toBe(`/api/v1/checks/${CHECK_ID}?format=markdown`);
     expect(markdown.hasAttribute("download")).toBe(true);
+  });
+
+  it("offers no flame-graph diff for a check that sampled no stacks", async () => {
+    renderCheck(ciCheck());
+    const links = await screen.findByRole("navigation", { name: "More about this check" });
+    await within(links).findByRole("link", { name: "History of this configuration" });
+    expect(within(links).queryByRole("link", { name: "Where the added cost went" })).toBeNull();
   });
 
   it("repeats the branch, commit and gate in the CLI command", async () => {

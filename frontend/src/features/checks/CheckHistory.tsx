@@ -157,13 +157,22 @@ export function flameDiffPath(experimentId: string): string {
   return `/experiments/${encodeURIComponent(experimentId)}?flame=candidate&against=baseline`;
 }
 
-/** Where to read on: the configuration's history, the added cost's flame graph, the summary. */
-export function CheckLinks({ check, service }: { check: CheckStatus; service: string | null }) {
+/** Where to read on: the configuration's history, the added cost's flame graph (when the check
+ * sampled stacks), the summary. `service`: the service its history is kept under. */
+export function CheckLinks({
+  check,
+  service,
+  stacks,
+}: {
+  check: CheckStatus;
+  service: string | null;
+  stacks: boolean;
+}) {
   const history = checkHistoryPath(check, service);
   return (
     <nav className="check-links" aria-label="More about this check">
       {history && <Link to={history}>History of this configuration</Link>}
-      <Link to={flameDiffPath(check.experiment_id)}>Where the added cost went</Link>
+      {stacks && <Link to={flameDiffPath(check.experiment_id)}>Where the added cost went</Link>}
       {check.verdict && (
         <DownloadLink
           href={markdownUrl(check.id)}

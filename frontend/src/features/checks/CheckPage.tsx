@@ -106,6 +106,17 @@ function PipelineFacts({ experiment }: { experiment: ExperimentDetail }) {
   );
 }
 
+/** The service a check's history is kept under (db/repository.py `history_service`): a
+ * pipeline's is "collector", a command service's its service_name, a demo's its language. */
+function historyService(experiment: ExperimentDetail, pipeline: boolean): string {
+  if (pipeline) return "collector";
+  const service = (experiment.spec as { service?: { kind?: string; service_name?: string } })
+    .service;
+  return service?.kind === "command" && service.service_name
+    ? service.service_name
+    : experiment.service;
+}
+
 function Check({ data, experiment }: { data: CheckStatus; experiment?: ExperimentDetail }) {
   const verdict = data.verdict ?? null;
   const pipeline = experiment != null && isPipelineExperiment(experiment);
@@ -144,7 +155,14 @@ function Check({ data, experiment }: { data: CheckStatus; experiment?: Experimen
         <Fact term="Created">{formatDateTime(data.created_at)}</Fact>
         <ProvenanceFacts check={data} />
       </dl>
-      <CheckLinks check={data} service={pipeline ? null : (experiment?.service ?? null)} />
+      <CheckLinks
+        check={data}
+        service={experiment ? historyService(experiment, pipeline) : null}
+        stacks={
+          !pipeline &&
+          (experiment?.spec as { sample_stacks?: boolean } | undefined)?.sample_stacks === true
+        }
+      />
 
       <section className="panel" aria-labelledby="lines-title">
         <div className="section-head">

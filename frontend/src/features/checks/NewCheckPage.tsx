@@ -1,6 +1,6 @@
 import { Link, useSearchParams } from "react-router";
 import { COLLECTOR_SUBJECT, type Preset, type ServiceInfo } from "../../api/types";
-import { type FormErrors, fieldId, messagesFor } from "../../api/validation";
+import { fieldId, messagesFor } from "../../api/validation";
 import { CatalogGate } from "../../components/CatalogGate";
 import { Field, NumberField } from "../../components/Field";
 import { QueryStates } from "../../components/States";
@@ -14,7 +14,8 @@ import { useQueueForm } from "../../components/spec-form/useQueueForm";
 import { formatDuration } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { type CheckFormState, initialCheckForm, toCheckRequest } from "./checkForm";
-import { BUDGET_LINES, CLI_LOAD, COST_RATE_FLAG, HISTORY_GATE_DEFAULTS } from "./commands";
+import { BUDGET_LINES, CLI_LOAD, COST_RATE_FLAG } from "./commands";
+import { HistoryFields } from "./HistoryFields";
 import { PipelineCheckForm } from "./PipelineCheckForm";
 import { useCreateCheck } from "./useChecks";
 
@@ -267,73 +268,5 @@ function CheckForm({ services, presets }: { services: ServiceInfo[]; presets: Pr
         pendingAction="Queueing…"
       />
     </form>
-  );
-}
-
-/** Where the check comes from (a point of its configuration's history) and its gate against one. */
-function HistoryFields({
-  form,
-  set,
-  errors,
-}: {
-  form: CheckFormState;
-  set: <K extends keyof CheckFormState>(key: K, value: CheckFormState[K]) => void;
-  errors: FormErrors;
-}) {
-  const text = (
-    key: "branch" | "commit" | "againstHistory",
-    field: string,
-    label: string,
-    hint: string,
-    placeholder: string,
-  ) => (
-    <Field id={fieldId(field)} label={label} hint={hint} errors={messagesFor(errors, field, true)}>
-      {(input) => (
-        <input
-          {...input}
-          className="mono"
-          spellCheck={false}
-          value={form[key]}
-          placeholder={placeholder}
-          onChange={(event) => set(key, event.target.value)}
-        />
-      )}
-    </Field>
-  );
-  return (
-    <section className="panel" aria-labelledby="check-history-title">
-      <h2 id="check-history-title">History (optional)</h2>
-      <p className="muted small">
-        A check with a branch and a commit becomes a point of its configuration's history (the
-        History page). In CI, <code>tracetax check</code> reads them from the environment.
-      </p>
-      <div className="field-grid">
-        {text("branch", "provenance.branch", "Branch", "The branch measured (--branch).", "main")}
-        {text(
-          "commit",
-          "provenance.commit",
-          "Commit",
-          "The commit measured (--commit).",
-          "a1b2c3d",
-        )}
-      </div>
-      <div className="field-grid">
-        {text(
-          "againstHistory",
-          "against_history",
-          "Against history",
-          `Also fail when an overhead grew against the last N checks of this branch: BRANCH:N (--against-history; N defaults to ${HISTORY_GATE_DEFAULTS.points}).`,
-          "main:10",
-        )}
-        <NumberField
-          field="against_history.max_growth_pct"
-          label="Max growth (percentage points)"
-          hint={`The growth allowed against the history (--history-max-growth-pct). Blank: ${HISTORY_GATE_DEFAULTS.max_growth_pct}.`}
-          value={form.maxGrowth}
-          onValue={(value) => set("maxGrowth", value)}
-          errors={errors}
-        />
-      </div>
-    </section>
   );
 }

@@ -7,6 +7,7 @@ import { FormFooter } from "../../components/spec-form/FormFooter";
 import { nameFromPath } from "../../components/spec-form/pipelineForm";
 import { useQueueForm } from "../../components/spec-form/useQueueForm";
 import { CLI_PIPELINE_LOAD, PIPELINE_BUDGET_LINES, pipelineCliCommand } from "./commands";
+import { HistoryFields } from "./HistoryFields";
 import {
   CONFIG_FILE,
   estimatePipelineCheck,
@@ -234,6 +235,8 @@ export function PipelineCheckForm({ catalog }: { catalog: PipelineVariantInfo[] 
           Strict: judge the point estimate, not the 95% interval (noise can then fail the check)
         </label>
       </section>
+
+      <HistoryFields form={form} set={set} errors={errors} />
 
       <section className="panel" aria-labelledby="pipeline-check-cli-title">
         <h2 id="pipeline-check-cli-title">The same check from CI</h2>

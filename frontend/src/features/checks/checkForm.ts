@@ -14,7 +14,26 @@ import { BUDGET_LINES, type BudgetKey, CLI_LOAD } from "./commands";
 
 export type BudgetDraft = Record<BudgetKey, string>;
 
-export interface CheckFormState extends BudgetDraft, LoadDraft {
+/** A check's history fields, in both new-check forms. */
+export interface HistoryDraft {
+  /** Where the check comes from (provenance.branch, .commit); blank: not recorded. */
+  branch: string;
+  commit: string;
+  /** The gate against history as the CLI writes it, `BRANCH[:N]`; blank: no gate. */
+  againstHistory: string;
+  /** The growth the gate allows, in percentage points; blank: the API's default. */
+  maxGrowth: string;
+}
+
+/** Nothing recorded, no gate. */
+export const NO_HISTORY: HistoryDraft = {
+  branch: "",
+  commit: "",
+  againstHistory: "",
+  maxGrowth: "",
+};
+
+export interface CheckFormState extends BudgetDraft, LoadDraft, HistoryDraft {
   language: string;
   baseline: string;
   candidate: string;
@@ -27,13 +46,6 @@ export interface CheckFormState extends BudgetDraft, LoadDraft {
   sampleStacks: boolean;
   /** Buy rounds while a line is inconclusive, up to this wall time (s); blank: just `rounds`. */
   maxWallTime: string;
-  /** Where the check comes from (provenance.branch, .commit); blank: not recorded. */
-  branch: string;
-  commit: string;
-  /** The gate against history as the CLI writes it, `BRANCH[:N]`; blank: no gate. */
-  againstHistory: string;
-  /** The growth the gate allows, in percentage points; blank: the API's default. */
-  maxGrowth: string;
 }
 
 /** The CLI's defaults (`tracetax check --help`) and the documented example budget. */
@@ -59,10 +71,7 @@ export function initialCheckForm(languages: readonly string[], presets: readonly
     strict: false,
     sampleStacks: false,
     maxWallTime: "",
-    branch: "",
-    commit: "",
-    againstHistory: "",
-    maxGrowth: "",
+    ...NO_HISTORY,
   } satisfies CheckFormState;
 }
 
@@ -80,7 +89,7 @@ export function parseEnvLines(text: string): Record<string, string> {
 }
 
 /** `provenance` from the branch and commit typed; undefined when neither was. */
-export function provenanceRequest(form: Pick<CheckFormState, "branch" | "commit">) {
+export function provenanceRequest(form: Pick<HistoryDraft, "branch" | "commit">) {
   const provenance: Record<string, string> = {};
   if (form.branch.trim()) provenance.branch = form.branch.trim();
   if (form.commit.trim()) provenance.commit = form.commit.trim();
@@ -92,7 +101,7 @@ export function provenanceRequest(form: Pick<CheckFormState, "branch" | "commit"
  * `--history-max-growth-pct` read them; undefined when blank. A count that is not a number is sent as
  * typed, so the API's message about it shows beside the field.
  */
-export function againstHistoryRequest(form: Pick<CheckFormState, "againstHistory" | "maxGrowth">) {
+export function againstHistoryRequest(form: Pick<HistoryDraft, "againstHistory" | "maxGrowth">) {
   const text = form.againstHistory.trim();
   if (!text) return undefined;
   const at = text.lastIndexOf(":");

@@ -450,7 +450,7 @@ export function variantRequest(stored: VariantSpec, name: string | null): Varian
 
 /** The request that runs this pipeline check again, from its experiment's stored spec. */
 export function pipelineCheckRequest(
-  check: Pick<CheckStatus, "budget" | "strict">,
+  check: Pick<CheckStatus, "budget" | "strict"> & HistoryParts,
   spec: PipelineSpec,
 ): PipelineCheckBody {
   const { baseline, candidate } = checkVariants(spec);
@@ -468,7 +468,7 @@ export function pipelineCheckRequest(
     strict: check.strict,
   };
   if (spec.seed) request.seed = spec.seed;
-  return request;
+  return { ...request, ...historyRequest(check) };
 }
 
 /** The name `tracetax check --collector` gives an overlay file (cli_check.variant_of). */
@@ -546,6 +546,8 @@ export function pipelineCliCommand(baseUrl: string, request: PipelineCheckBody):
     (line) => `${line.flag} ${number(request.budget[line.key])}`,
   );
   if (budget.length > 0) lines.push(`  ${budget.join(" ")}`);
+  const history = historyFlags(request);
+  if (history) lines.push(`  ${history}`);
   lines.push(`  ${request.strict ? "--strict " : ""}--junit ${JUNIT_FILE}`);
   return { flags: true, reasons: [], command: lines.join(" \\\n") };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { pipelineVariants as catalog } from "../../test/pipelineFixtures";
+import { pipelineCliCommand } from "./commands";
 import {
   CONFIG_FILE,
   estimatePipelineCheck,
@@ -66,5 +67,31 @@ describe("the new pipeline check form", () => {
     expect(estimatePipelineCheck(form)).toBe(220);
     expect(estimatePipelineCheck({ ...form, rounds: "x" })).toBeNull();
     expect(estimatePipelineCheck({ ...form, duration_s: "" })).toBeNull();
+  });
+});
+
+describe("a pipeline check's history fields", () => {
+  it("send the provenance and the gate, and the CLI line repeats them", () => {
+    const form = {
+      ...initialPipelineCheckForm(catalog),
+      branch: "feature/lb",
+      commit: "a1b2c3d",
+      againstHistory: "main:8",
+      maxGrowth: "10",
+    };
+    const request = toPipelineCheckRequest(form);
+    expect(request.provenance).toEqual({ branch: "feature/lb", commit: "a1b2c3d" });
+    expect(request.against_history).toEqual({ branch: "main", points: 8, max_growth_pct: 10 });
+    const cli = pipelineCliCommand("http://tracetax:8000", request);
+    expect(cli.flags).toBe(true);
+    expect(cli.command).toContain(
+      "--branch feature/lb --commit a1b2c3d --against-history main:8 --history-max-growth-pct 10",
+    );
+  });
+
+  it("send neither when left blank", () => {
+    const request = toPipelineCheckRequest(initialPipelineCheckForm(catalog));
+    expect(request.provenance).toBeUndefined();
+    expect(request.against_history).toBeUndefined();
   });
 });

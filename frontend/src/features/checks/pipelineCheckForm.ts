@@ -16,6 +16,12 @@ import {
   PASSTHROUGH,
   pipelineRunSeconds,
 } from "../../components/spec-form/pipelineForm";
+import {
+  againstHistoryRequest,
+  type HistoryDraft,
+  NO_HISTORY,
+  provenanceRequest,
+} from "./checkForm";
 import { CLI_PIPELINE_LOAD, PIPELINE_BUDGET_LINES, type PipelineBudgetKey } from "./commands";
 
 /** The select's value for "a config file of your own" (no shipped variant is named so). */
@@ -33,7 +39,7 @@ export interface VariantPickDraft {
 
 export type PipelineBudgetDraft = Record<PipelineBudgetKey, string>;
 
-export interface PipelineCheckFormState extends PipelineBudgetDraft {
+export interface PipelineCheckFormState extends PipelineBudgetDraft, HistoryDraft {
   baseline: VariantPickDraft;
   candidate: VariantPickDraft;
   spans_per_s: string;
@@ -64,6 +70,7 @@ export function initialPipelineCheckForm(
     rss_added_mib: "",
     max_lost_spans: "0",
     strict: false,
+    ...NO_HISTORY,
   };
 }
 
@@ -101,6 +108,11 @@ export function toPipelineCheckRequest(form: PipelineCheckFormState): PipelineCh
   };
   const rounds = numberOrText(form.rounds);
   if (rounds !== undefined) request.rounds = rounds as number;
+  const provenance = provenanceRequest(form);
+  if (provenance) request.provenance = provenance;
+  const againstHistory = againstHistoryRequest(form);
+  if (againstHistory)
+    request.against_history = againstHistory as PipelineCheckBody["against_history"];
   return request;
 }
 
