@@ -113,6 +113,13 @@ async def test_every_shipped_variant_runs_and_the_simple_ones_balance_exactly(na
         assert variant["rss_max_bytes"] and variant["rss_max_bytes"] > 0, variant
         assert variant["spans_per_s_per_core"] and variant["spans_per_s_per_core"] > 0, variant
     assert set(diagnostics["overhead"]) == set(pipelines.VARIANTS) - {"passthrough"}
+    # Every variant's lab Collector ran beside the others under its own telemetrygen first
+    # (issue 23): cores per 10k spans/s and peak RSS are paired from that phase.
+    side_by_side = diagnostics["side_by_side"]
+    assert side_by_side is not None and side_by_side["rounds"] == [1], side_by_side
+    for variant in results["configurations"]:
+        phase = variant["side_by_side"]
+        assert phase["rounds"] == 1 and phase["cores_per_10k_spans_s"] > 0, phase
     # Span end to arrival downstream: measured for every variant; a trace-holding processor
     # adds its 2 s hold (tail_sampling decides on a 1 s tick: 2-3 s) to passthrough's delay.
     delays = diagnostics["span_delay"]
