@@ -4,11 +4,17 @@ is missing."""
 
 from __future__ import annotations
 
+import contextlib
+from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 from sqlalchemy.orm import Session, sessionmaker
 
+from tracetax.cli import flame_diff as cli_flame_diff
+from tracetax.cli.main import app as cli_app
 from tracetax.db import repository as repo
 
 EXPERIMENTS = "/api/v1/experiments"
@@ -103,3 +109,21 @@ def test_a_configuration_against_itself_is_422(client: TestClient) -> None:
     response = client.get(f"{EXPERIMENTS}/{experiment}/stacks/none/diff")
     assert response.status_code == 422
     assert response.json()["detail"][0]["loc"] == ["query", "against"]
+
+
+def test_the_flame_diff_command_lists_the_changes_or_prints_the_folded_diff(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    experiment = store(client, {"none": APP, "batch": APP + EXPORT}, {"none": 100.0, "batch": 200.0})
+    monkeypatch.setattr(cli_flame_diff, "api_client", lambda base_url, timeout: contextlib.nullcontext(client))
+    listed = CliRunner().invoke(cli_app, ["flame-diff", experiment, "--configuration", "batch"])
+    assert listed.exit_code == 0, listed.output
+    lines = listed.output.splitlines()
+    assert lines[0].startswith(f"batch of {experiment[:8]} (1 samples) against none of {experiment[:8]}")
+    assert lines[1].split() == ["+100.00", "0.00", "->", "100.00", "export"]
+    out = tmp_path / "diff.folded"
+    folded = CliRunner().invoke(cli_app, ["flame-diff", experiment, "--configuration", "batch", "--folded", "--out", str(out)])
+    assert folded.exit_code == 0, folded.output
+    assert out.read_text().splitlines()[0] == "thread BatchSpanProcessor;run;export 0 100000"
+    missing = CliRunner().invoke(cli_app, ["flame-diff", experiment, "--configuration", "nope"])
+    assert missing.exit_code == 2 and "nope" in missing.output

@@ -23,6 +23,7 @@ from tracetax.db.models import Check, Experiment
 from tracetax.db.session import make_engine, migrate, session_factory
 from tracetax.engine import histogram as hdr
 from tracetax.engine.aggregate import RoundData, aggregate
+from tracetax.history.gate import judge_against_history
 from tracetax.history.metrics import UnknownMetricError
 from tracetax.spec.service import ExperimentSpec
 from tracetax.subjects.base import SubjectContext
@@ -229,6 +230,6 @@ def test_a_check_against_history_fails_on_growth_and_skips_without_history(
     assert judged(grown) == [("cpu_per_request_us", "fail")]
     assert judged(same) == [("cpu_per_request_us", "pass")]
     cases = check_history.junit_cases(
-        [history.judge_against_history("cpu_per_request_us", None, [], 5.0)]  # type: ignore[attr-defined]
+        [judge_against_history("cpu_per_request_us", None, [], 5.0)]
     )
     assert cases[0].outcome == "skipped" and cases[0].classname == "tracetax.history"

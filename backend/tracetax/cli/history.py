@@ -7,12 +7,14 @@ Exit codes: 0 printed, 2 error (bad input, TraceTax unreachable, no such history
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import httpx
 import typer
 
 from tracetax.cli.api import ApiAnswerError, answer, api_client
+from tracetax.history.metrics import format_level
+from tracetax.subjects.base import HistoryUnit
 
 EXIT_ERROR = 2
 
@@ -23,13 +25,7 @@ def _error(message: str) -> typer.Exit:
 
 
 def _value(value: float | None, unit: str) -> str:
-    if value is None:
-        return "unknown"
-    if unit == "pct":
-        return f"{value:+.1f}%"
-    if unit == "usd":
-        return f"{'-' if value < 0 else '+'}${abs(value):,.2f}"
-    return f"{value:,.0f}{' B' if unit == 'bytes' else ''}"
+    return "unknown" if value is None else format_level(value, cast(HistoryUnit, unit))
 
 
 def _interval(point: dict[str, Any], unit: str) -> str:

@@ -15,6 +15,7 @@ import typer
 from tracetax.cli.calibrate import register as register_calibrate_command
 from tracetax.cli.check import register as register_check_command
 from tracetax.cli.cost import register as register_cost_command
+from tracetax.cli.flame_diff import register as register_flame_diff_command
 from tracetax.cli.history import register as register_history_command
 from tracetax.cli.run import register as register_run_commands
 from tracetax.cli.tune import register as register_tune_command
@@ -35,6 +36,7 @@ register_calibrate_command(app)
 register_cost_command(app)
 register_tune_command(app)
 register_history_command(app)
+register_flame_diff_command(app)
 
 StateOption = Annotated[
     Path | None,
