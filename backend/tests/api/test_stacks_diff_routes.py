@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from typer.testing import CliRunner
 from sqlalchemy.orm import Session, sessionmaker
+from typer.testing import CliRunner
 
 from tracetax.cli import flame_diff as cli_flame_diff
 from tracetax.cli.main import app as cli_app
@@ -119,10 +119,14 @@ def test_the_flame_diff_command_lists_the_changes_or_prints_the_folded_diff(
     listed = CliRunner().invoke(cli_app, ["flame-diff", experiment, "--configuration", "batch"])
     assert listed.exit_code == 0, listed.output
     lines = listed.output.splitlines()
-    assert lines[0].startswith(f"batch of {experiment[:8]} (1 samples) against none of {experiment[:8]}")
+    assert lines[0].startswith(
+        f"batch of {experiment[:8]} (200 samples) against none of {experiment[:8]} (100 samples)"
+    )
     assert lines[1].split() == ["+100.00", "0.00", "->", "100.00", "export"]
     out = tmp_path / "diff.folded"
-    folded = CliRunner().invoke(cli_app, ["flame-diff", experiment, "--configuration", "batch", "--folded", "--out", str(out)])
+    folded = CliRunner().invoke(
+        cli_app, ["flame-diff", experiment, "--configuration", "batch", "--folded", "--out", str(out)]
+    )
     assert folded.exit_code == 0, folded.output
     assert out.read_text().splitlines()[0] == "thread BatchSpanProcessor;run;export 0 100000"
     missing = CliRunner().invoke(cli_app, ["flame-diff", experiment, "--configuration", "nope"])

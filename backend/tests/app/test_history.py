@@ -229,7 +229,5 @@ def test_a_check_against_history_fails_on_growth_and_skips_without_history(
     assert judged(first) == [("cpu_per_request_us", "no_history")]
     assert judged(grown) == [("cpu_per_request_us", "fail")]
     assert judged(same) == [("cpu_per_request_us", "pass")]
-    cases = check_history.junit_cases(
-        [judge_against_history("cpu_per_request_us", None, [], 5.0)]
-    )
+    cases = check_history.junit_cases([judge_against_history("cpu_per_request_us", None, [], 5.0)])
     assert cases[0].outcome == "skipped" and cases[0].classname == "tracetax.history"

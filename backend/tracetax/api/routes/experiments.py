@@ -286,11 +286,10 @@ def get_stacks(
     response_model=FlameDiff,
     responses={
         200: {"content": {"text/plain": {}}, "description": "the diff tree, or folded diff (difffolded.pl)"},
+        # A 422 (FastAPI's validation answer, documented by itself) also names `against` when
+        # both sides would be the same configuration of the same experiment.
         **error_responses(
-            {
-                404: "no such experiment or configuration, or a side has no stack samples (the reason is given)",
-                422: "the two sides are the same configuration of the same experiment",
-            }
+            {404: "no such experiment or configuration, or a side has no stack samples (the reason is given)"}
         ),
     },
 )
