@@ -7,9 +7,12 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { shot } from "../lib/env.mjs";
-import { expect, gotoInApp, test } from "../lib/fixtures.mjs";
+import { expect, flowPage, gotoInApp, test } from "../lib/fixtures.mjs";
 
 test.describe.configure({ mode: "serial" });
+
+// Signed in with the backend's token (reads need it where the token is an operator's own).
+const flow = flowPage();
 
 const BACKEND = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "backend");
 let seeded;
@@ -32,7 +35,8 @@ test.afterAll(async ({ api }) => {
   }
 });
 
-test("the History page marks the change point at the commit that made it", async ({ page, api }) => {
+test("the History page marks the change point at the commit that made it", async ({ api }) => {
+  const { page } = flow;
   const params = new URLSearchParams({
     service: "go",
     configuration: "batch-default",

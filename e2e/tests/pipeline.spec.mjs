@@ -50,8 +50,9 @@ test("a tiny pipeline experiment is created from its form", async () => {
   await page.getByLabel("Measured (s)").fill("2");
   await page.getByLabel("Drain (s)").fill("3");
   await page.getByLabel("Rounds", { exact: true }).fill("1");
-  // (2 + 1 + 2 + 3 + 2) s × 2 variants × 1 round, as PipelineSpec.estimated_seconds.
-  expect(await page.locator(".estimate").innerText()).toMatch(/about 20 s/);
+  // (2 + 1 + 2 + 3 + 2) s × 2 variants × 1 round, plus the side-by-side phase (2 s to start
+  // each variant, the warm-up, the window, 2 s to stop: 9 s), as PipelineSpec.estimated_seconds.
+  expect(await page.locator(".estimate").innerText()).toMatch(/about 29 s/);
   await page.screenshot({ path: shot("17-new-pipeline.png"), fullPage: true });
   // From the keyboard, as the service form's (after a full-page screenshot, headless
   // Chromium can drop a click on the sticky footer's button).
@@ -62,7 +63,7 @@ test("a tiny pipeline experiment is created from its form", async () => {
   );
   expect(response.status(), await response.text()).toBe(202);
   const created = await response.json();
-  expect(created.estimated_seconds).toBe(20);
+  expect(created.estimated_seconds).toBe(29);
   pipelineId = created.id;
   await page.waitForURL(`**/experiments/${pipelineId}`);
   console.log(`    pipeline experiment ${pipelineId} (queue position ${created.queue_position})`);
