@@ -24,6 +24,7 @@ from tracetax.spec.inputs import (
     InputModel,
     SettingKey,
     SettingValue,
+    SideBySideTiming,
 )
 from tracetax.spec.provenance import Provenance
 
@@ -165,7 +166,7 @@ class RampSpec(InputModel):
         return rates
 
 
-class SpanLoadSpec(InputModel):
+class SpanLoadSpec(SideBySideTiming, InputModel):
     """telemetrygen's load: a constant span rate in traces of a fixed shape."""
 
     spans_per_s: float = Field(gt=0, le=1_000_000, description="Constant span rate sent to the lab Collector.")
@@ -211,15 +212,6 @@ class SpanLoadSpec(InputModel):
         le=600,
         description="Warm-up of the side-by-side phase, every variant at once. Unset: as long as `warmup_s`.",
     )
-
-    @property
-    def side_by_side_seconds(self) -> float:
-        """The side-by-side phase's measured seconds (0: it does not run)."""
-        return self.duration_s if self.side_by_side_s is None else self.side_by_side_s
-
-    @property
-    def side_by_side_warmup_seconds(self) -> float:
-        return self.warmup_s if self.side_by_side_warmup_s is None else self.side_by_side_warmup_s
 
 
 class PipelineSpec(InputModel):

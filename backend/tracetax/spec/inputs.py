@@ -10,7 +10,7 @@ what any example or test asks for (docs/examples).
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Protocol
 
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
@@ -64,3 +64,24 @@ class InputModel(BaseModel):
     numbers are refused, each error naming its field."""
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+
+class _PhaseTimes(Protocol):
+    duration_s: float
+    warmup_s: float
+    side_by_side_s: float | None
+    side_by_side_warmup_s: float | None
+
+
+class SideBySideTiming:
+    """The side-by-side phase's times of a load that has one (a service's LoadSpec, a pipeline's
+    SpanLoadSpec): unset, as long as the solo phase and its warm-up."""
+
+    @property
+    def side_by_side_seconds(self: _PhaseTimes) -> float:
+        """The side-by-side phase's measured seconds (0: it does not run)."""
+        return self.duration_s if self.side_by_side_s is None else self.side_by_side_s
+
+    @property
+    def side_by_side_warmup_seconds(self: _PhaseTimes) -> float:
+        return self.warmup_s if self.side_by_side_warmup_s is None else self.side_by_side_warmup_s

@@ -48,6 +48,7 @@ from tracetax.spec.inputs import (
     InputModel,
     QueryKey,
     QueryValue,
+    SideBySideTiming,
 )
 from tracetax.spec.presets import PRESETS
 from tracetax.spec.provenance import Provenance
@@ -362,7 +363,7 @@ class Burst(InputModel):
     multiplier: float = Field(gt=1, le=100, description="The burst's rate is `rate` times this.")
 
 
-class LoadSpec(InputModel):
+class LoadSpec(SideBySideTiming, InputModel):
     # The methods `method` takes and those whose request carries no body, for the UI's choices.
     model_config = ConfigDict(
         json_schema_extra={"x-http-methods": list(HTTP_METHODS), "x-bodyless-methods": list(BODYLESS_METHODS)}
@@ -415,15 +416,6 @@ class LoadSpec(InputModel):
         le=600,
         description="Warm-up of the side-by-side phase, all configurations at once. Unset: as long as `warmup_s`.",
     )
-
-    @property
-    def side_by_side_seconds(self) -> float:
-        """The side-by-side phase's measured seconds (0: it does not run)."""
-        return self.duration_s if self.side_by_side_s is None else self.side_by_side_s
-
-    @property
-    def side_by_side_warmup_seconds(self) -> float:
-        return self.warmup_s if self.side_by_side_warmup_s is None else self.side_by_side_warmup_s
 
     @field_validator("method")
     @classmethod
