@@ -26,6 +26,7 @@ def test_check_is_queued_and_has_no_verdict_yet(client: TestClient) -> None:
     assert status["experiment_id"] == check["experiment_id"]
     assert status["status"] == "queued"
     assert status["verdict"] is None
+    assert status["overall"] is None  # no verdict yet: no overall one either
     assert status["budget"]["p99_overhead_pct"] == 10
     junit = client.get(f"{CHECKS}/{check['id']}", params={"format": "junit"})
     assert junit.status_code == 409
@@ -43,6 +44,7 @@ def test_cancelled_check_experiment_gives_an_error_verdict(client: TestClient) -
     status = client.get(f"{CHECKS}/{check['id']}").json()
     assert status["status"] == "cancelled"
     assert status["verdict"]["verdict"] == "error"
+    assert status["overall"] == "error"
     assert "cancelled" in status["error"]
     junit = client.get(f"{CHECKS}/{check['id']}", params={"format": "junit"})
     assert junit.status_code == 200

@@ -129,6 +129,7 @@ def test_a_check_against_history_in_its_status_and_junit(client: TestClient, sto
     assert status["against_history"] == gate
     assert [(j["metric"], j["verdict"], j["points"]) for j in status["history"]] == [("cpu_per_request_us", "fail", 4)]
     assert status["verdict"]["verdict"] == "fail"  # +80% against a 30% budget, too
+    assert status["overall"] == "fail"  # the one `tracetax check` exits with
     junit = ET.fromstring(client.get(f"/api/v1/checks/{check_id}", params={"format": "junit"}).text)
     cases = [(c.get("classname"), c.get("name")) for c in junit.iter("testcase")]
     assert ("tracetax.history", "cpu_per_request_us") in cases

@@ -31,3 +31,11 @@ def status(same_run: str, *history: str) -> dict[str, Any]:
 def test_the_exit_code_carries_both_verdicts(given: dict[str, Any], verdict: str, code: int) -> None:
     assert overall_verdict(given) == verdict
     assert exit_code(given) == code
+
+
+@pytest.mark.parametrize(("overall", "code"), [("pass", EXIT_PASS), ("fail", EXIT_FAIL), ("error", EXIT_ERROR)])
+def test_the_servers_overall_verdict_decides_when_given(overall: str, code: int) -> None:
+    # The server's `overall` wins over what the CLI would combine (an older server sends none).
+    given = {**status("pass", "pass"), "overall": overall}
+    assert overall_verdict(given) == overall
+    assert exit_code(given) == code

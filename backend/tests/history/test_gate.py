@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tracetax.history.changepoints import SeriesPoint
-from tracetax.history.gate import history_growth, judge_against_history
+from tracetax.history.gate import history_growth, judge_against_history, overall_verdict
 
 MINUS = "\N{MINUS SIGN}"
 
@@ -115,3 +115,28 @@ def test_bad_input_is_refused_naming_what_to_fix() -> None:
         judge_against_history("latency", _point(1.0), CALM, 5.0)
     with pytest.raises(ValueError, match="max_growth"):
         judge_against_history("p99", _point(1.0), CALM, float("inf"))
+
+
+@pytest.mark.parametrize(
+    ("same_run", "history", "overall"),
+    [
+        ("pass", [], "pass"),  # no gate on history
+        ("fail", [], "fail"),
+        ("error", [], "error"),
+        ("pass", ["pass", "pass"], "pass"),
+        ("pass", ["no_history"], "pass"),  # a branch's first check neither fails nor errs
+        ("pass", ["pass", "no_history"], "pass"),
+        ("pass", ["pass", "fail"], "fail"),
+        ("fail", ["pass"], "fail"),
+        ("error", ["fail"], "fail"),  # a failure against history fails even an erring run
+        ("pass", ["inconclusive"], "error"),
+        ("pass", ["pass", "inconclusive"], "error"),
+        ("fail", ["inconclusive"], "fail"),
+        ("error", ["pass"], "error"),
+        ("error", ["no_history"], "error"),
+        ("pass", ["a verdict of a newer version"], "error"),  # unknown is not a pass
+        ("unknown", [], "error"),
+    ],
+)
+def test_the_overall_verdict_combines_the_run_and_the_history(same_run: str, history: list[str], overall: str) -> None:
+    assert overall_verdict(same_run, history) == overall

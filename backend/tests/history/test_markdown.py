@@ -116,6 +116,20 @@ def test_a_report_without_verdict_history_or_links_still_reads() -> None:
     assert "against history" not in text
 
 
+def test_the_title_leads_with_the_verdict_the_exit_code_carries() -> None:
+    passed = Verdict(verdict="pass", strict=False, lines=[])
+    judged = _report().history  # one metric failing against history, one passing
+    text = check_markdown(
+        CheckReport(check_id="c", service="s", baseline="b", candidate="c", verdict=passed, history=judged)
+    )
+    assert text.startswith("**TraceTax check: fail** · same run: **pass** · against history: 1 fail, 1 pass\n")
+    first = [HistoryJudgement("p99", "no_history", None, None, None, 0, "no earlier point")]
+    text = check_markdown(
+        CheckReport(check_id="c", service="s", baseline="b", candidate="c", verdict=passed, history=first)
+    )
+    assert text.startswith("**TraceTax check: pass** · same run: **pass** · against history: 1 no history\n")
+
+
 def test_sparkline_spans_the_known_range_and_leaves_unknowns_as_gaps() -> None:
     assert sparkline([0.0, 7.0]) == "▁█"
     assert sparkline([1.0, None, 2.0]) == "▁·█"

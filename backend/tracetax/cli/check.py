@@ -25,6 +25,7 @@ from tracetax.cli.provenance import (
     RepositoryOption,
 )
 from tracetax.diagnostics.checks import BUDGET_LINE_TEXT
+from tracetax.history import gate
 from tracetax.spec.presets import PRESETS
 from tracetax.spec.provenance import HistoryGate
 
@@ -122,16 +123,14 @@ def _error(message: str) -> typer.Exit:
 
 
 def overall_verdict(status: dict[str, Any]) -> str:
-    """The same-run verdict and the judgements against history together: fail when either
-    fails, error when the run errs or a judgement cannot tell, pass otherwise (a branch's first
-    checks have no history: that does not fail or err)."""
-    history = {judgement["verdict"] for judgement in status.get("history") or []}
-    same_run = status["verdict"]["verdict"]
-    if same_run == "fail" or "fail" in history:
-        return "fail"
-    if same_run != "pass" or "inconclusive" in history:
-        return "error"
-    return "pass"
+    """The check's verdict with its judgements against history, as the server combined them
+    (CheckStatus.overall); an older server without the field: combined here by the same rule
+    (history.gate.overall_verdict)."""
+    overall = status.get("overall")
+    if isinstance(overall, str):
+        return overall
+    history = (judgement["verdict"] for judgement in status.get("history") or [])
+    return gate.overall_verdict(status["verdict"]["verdict"], history)
 
 
 def exit_code(status: dict[str, Any]) -> int:

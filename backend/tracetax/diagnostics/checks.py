@@ -185,6 +185,19 @@ BUDGET_LINES: dict[str, tuple[str, Literal["relative", "absolute"], float]] = {
 }
 # Every metric a budget line may read, services' and pipelines' (rss_max_bytes is in both).
 BUDGET_METRICS = {**METRICS, **PIPELINE_METRICS}
+# The count lines and the figure they read from the solo phases: spans lost inside the SDK or
+# in a pipeline are what a starved core makes a queue drop, so a round flagged for foreign CPU
+# still matters to them.
+COUNT_LINE_METRICS = {"max_dropped_spans": "dropped_spans", "max_lost_spans": "lost_spans"}
+
+
+def budget_metrics(budget: Budget) -> set[str]:
+    """What the budget's lines read that foreign CPU on the measured cores could move: each
+    overhead line's metric and each count line's spans lost. The volume per request and its
+    $/month (max_bytes_per_request, max_usd_per_month) are left out: a slower core does not
+    change what a request sends."""
+    lines = {**{name: metric for name, (metric, _, _) in BUDGET_LINES.items()}, **COUNT_LINE_METRICS}
+    return {metric for name, metric in lines.items() if getattr(budget, name) is not None}
 
 
 class BudgetLine(BaseModel):

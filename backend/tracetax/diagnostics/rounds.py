@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import UTC, datetime
 
 from pydantic import BaseModel
@@ -68,3 +68,23 @@ class SideBySideUse(BaseModel):
     # pipeline's phase pairs no latency.
     latency_rounds: list[int]
     note: str
+
+
+# The one latency a side-by-side phase pairs, in the rounds SideBySideUse.latency_rounds names.
+PAIRED_LATENCY_METRIC = "p50"
+
+
+def flags_that_matter(
+    flagged: list[str], rounds: Sequence[Round], metrics: Collection[str], side: SideBySideUse | None
+) -> list[str]:
+    """The flagged rounds (`flagged`, their labels) a check must report as interference, for a
+    check whose lines read `metrics`: none when every metric is paired side by side and every
+    round flagged in its solo phases was paired (its latency too when a line reads p50), since
+    another process on the measured cores slows every configuration of a side-by-side phase
+    alike and cancels in the pair (docs/diagnostics.md, "Side by side"); else all of them. A
+    metric the phase does not pair (spans lost, tails) keeps the flags."""
+    if side is None or not metrics or not set(metrics) <= set(side.metrics):
+        return flagged
+    paired = set(side.latency_rounds) if PAIRED_LATENCY_METRIC in metrics else set(side.rounds)
+    numbers = {r.round_index + 1 for r in rounds if r.status == "completed" and is_flagged(r)}
+    return [] if numbers <= paired else flagged

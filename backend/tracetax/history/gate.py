@@ -22,7 +22,7 @@ relative metrics (p50, p99, CPU per request), bytes, or dollars.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -34,6 +34,11 @@ from tracetax.history.metrics import format_bound, format_growth, metric_text
 from tracetax.subjects.base import HistoryMetricText
 
 HistoryVerdict = Literal["pass", "fail", "inconclusive", "no_history"]
+# A check's verdict with its judgements against history: what CI's exit code says (0, 1, 2).
+OverallVerdict = Literal["pass", "fail", "error"]
+# What a judgement against history may say and still let the check pass: a branch's first checks
+# have no history yet, and that does not fail or err.
+_PASSING_HISTORY = frozenset({"pass", "no_history"})
 
 
 @dataclass(frozen=True)
@@ -150,4 +155,23 @@ def judge_against_history(
     return HistoryJudgement(metric, verdict, growth.estimate, growth.low, growth.high, points, reason)
 
 
-__all__ = ["HistoryJudgement", "HistoryVerdict", "history_growth", "judge_against_history"]
+def overall_verdict(same_run: str, history: Iterable[str] = ()) -> OverallVerdict:
+    """The same-run verdict (`pass`, `fail`, `error`) and the judgements against history
+    (their verdicts) together: fail when either fails, error when the run errs or a judgement
+    cannot tell (inconclusive, or a verdict this version does not know), pass otherwise."""
+    verdicts = set(history)
+    if same_run == "fail" or "fail" in verdicts:
+        return "fail"
+    if same_run != "pass" or not verdicts <= _PASSING_HISTORY:
+        return "error"
+    return "pass"
+
+
+__all__ = [
+    "HistoryJudgement",
+    "HistoryVerdict",
+    "OverallVerdict",
+    "history_growth",
+    "judge_against_history",
+    "overall_verdict",
+]

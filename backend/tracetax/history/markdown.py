@@ -19,15 +19,15 @@ from urllib.parse import quote
 
 from tracetax.diagnostics.checks import BUDGET_LINE_TEXT, BudgetLine, BudgetUnit, Verdict
 from tracetax.diagnostics.overhead import Interval
-from tracetax.history.gate import HistoryJudgement, HistoryVerdict
+from tracetax.history.gate import HistoryJudgement, HistoryVerdict, overall_verdict
 from tracetax.history.metrics import HISTORY_METRICS, MINUS, format_level, metric_text
 
 SPARK_BARS = "▁▂▃▄▅▆▇█"
 SPARK_UNKNOWN = "·"  # an unknown point is a gap, never the lowest bar (unknown is not zero)
 SHORT_COMMIT = 7
 ESCAPED_PIPE = "\\|"
-# The verdict against history of several metrics: the most severe one present.
-HISTORY_SEVERITY: tuple[HistoryVerdict, ...] = ("fail", "inconclusive", "no_history", "pass")
+# The order the title counts the judgements against history in.
+HISTORY_VERDICTS: tuple[HistoryVerdict, ...] = ("fail", "inconclusive", "no_history", "pass")
 
 
 @dataclass(frozen=True)
@@ -157,12 +157,16 @@ def _budget_row(line: BudgetLine) -> str:
 
 
 def _title(report: CheckReport) -> str:
-    verdict = report.verdict.verdict if report.verdict else "error"
-    title = f"**TraceTax check: {verdict}**"
-    if report.history:
-        present = {judgement.verdict for judgement in report.history}
-        overall = next(level for level in HISTORY_SEVERITY if level in present)
-        title += f" · against history: **{overall.replace('_', ' ')}**"
+    """The check's overall verdict (the CLI's exit code), then, when it gates on history, the
+    same-run verdict and how many metrics each judgement against history has."""
+    same_run = report.verdict.verdict if report.verdict else "error"
+    verdicts = [judgement.verdict for judgement in report.history]
+    title = f"**TraceTax check: {overall_verdict(same_run, verdicts)}**"
+    if verdicts:
+        counts = [
+            f"{verdicts.count(level)} {level.replace('_', ' ')}" for level in HISTORY_VERDICTS if level in verdicts
+        ]
+        title += f" · same run: **{same_run}** · against history: {', '.join(counts)}"
     return title
 
 

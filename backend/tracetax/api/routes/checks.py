@@ -20,6 +20,7 @@ from tracetax.app.submission import queue_check
 from tracetax.db import repository as repo
 from tracetax.db.models import Check, Experiment
 from tracetax.diagnostics.checks import Budget, Verdict, junit
+from tracetax.history.gate import overall_verdict
 from tracetax.spec.provenance import HistoryGate, Provenance
 from tracetax.spec.service import parse_spec
 from tracetax.subjects.registry import subject_for
@@ -81,6 +82,7 @@ def _status(engine: EngineDep, check: Check) -> CheckStatus:
         if experiment.status != "completed":
             result.error = f"the check's experiment is {experiment.status}: {experiment.error}"
             result.verdict = Verdict(verdict="error", strict=check.strict, lines=[])
+            result.overall = overall_verdict(result.verdict.verdict)
             return result
         spec = parse_spec(experiment.spec)
         subject = subject_for(spec)
@@ -89,6 +91,7 @@ def _status(engine: EngineDep, check: Check) -> CheckStatus:
         judgements = check_history.history_judgements(session, check, experiment, engine.subjects, overheads)
         if judgements is not None:
             result.history = [HistoryJudgementModel.model_validate(judgement) for judgement in judgements]
+        result.overall = overall_verdict(result.verdict.verdict, (j.verdict for j in judgements or ()))
     return result
 
 

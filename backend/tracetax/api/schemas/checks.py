@@ -12,6 +12,7 @@ from tracetax.api.schemas.history import HistoryJudgementModel
 from tracetax.api.schemas.queued import QueuedRecord
 from tracetax.app.submission import CheckOrigin
 from tracetax.diagnostics.checks import BUDGET_LINES, Budget, Verdict
+from tracetax.history.gate import OverallVerdict
 from tracetax.spec.collector import PipelineSpec, SpanLoadSpec, VariantSpec
 from tracetax.spec.inputs import SEED_MAX, SEED_MIN, InputModel
 from tracetax.spec.provenance import HistoryGate, Provenance
@@ -193,3 +194,9 @@ class CheckStatus(BaseModel):
     # The verdict against the branch's history (`against_history`), once finished: one
     # judgement per relative metric the budget names.
     history: list[HistoryJudgementModel] | None = None
+    overall: OverallVerdict | None = Field(
+        default=None,
+        description="The same-run verdict and the judgements against history together (history.gate "
+        "overall_verdict): what `tracetax check` exits with (pass 0, fail 1, error 2). None while the "
+        "check has no verdict.",
+    )

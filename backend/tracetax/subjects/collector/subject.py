@@ -13,13 +13,14 @@ from tracetax.core.config import Settings
 from tracetax.db import repository as repo
 from tracetax.db.models import Experiment
 from tracetax.demos.catalog import ServiceManifest
-from tracetax.diagnostics.checks import PIPELINE_BUDGET_FIELDS, Budget, Verdict, judge
+from tracetax.diagnostics.checks import PIPELINE_BUDGET_FIELDS, Budget, Verdict, budget_metrics, judge
 from tracetax.diagnostics.pipeline import (
     PipelineDiagnostics,
     build_pipeline,
     collect_pipeline_traces,
     pipeline_samples,
 )
+from tracetax.diagnostics.rounds import flags_that_matter
 from tracetax.engine.figures import CollectorFigures, collector_phases
 from tracetax.engine.round import RoundSubject
 from tracetax.lab.pipelines import OverlayPolicy
@@ -118,7 +119,11 @@ class Collector(Subject[PipelineSpec, PipelineDiagnostics]):
             strict,
             baseline=samples.get("baseline", []),
             candidate=samples.get("candidate", []),
-            flagged_rounds=diagnostics.flagged_rounds,
+            # Rounds flagged in their solo windows do not matter to lines on the side-by-side
+            # pair (cores per 10k spans/s, RSS); lost spans stay solo and keep them.
+            flagged_rounds=flags_that_matter(
+                diagnostics.flagged_rounds, experiment.rounds, budget_metrics(budget), diagnostics.side_by_side
+            ),
             lost_spans=_lost_spans(experiment),
         )
 

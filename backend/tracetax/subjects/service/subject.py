@@ -15,12 +15,12 @@ from tracetax.db import repository as repo
 from tracetax.db.models import Check, Experiment
 from tracetax.demos.catalog import ServiceManifest
 from tracetax.diagnostics import report
-from tracetax.diagnostics.checks import BUDGET_LINES, SERVICE_BUDGET_FIELDS, Budget, Verdict, judge
+from tracetax.diagnostics.checks import SERVICE_BUDGET_FIELDS, Budget, Verdict, budget_metrics, judge
 from tracetax.diagnostics.cost import ConfigurationCost, CostInputs
 from tracetax.diagnostics.cost_report import build_cost, collector_figure
 from tracetax.diagnostics.overhead import precision_status
 from tracetax.diagnostics.report import Diagnostics, samples_by_configuration
-from tracetax.diagnostics.rounds import is_flagged
+from tracetax.diagnostics.rounds import flags_that_matter
 from tracetax.diagnostics.sequential import design_of
 from tracetax.engine.experiment import Sufficiency
 from tracetax.engine.figures import ServiceFigures, service_phases
@@ -138,7 +138,9 @@ class Service(Subject[ExperimentSpec, Diagnostics]):
             strict,
             baseline=samples.get("baseline", []),
             candidate=samples.get("candidate", []),
-            flagged_rounds=_flags_that_matter(diagnostics, budget, experiment),
+            flagged_rounds=flags_that_matter(
+                diagnostics.flagged_rounds, experiment.rounds, budget_metrics(budget), diagnostics.side_by_side
+            ),
             cost=cost,
             design=design_of(spec),
         )
@@ -208,19 +210,6 @@ class Service(Subject[ExperimentSpec, Diagnostics]):
             by_name = {c["configuration"]: c for c in configurations}
             tables.append(where_export_table(list(experiment.rounds), names, by_name))
         return CliReport(tables, [])
-
-
-def _flags_that_matter(diagnostics: Diagnostics, budget: Budget, experiment: Experiment) -> list[str]:
-    """The rounds flagged for other processes on the service cores, unless every budget line
-    reads a metric paired side by side in every round: another process on the core slows every
-    configuration of that phase alike, so it cancels in the pair (docs/diagnostics.md)."""
-    side = diagnostics.side_by_side
-    metrics = {BUDGET_LINES[name][0] for name in BUDGET_LINES if getattr(budget, name) is not None}
-    if side is None or not metrics or not metrics <= set(side.metrics):
-        return diagnostics.flagged_rounds
-    rounds = {r.round_index + 1 for r in experiment.rounds if r.status == "completed" and is_flagged(r)}
-    paired = set(side.latency_rounds) if "p50" in metrics else set(side.rounds)
-    return diagnostics.flagged_rounds if not rounds <= paired else []
 
 
 def _candidate_cost(session: Session, experiment: Experiment, budget: Budget) -> ConfigurationCost | None:

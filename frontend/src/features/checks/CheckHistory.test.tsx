@@ -98,6 +98,27 @@ describe("CheckPage's history", () => {
     expect(screen.queryByRole("heading", { name: /Against the history/ })).toBeNull();
   });
 
+  it("leads with the overall verdict once judged against history, the same run's beside it", async () => {
+    const sameRun = checkStatus().verdict as NonNullable<CheckStatus["verdict"]>;
+    // The run itself passed its budget; p99 grew against main's history: CI exits 1.
+    renderCheck(ciCheck({ verdict: { ...sameRun, verdict: "pass" }, overall: "fail" }));
+    const title = await screen.findByRole("heading", { level: 1 });
+    expect([...title.querySelectorAll(".badge")].map((badge) => badge.textContent)).toEqual([
+      "fail",
+      "pass",
+    ]);
+    expect(within(title).getByTestId("same-run-verdict").textContent).toBe("same run pass");
+  });
+
+  it("shows the same run's verdict alone without judgements against history", async () => {
+    renderCheck(checkStatus({ overall: "fail" }));
+    const title = await screen.findByRole("heading", { level: 1 });
+    expect([...title.querySelectorAll(".badge")].map((badge) => badge.textContent)).toEqual([
+      "fail",
+    ]);
+    expect(within(title).queryByTestId("same-run-verdict")).toBeNull();
+  });
+
   it("lists the judgements against history, one row per metric", async () => {
     renderCheck(ciCheck());
     const section = (

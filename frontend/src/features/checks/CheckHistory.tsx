@@ -10,6 +10,7 @@ import { historyPath, metricLabel, shortSha } from "../../components/history/his
 import { VerdictTag } from "../../components/history/VerdictTag";
 import { formatBytes, MISSING } from "../../lib/format";
 import { markdownUrl } from "./commands";
+import { VerdictBadge } from "./VerdictBadge";
 
 const MINUS = "\u2212";
 
@@ -78,6 +79,22 @@ export function ProvenanceFacts({ check }: { check: CheckStatus }) {
           "not recorded yet"
         )}
       </Fact>
+    </>
+  );
+}
+
+/** The check's verdict as its title shows it. Once it has judgements against history, the
+ * overall verdict leads (the same run's with theirs, backend history/gate.py: what `tracetax
+ * check` exits with), the same run's beside it; else the same run's, or the check's status. */
+export function CheckVerdict({ check }: { check: CheckStatus }) {
+  const sameRun = check.verdict?.verdict;
+  if (!check.history?.length) return <VerdictBadge verdict={sameRun} status={check.status} />;
+  return (
+    <>
+      <VerdictBadge verdict={check.overall ?? sameRun} status={check.status} />{" "}
+      <span className="muted small" data-testid="same-run-verdict">
+        same run <VerdictBadge verdict={sameRun} />
+      </span>
     </>
   );
 }

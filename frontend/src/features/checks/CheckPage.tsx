@@ -23,7 +23,7 @@ import {
   MISSING,
 } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
-import { CheckLinks, HistoryJudgements, ProvenanceFacts } from "./CheckHistory";
+import { CheckLinks, CheckVerdict, HistoryJudgements, ProvenanceFacts } from "./CheckHistory";
 import {
   budgetLabel,
   budgetLimit,
@@ -125,8 +125,7 @@ function Check({ data, experiment }: { data: CheckStatus; experiment?: Experimen
       <DetailHead
         title={
           <>
-            Check {data.id.slice(0, 8)}{" "}
-            <VerdictBadge verdict={verdict?.verdict} status={data.status} />
+            Check {data.id.slice(0, 8)} <CheckVerdict check={data} />
           </>
         }
         id={data.id}

@@ -63,7 +63,11 @@ export function ChecksPage() {
                       id={check.id}
                     />
                     <td>
-                      <VerdictBadge verdict={check.verdict?.verdict} status={check.status} />
+                      {/* The overall verdict: with its judgements against history, what CI exits with. */}
+                      <VerdictBadge
+                        verdict={check.overall ?? check.verdict?.verdict}
+                        status={check.status}
+                      />
                       {check.strict && <span className="tag">strict</span>}
                     </td>
                     <td>
