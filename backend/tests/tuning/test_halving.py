@@ -34,3 +34,15 @@ def test_a_budget_too_small_for_one_candidate_names_the_minimum() -> None:
     assert raised.value.minimum_s == minimum
     assert f"at least {int(minimum)} s" in str(raised.value) or f"at least {int(minimum) + 1} s" in str(raised.value)
     assert plan(8, wall_time_s=minimum, costs=COSTS, reserved_s=300)[0].candidates == 1
+
+
+@pytest.mark.parametrize("together_s", [None, 4.0])
+def test_a_side_by_side_phase_per_round_is_planned_and_fits(together_s: float | None) -> None:
+    # Each round of a rung starts with every configuration at once: a plan that left it out ran
+    # about a fifth over its budget once the phase came in (issue 23).
+    with_phase = Costs(per_round_overhead_s=6.0, rounds=3, together_overhead_s=6.0, together_s=together_s)
+    rungs = plan(8, wall_time_s=1800, costs=with_phase, reserved_s=300)
+    assert total_s(rungs, with_phase, 300) == pytest.approx(1800, abs=3)  # phases are rounded to 0.1 s
+    assert rungs[0].measure_s < plan(8, wall_time_s=1800, costs=COSTS, reserved_s=300)[0].measure_s
+    phase = 6.0 + (10.0 if together_s is None else together_s)
+    assert with_phase.rung_s(3, 10.0) == COSTS.rung_s(3, 10.0) + 3 * phase

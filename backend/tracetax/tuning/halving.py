@@ -25,9 +25,26 @@ class Costs:
     rounds: int = 3
     # Once per experiment: the wait for the stores before the ledger is read, and the reading.
     per_experiment_s: float = 0.0
+    # Each round's side-by-side phase, all of a rung's configurations at once (None: no such
+    # phase): its seconds beyond the measured ones, and its measured seconds (None: as long as
+    # the rung's own phase, as a load that leaves side_by_side_s unset has it).
+    together_overhead_s: float | None = None
+    together_s: float | None = None
 
     def rung_s(self, configurations: int, measure_s: float) -> float:
-        return self.per_experiment_s + configurations * self.rounds * (self.per_round_overhead_s + measure_s)
+        return self.per_experiment_s + self.rounds * (
+            configurations * (self.per_round_overhead_s + measure_s) + self._together_s(measure_s)
+        )
+
+    def measured_seconds_per_second(self, configurations: int) -> float:
+        """How much a rung's wall time grows per second of its measured phase."""
+        follows = self.together_overhead_s is not None and self.together_s is None
+        return self.rounds * (configurations + int(follows))
+
+    def _together_s(self, measure_s: float) -> float:
+        if self.together_overhead_s is None:
+            return 0.0
+        return self.together_overhead_s + (measure_s if self.together_s is None else self.together_s)
 
 
 @dataclass(frozen=True)
@@ -63,7 +80,7 @@ def plan(candidates: int, wall_time_s: float, costs: Costs, reserved_s: float) -
         counts = _halvings(count)
         # Total time is linear in the first phase d: sum over rungs of rung_s(n_k, d * 2^k).
         fixed = sum(costs.rung_s(n + REFERENCES, 0.0) for n in counts)
-        per_second = sum((n + REFERENCES) * costs.rounds * 2**k for k, n in enumerate(counts))
+        per_second = sum(costs.measured_seconds_per_second(n + REFERENCES) * 2**k for k, n in enumerate(counts))
         first = (available - fixed) / per_second
         if first >= MIN_MEASURE_S:
             return [Rung(n, round(first * 2**k, 1)) for k, n in enumerate(counts)]

@@ -77,7 +77,17 @@ class TuningSpec(InputModel):
 
 
 def costs(load: LoadSpec, rounds: int) -> Costs:
-    return Costs(ROUND_OVERHEAD_S + load.warmup_s, rounds=rounds, per_experiment_s=EXPERIMENT_OVERHEAD_S)
+    """What a rung of `rounds` costs at this load, each round's side-by-side phase included
+    (every rung has the baseline and the defaults beside its candidates, so it has one whenever
+    the load asks for it; a service that cannot run twice skips it and finishes early)."""
+    together = load.side_by_side_seconds > 0
+    return Costs(
+        ROUND_OVERHEAD_S + load.warmup_s,
+        rounds=rounds,
+        per_experiment_s=EXPERIMENT_OVERHEAD_S,
+        together_overhead_s=ROUND_OVERHEAD_S + load.side_by_side_warmup_seconds if together else None,
+        together_s=load.side_by_side_s if together else None,
+    )
 
 
 def reserved_s(load: LoadSpec, confirm_rounds: int, current: bool = False) -> float:
