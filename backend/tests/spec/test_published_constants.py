@@ -10,7 +10,12 @@ from tracetax.spec.service import HTTP_METHODS, CommandServiceRef, Configuration
 
 
 def test_the_service_estimate_publishes_its_start_and_stop() -> None:
-    assert ExperimentSpec.model_json_schema()["x-estimate"] == {"startup_s": 3.0, "stop_s": 2.0, "settle_s": 2.5}
+    assert ExperimentSpec.model_json_schema()["x-estimate"] == {
+        "startup_s": 3.0,
+        "stop_s": 2.0,
+        "settle_s": 2.5,
+        "side_by_side_default_max_s": 10.0,
+    }
     spec = ExperimentSpec.model_validate(
         {
             "service": {"kind": "demo", "language": "go"},
@@ -25,7 +30,12 @@ def test_the_service_estimate_publishes_its_start_and_stop() -> None:
 
 def test_the_pipeline_estimate_publishes_its_start_stop_and_ramp_step() -> None:
     published = PipelineSpec.model_json_schema()["x-estimate"]
-    assert published == {"startup_s": 2.0, "stop_s": 2.0, "ramp_step_overhead_s": 1.5}
+    assert published == {
+        "startup_s": 2.0,
+        "stop_s": 2.0,
+        "ramp_step_overhead_s": 1.5,
+        "side_by_side_default_max_s": 10.0,
+    }
     spec = PipelineSpec.model_validate(
         {
             "subject": "collector",

@@ -137,6 +137,29 @@ def test_estimate_covers_every_phase_of_every_run() -> None:
     assert alone.estimated_seconds(startup_s=3) == (3 + 2 + 10 + 5 + 5 + 2) * 2 * 2
 
 
+def test_an_unset_side_by_side_phase_is_as_long_as_the_solo_one_up_to_ten_seconds() -> None:
+    # Its figures are paired per round; their spread comes from the round's processes, not
+    # from its length, so a long solo phase (for the tails) does not lengthen it.
+    short = ExperimentSpec.model_validate(spec(load={"rate": 100, "duration_s": 4}))
+    long = ExperimentSpec.model_validate(spec(load={"rate": 100, "duration_s": 60}))
+    asked = ExperimentSpec.model_validate(spec(load={"rate": 100, "duration_s": 60, "side_by_side_s": 30}))
+    assert short.load.side_by_side_seconds == 4
+    assert long.load.side_by_side_seconds == 10
+    assert asked.load.side_by_side_seconds == 30
+
+
+def test_the_default_spec_takes_about_what_it_took_before_the_side_by_side_phase() -> None:
+    # Issue 23: no more wall time than the default before the phase (5 rounds of 5 s warm-up,
+    # 20 s measured, 5 s stacks, 10 s closed loop: 450 s for two configurations). Now 15 s
+    # measured and a 5 s closed loop, the phase 10 s: 462.5 s by the estimate, +3%.
+    body = spec(load={"rate": 100})
+    del body["rounds"]  # the default
+    default = ExperimentSpec.model_validate(body)
+    before = ((3 + 5 + 20 + 5 + 10 + 2) * 2) * 5
+    assert default.estimated_seconds(startup_s=3) == ((3 + 5 + 15 + 5 + 5 + 2) * 2 + (3 + 5 + 10 + 2 + 2.5)) * 5
+    assert default.estimated_seconds(startup_s=3) <= before * 1.03
+
+
 def test_an_injected_cost_survives_a_preset_and_is_only_for_demo_services() -> None:
     parsed = ExperimentSpec.model_validate(
         {

@@ -21,6 +21,7 @@ from tracetax.spec.inputs import (
     SEED_MAX,
     SEED_MIN,
     SETTING_ENTRIES,
+    SIDE_BY_SIDE_DEFAULT_MAX_S,
     InputModel,
     SettingKey,
     SettingValue,
@@ -203,8 +204,8 @@ class SpanLoadSpec(SideBySideTiming, InputModel):
         le=3600,
         description="Side-by-side phase at the start of every round: every variant's lab Collector live at once on "
         "the lab core, each fed by its own telemetrygen at `spans_per_s`, so that cores per 10k spans/s and peak RSS "
-        "are paired under the same core speed (docs/diagnostics.md). Unset: as long as `duration_s`. 0 measures them "
-        "one at a time, as lost spans and the ramp always are.",
+        "are paired under the same core speed (docs/diagnostics.md). Unset: as long as `duration_s`, at most 10 s. "
+        "0 measures them one at a time, as lost spans and the ramp always are.",
     )
     side_by_side_warmup_s: float | None = Field(
         default=None,
@@ -221,6 +222,7 @@ class PipelineSpec(InputModel):
                 "startup_s": PIPELINE_STARTUP_S,
                 "stop_s": PIPELINE_STOP_S,
                 "ramp_step_overhead_s": RAMP_STEP_OVERHEAD_S,
+                "side_by_side_default_max_s": SIDE_BY_SIDE_DEFAULT_MAX_S,
             }
         }
     )

@@ -73,14 +73,24 @@ class _PhaseTimes(Protocol):
     side_by_side_warmup_s: float | None
 
 
+# An unset side-by-side phase is as long as the solo phase, up to this: its figures are paired
+# per round, and their spread comes from the processes of each round, not from the phase's length
+# (an A/A's CPU per request is as tight from 6 s as from 20 s, docs/benchmarks.md), so longer
+# solo phases (the tails) do not lengthen it.
+SIDE_BY_SIDE_DEFAULT_MAX_S = 10.0
+
+
 class SideBySideTiming:
     """The side-by-side phase's times of a load that has one (a service's LoadSpec, a pipeline's
-    SpanLoadSpec): unset, as long as the solo phase and its warm-up."""
+    SpanLoadSpec): unset, as long as the solo phase (at most SIDE_BY_SIDE_DEFAULT_MAX_S) and
+    its warm-up."""
 
     @property
     def side_by_side_seconds(self: _PhaseTimes) -> float:
         """The side-by-side phase's measured seconds (0: it does not run)."""
-        return self.duration_s if self.side_by_side_s is None else self.side_by_side_s
+        if self.side_by_side_s is None:
+            return min(self.duration_s, SIDE_BY_SIDE_DEFAULT_MAX_S)
+        return self.side_by_side_s
 
     @property
     def side_by_side_warmup_seconds(self: _PhaseTimes) -> float:

@@ -39,6 +39,7 @@ from tracetax.spec.inputs import (
     QUERY_ENTRIES,
     SEED_MAX,
     SEED_MIN,
+    SIDE_BY_SIDE_DEFAULT_MAX_S,
     URL_PATH_CHARS,
     ArgvItem,
     EnvKey,
@@ -336,6 +337,11 @@ class ConfigurationSpec(InputModel):
             return False
         return self.env.get(f"OTEL_{signal.upper()}_EXPORTER", "otlp").strip().lower() != "none"
 
+    def exports_anything(self) -> bool:
+        """Whether this configuration exports any signal: when it exports none, there is
+        nothing for the Collector to settle after its service stops."""
+        return any(self.exports(signal) for signal in ("traces", "logs", "metrics"))
+
 
 HTTP_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 BODYLESS_METHODS = ("GET", "HEAD")  # a request with one of these carries no body
@@ -371,7 +377,7 @@ class LoadSpec(SideBySideTiming, InputModel):
 
     rate: float = Field(gt=0, le=100_000, description="Open-model arrival rate, requests per second.")
     warmup_s: float = Field(default=5, ge=0, le=600)
-    duration_s: float = Field(default=20, gt=0, le=3600, description="Measured open-model phase.")
+    duration_s: float = Field(default=15, gt=0, le=3600, description="Measured open-model phase.")
     connections: int = Field(default=16, ge=1, le=1000)
     path: str = Field(default=DEFAULT_PATH, pattern=r"^/[^\s?#]*$", max_length=URL_PATH_CHARS)
     query: dict[QueryKey, QueryValue | int] = Field(
@@ -392,7 +398,7 @@ class LoadSpec(SideBySideTiming, InputModel):
         default=None, description="A burst in the measured phase (the warm-up and stacks phases stay at `rate`)."
     )
     max_throughput_s: float = Field(
-        default=10, ge=0, le=600, description="Closed-loop phase finding the maximum throughput; 0 skips it."
+        default=5, ge=0, le=600, description="Closed-loop phase finding the maximum throughput; 0 skips it."
     )
     stacks_s: float = Field(
         default=5,
@@ -407,8 +413,8 @@ class LoadSpec(SideBySideTiming, InputModel):
         le=3600,
         description="Side-by-side phase at the start of every round: all of the round's configurations live at once "
         "on the service cores, each under its own load at `rate`, so that CPU per request, RSS and p50 are paired "
-        "under the same core speed (docs/diagnostics.md). Unset: as long as `duration_s`. 0 measures them one at "
-        "a time, as the tails always are.",
+        "under the same core speed (docs/diagnostics.md). Unset: as long as `duration_s`, at most 10 s. 0 measures "
+        "them one at a time, as the tails always are.",
     )
     side_by_side_warmup_s: float | None = Field(
         default=None,
@@ -532,7 +538,14 @@ class Precision(InputModel):
 
 class ExperimentSpec(InputModel):
     model_config = ConfigDict(
-        json_schema_extra={"x-estimate": {"startup_s": STARTUP_S, "stop_s": STOP_S, "settle_s": SETTLE_S}}
+        json_schema_extra={
+            "x-estimate": {
+                "startup_s": STARTUP_S,
+                "stop_s": STOP_S,
+                "settle_s": SETTLE_S,
+                "side_by_side_default_max_s": SIDE_BY_SIDE_DEFAULT_MAX_S,
+            }
+        }
     )
 
     subject: Literal["service"] = Field(

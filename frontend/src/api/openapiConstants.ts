@@ -76,11 +76,11 @@ export const OPENAPI_DEFAULTS = {
   },
   "LoadSpec": {
     "warmup_s": 5,
-    "duration_s": 20,
+    "duration_s": 15,
     "connections": 16,
     "path": "/work",
     "method": "GET",
-    "max_throughput_s": 10,
+    "max_throughput_s": 5,
     "stacks_s": 5
   },
   "PipelineCheckRequest": {
@@ -162,6 +162,13 @@ export const OPENAPI_ENUMS = {
       "better",
       "unchanged",
       "unknown"
+    ]
+  },
+  "CheckStatus": {
+    "overall": [
+      "pass",
+      "fail",
+      "error"
     ]
   },
   "CommandServiceRef": {
@@ -410,6 +417,7 @@ export const OPENAPI_EXTENSIONS = {
   "ExperimentSpec": {
     "x-estimate": {
       "settle_s": 2.5,
+      "side_by_side_default_max_s": 10,
       "startup_s": 3,
       "stop_s": 2
     }
@@ -432,6 +440,7 @@ export const OPENAPI_EXTENSIONS = {
   "PipelineSpec": {
     "x-estimate": {
       "ramp_step_overhead_s": 1.5,
+      "side_by_side_default_max_s": 10,
       "startup_s": 2,
       "stop_s": 2
     }

@@ -955,6 +955,11 @@ export interface components {
             against_history?: components["schemas"]["HistoryGate"] | null;
             /** History */
             history?: components["schemas"]["HistoryJudgementModel"][] | null;
+            /**
+             * Overall
+             * @description The same-run verdict and the judgements against history together (history.gate overall_verdict): what `tracetax check` exits with (pass 0, fail 1, error 2). None while the check has no verdict.
+             */
+            overall?: ("pass" | "fail" | "error") | null;
         };
         /**
          * ClosedPhase
@@ -1974,7 +1979,7 @@ export interface components {
             /**
              * Duration S
              * @description Measured open-model phase.
-             * @default 20
+             * @default 15
              */
             duration_s: number;
             /**
@@ -2019,7 +2024,7 @@ export interface components {
             /**
              * Max Throughput S
              * @description Closed-loop phase finding the maximum throughput; 0 skips it.
-             * @default 10
+             * @default 5
              */
             max_throughput_s: number;
             /**
@@ -2030,7 +2035,7 @@ export interface components {
             stacks_s: number;
             /**
              * Side By Side S
-             * @description Side-by-side phase at the start of every round: all of the round's configurations live at once on the service cores, each under its own load at `rate`, so that CPU per request, RSS and p50 are paired under the same core speed (docs/diagnostics.md). Unset: as long as `duration_s`. 0 measures them one at a time, as the tails always are.
+             * @description Side-by-side phase at the start of every round: all of the round's configurations live at once on the service cores, each under its own load at `rate`, so that CPU per request, RSS and p50 are paired under the same core speed (docs/diagnostics.md). Unset: as long as `duration_s`, at most 10 s. 0 measures them one at a time, as the tails always are.
              */
             side_by_side_s?: number | null;
             /**
@@ -3136,7 +3141,7 @@ export interface components {
             workers?: number | null;
             /**
              * Side By Side S
-             * @description Side-by-side phase at the start of every round: every variant's lab Collector live at once on the lab core, each fed by its own telemetrygen at `spans_per_s`, so that cores per 10k spans/s and peak RSS are paired under the same core speed (docs/diagnostics.md). Unset: as long as `duration_s`. 0 measures them one at a time, as lost spans and the ramp always are.
+             * @description Side-by-side phase at the start of every round: every variant's lab Collector live at once on the lab core, each fed by its own telemetrygen at `spans_per_s`, so that cores per 10k spans/s and peak RSS are paired under the same core speed (docs/diagnostics.md). Unset: as long as `duration_s`, at most 10 s. 0 measures them one at a time, as lost spans and the ramp always are.
              */
             side_by_side_s?: number | null;
             /**

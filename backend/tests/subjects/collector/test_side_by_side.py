@@ -28,9 +28,9 @@ def _spec(variants: int = 2, **load: Any) -> PipelineSpec:
     )
 
 
-def test_the_phase_defaults_to_the_solo_window_and_its_warmup() -> None:
+def test_the_phase_defaults_to_the_solo_window_up_to_ten_seconds_and_its_warmup() -> None:
     load = _spec().load
-    assert load.side_by_side_seconds == 20
+    assert load.side_by_side_seconds == 10  # the solo window is 20 s
     assert load.side_by_side_warmup_seconds == 2
     tuned = _spec(side_by_side_s=15, side_by_side_warmup_s=0).load
     assert (tuned.side_by_side_seconds, tuned.side_by_side_warmup_seconds) == (15, 0)
@@ -45,7 +45,7 @@ def test_zero_or_a_single_variant_turns_the_phase_off() -> None:
 
 def test_the_estimate_counts_the_phase_once_per_round() -> None:
     per_run = PIPELINE_STARTUP_S + 2 + 20 + 6 + PIPELINE_STOP_S
-    phase = 3 * PIPELINE_STARTUP_S + 2 + 20 + PIPELINE_STOP_S  # every variant's Collectors start in turn
+    phase = 3 * PIPELINE_STARTUP_S + 2 + 10 + PIPELINE_STOP_S  # every variant's Collectors start in turn
     assert _spec(variants=3).estimated_seconds() == pytest.approx((3 * per_run + phase) * 5)
     assert _spec(variants=3, side_by_side_s=0).estimated_seconds() == pytest.approx(3 * per_run * 5)
 

@@ -45,6 +45,7 @@ CANCELLED_STOP_GRACE_S = 5.0
 # After a round's service has stopped (and flushed), the Collector forwards what it holds and
 # reports its own counters (every second); the span ledger attributes those counters to the
 # round by time window, so the next round waits SETTLE_S (tracetax.spec.service) before it starts.
+# A configuration that exports nothing (`none`) leaves nothing to settle: no wait after it.
 
 
 @dataclass
@@ -336,7 +337,8 @@ class ServiceRound:
             outcome.resources["launch"] = self.launch
         if outcome.resources is not None and (concurrency := concurrency_record(ctx)):
             outcome.resources["concurrency"] = concurrency
-        time.sleep(SETTLE_S)
+        if ctx.configuration.exports_anything():  # nothing exported: nothing to settle
+            time.sleep(SETTLE_S)
 
     def clean_up(self, outcome: RoundOutcome) -> None:
         if self.sampler is not None:

@@ -234,5 +234,5 @@ def _stop_all(instances: list[Instance]) -> None:
             instance.load.kill()
     for instance in instances:
         instance.service.stop(STOP_GRACE_S)
-    if instances:
-        time.sleep(SETTLE_S)
+    if any(instance.ctx.configuration.exports_anything() for instance in instances):
+        time.sleep(SETTLE_S)  # nothing exported: nothing to settle

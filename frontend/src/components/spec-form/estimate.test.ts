@@ -42,27 +42,30 @@ describe("the estimate", () => {
   it("uses the API's defaults for blank fields and gives up on unusable ones", () => {
     const form = initialForm(services, presets);
     // start, warm-up, measured, stacks phase (sampled by default), closed loop, stop
-    // and the side-by-side phase of each round: start, warm-up, as long as measured, stop, settle
-    const side = 3 + 5 + 20 + 2 + 2.5;
+    // and the side-by-side phase of each round: start, warm-up, as long as measured up to 10 s,
+    // stop, settle
+    const side = 3 + 5 + 10 + 2 + 2.5;
     expect(estimateForm(form)).toEqual({
-      seconds: ((3 + 5 + 20 + 5 + 10 + 2) * 2 + side) * 5,
-      perRun: 45,
+      seconds: ((3 + 5 + 15 + 5 + 5 + 2) * 2 + side) * 5,
+      perRun: 35,
       sideBySide: side,
       upTo: null,
     });
     const blank = { ...form, load: { ...form.load, warmup_s: "" }, rounds: "" };
-    expect(estimateForm(blank)?.seconds).toBe((45 * 2 + side) * 5);
+    expect(estimateForm(blank)?.seconds).toBe((35 * 2 + side) * 5);
     const off = { ...form, load: { ...form.load, side_by_side_s: "0" } };
-    expect(estimateForm(off)?.seconds).toBe(45 * 2 * 5);
-    const short = { ...form, load: { ...form.load, side_by_side_s: "10" } };
-    expect(estimateForm(short)?.sideBySide).toBe(side - 10);
+    expect(estimateForm(off)?.seconds).toBe(35 * 2 * 5);
+    const short = { ...form, load: { ...form.load, side_by_side_s: "5" } };
+    expect(estimateForm(short)?.sideBySide).toBe(side - 5);
+    const shortSolo = { ...form, load: { ...form.load, duration_s: "4" } };
+    expect(estimateForm(shortSolo)?.sideBySide).toBe(side - 6); // as long as a solo phase under 10 s
     // One configuration has nothing to run beside.
     expect(
       estimateForm({ ...form, configurations: form.configurations.slice(0, 1) })?.seconds,
-    ).toBe(45 * 5);
+    ).toBe(35 * 5);
     const precise = { ...form, precision: { ...form.precision, enabled: true } };
     expect(estimateForm(precise)?.upTo).toBe(Number(form.precision.max_wall_time_s));
-    expect(estimateForm({ ...form, sampleStacks: false })?.perRun).toBe(40);
+    expect(estimateForm({ ...form, sampleStacks: false })?.perRun).toBe(30);
     expect(estimateForm({ ...form, load: { ...form.load, duration_s: "-5" } })).toBeNull();
     expect(estimateForm({ ...form, rounds: "0" })).toBeNull();
     expect(estimateForm({ ...form, configurations: [] })).toBeNull();

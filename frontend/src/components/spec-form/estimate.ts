@@ -12,6 +12,7 @@ export const {
   startup_s: STARTUP_S,
   stop_s: STOP_S,
   settle_s: SETTLE_S,
+  side_by_side_default_max_s: SIDE_BY_SIDE_DEFAULT_MAX_S,
 } = OPENAPI_EXTENSIONS.ExperimentSpec["x-estimate"];
 
 export interface EstimateInput {
@@ -78,8 +79,11 @@ export function estimateForm(
     configurations: form.configurations.length,
     rounds: value(form.rounds, SPEC_DEFAULTS.rounds),
     stacks_s: form.sampleStacks ? SPEC_DEFAULTS.stacks_s : 0,
-    // Blank: as long as the measured phase; its warm-up (not in the form) as long as warmup_s.
-    side_by_side_s: runsTwice(form) ? value(form.load.side_by_side_s, duration_s) : 0,
+    // Blank: as long as the measured phase, up to the backend's cap (SideBySideTiming); its
+    // warm-up (not in the form) as long as warmup_s.
+    side_by_side_s: runsTwice(form)
+      ? value(form.load.side_by_side_s, Math.min(duration_s, SIDE_BY_SIDE_DEFAULT_MAX_S))
+      : 0,
     side_by_side_warmup_s: warmup_s,
   };
   const usable = Object.values(input).every((n) => Number.isFinite(n) && n >= 0);

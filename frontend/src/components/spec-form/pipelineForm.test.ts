@@ -119,10 +119,11 @@ describe("the pipeline form", () => {
         rounds: "1",
       }),
     ).toEqual({ seconds: 29, perRun: 10, rampSteps: 0, sideBySide: 9 });
-    // Blank fields take the API's defaults: ((2 + 2 + 20 + 6 + 2) s × 2 + (2 × 2 + 2 + 20 + 2) s) × 5.
+    // Blank fields take the API's defaults, the side-by-side phase at most 10 s:
+    // ((2 + 2 + 20 + 6 + 2) s × 2 + (2 × 2 + 2 + 10 + 2) s) × 5.
     expect(
       estimatePipeline({ ...form, load: { ...form.load, warmup_s: "", drain_s: "" } })?.seconds,
-    ).toBe(460);
+    ).toBe(410);
     expect(estimatePipeline({ ...form, rounds: "x" })).toBeNull();
   });
 
@@ -153,16 +154,16 @@ describe("the pipeline form", () => {
   it("adds every step the ramp may take to the estimate (backend PipelineSpec.estimated_seconds)", () => {
     const form = initialPipelineForm(catalog);
     const ramp = { ...form.ramp, enabled: true };
-    // 4 steps of (3 + 1.5) s over (2 + 2 + 20 + 6 + 2) s, × 2 variants, plus the 28 s side-by-side
-    // phase (the ramp stays solo), × 5 rounds: the API's 640 s.
+    // 4 steps of (3 + 1.5) s over (2 + 2 + 20 + 6 + 2) s, × 2 variants, plus the 18 s side-by-side
+    // phase (at most 10 s measured; the ramp stays solo), × 5 rounds: the API's 590 s.
     expect(estimatePipeline({ ...form, ramp: { ...ramp, max_spans_per_s: "5000" } })).toEqual({
-      seconds: 640,
+      seconds: 590,
       perRun: 50,
       rampSteps: 4,
-      sideBySide: 28,
+      sideBySide: 18,
     });
-    // The defaults: 12 steps, 1000 s as the API says.
-    expect(estimatePipeline({ ...form, ramp })?.seconds).toBe(1000);
+    // The defaults: 12 steps, 950 s as the API says.
+    expect(estimatePipeline({ ...form, ramp })?.seconds).toBe(950);
     // 12 steps of (2 + 1.5) s over (2 + 2 + 5 + 6 + 2) s, one variant, 2 rounds: 118 s.
     expect(
       estimatePipeline({
@@ -183,7 +184,7 @@ describe("the pipeline form", () => {
     expect(estimatePipeline({ ...form, ramp, load: { ...form.load, spans_per_s: "" } })).toBeNull();
     expect(estimatePipeline({ ...form, ramp: { ...ramp, factor: "1" } })).toBeNull();
     // Off, its fields do not count.
-    expect(estimatePipeline({ ...form, ramp: { ...form.ramp, factor: "x" } })?.seconds).toBe(460);
+    expect(estimatePipeline({ ...form, ramp: { ...form.ramp, factor: "x" } })?.seconds).toBe(410);
   });
 
   it("finds the settings an overlay reads, with their defaults", () => {

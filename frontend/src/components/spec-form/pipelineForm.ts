@@ -231,13 +231,14 @@ export function toPipelineSpec(form: PipelineFormState): PipelineSpecRequest {
 // starts its Collectors (2 s), warms up, measures, drains and stops them (2 s), then runs every
 // step its ramp may take (each sends step_s, plus 1.5 s to start telemetrygen and settle); with
 // two variants or more, every round starts with the side-by-side phase (every variant's
-// Collectors started in turn, then warm-up, the phase and stop, as long as the solo ones: the
-// form leaves side_by_side_s at its default); the times are the ones the backend publishes
-// (PipelineSpec's `x-estimate`).
+// Collectors started in turn, then warm-up, the phase and stop, as long as the solo ones up to
+// a cap: the form leaves side_by_side_s at its default); the times are the ones the backend
+// publishes (PipelineSpec's `x-estimate`).
 export const {
   startup_s: PIPELINE_STARTUP_S,
   stop_s: PIPELINE_STOP_S,
   ramp_step_overhead_s: RAMP_STEP_OVERHEAD_S,
+  side_by_side_default_max_s: PIPELINE_SIDE_BY_SIDE_MAX_S,
 } = OPENAPI_EXTENSIONS.PipelineSpec["x-estimate"];
 /** More steps than the API allows (RampSpec.max_steps ≤ 40) are never counted past this. */
 const MAX_COUNTED_STEPS = 1000;
@@ -328,6 +329,11 @@ export function estimatePipeline(
   const rampSteps = ramp ? rampRates(rate, ramp).length : 0;
   const variants = form.variants.length;
   const sideBySide =
-    variants > 1 ? PIPELINE_STARTUP_S * variants + warmup + duration + PIPELINE_STOP_S : 0;
+    variants > 1
+      ? PIPELINE_STARTUP_S * variants +
+        warmup +
+        Math.min(duration, PIPELINE_SIDE_BY_SIDE_MAX_S) +
+        PIPELINE_STOP_S
+      : 0;
   return { seconds: (perRun * variants + sideBySide) * rounds, perRun, rampSteps, sideBySide };
 }

@@ -30,17 +30,17 @@ describe("NewExperimentPage", () => {
   it("updates the estimate as the load changes", async () => {
     const user = userEvent.setup();
     renderForm(() => json(202, {}));
-    // (3 + 5 + 20 + 5 + 10 + 2) × 2 configurations, plus the side-by-side phase (3 + 5 + 20 + 2
-    // + 2.5), × 5 rounds
-    await screen.findByText(/about 10 min 13 s/);
-    expect(screen.getByText(/plus 33 s side by side per round/)).toBeTruthy();
+    // (3 + 5 + 15 + 5 + 5 + 2) × 2 configurations, plus the side-by-side phase (3 + 5 + 10 + 2
+    // + 2.5: as long as the measured phase, at most 10 s), × 5 rounds
+    await screen.findByText(/about 7 min 43 s/);
+    expect(screen.getByText(/plus 23 s side by side per round/)).toBeTruthy();
     const rounds = screen.getByLabelText("Rounds");
     await user.clear(rounds);
     await user.type(rounds, "1");
-    expect(screen.getByText(/about 2 min 3 s/)).toBeTruthy();
+    expect(screen.getByText(/about 1 min 33 s/)).toBeTruthy();
     const sideBySide = screen.getByLabelText("Side by side (s)");
     await user.type(sideBySide, "0");
-    expect(screen.getByText(/about 1 min 30 s/)).toBeTruthy();
+    expect(screen.getByText(/about 1 min 10 s/)).toBeTruthy();
   });
 
   it("asks for a precision and says the estimate is a ceiling", async () => {

@@ -160,9 +160,9 @@ describe("New experiment: your service", () => {
     expect(sent.load).toEqual({
       rate: 200,
       warmup_s: 5,
-      duration_s: 20,
+      duration_s: 15,
       connections: 16,
-      max_throughput_s: 10,
+      max_throughput_s: 5,
       method: "POST",
       paths: [
         { path: "/search?q=x", weight: 3 },

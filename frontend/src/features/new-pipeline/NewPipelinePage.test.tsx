@@ -47,8 +47,8 @@ describe("NewPipelinePage", () => {
     expect(within(tail).getByText("samples")).toBeTruthy();
     const lb = screen.getByRole("listitem", { name: "Variant loadbalancing" });
     expect(within(lb).getByText("2 downstream Collectors")).toBeTruthy();
-    // ((2 + 2 + 20 + 6 + 2) s × 2 variants + the side-by-side phase, (2 × 2 + 2 + 20 + 2) s) × 5 rounds.
-    expect(screen.getByText(/about 7 min 40 s/)).toBeTruthy();
+    // ((2 + 2 + 20 + 6 + 2) s × 2 variants + the side-by-side phase, (2 × 2 + 2 + 10 + 2) s) × 5 rounds.
+    expect(screen.getByText(/about 6 min 50 s/)).toBeTruthy();
   });
 
   it("queues the variants, load and rounds chosen, then opens the live run", async () => {
@@ -118,14 +118,14 @@ describe("NewPipelinePage", () => {
     // The defaults: 12 steps from 1,000 spans/s (up to 200,000), each (3 + 1.5) s.
     expect(screen.getByTestId("ramp-rates").textContent).toContain("At most 12 steps per round");
     expect(screen.getByTestId("ramp-rates").textContent).toContain("1,000 → 1,500 → 2,250 → …");
-    // ((2 + 2 + 20 + 6 + 2 + 12 × 4.5) s × 2 variants + 28 s side by side) × 5 rounds = 1000 s.
-    expect(screen.getByText(/about 16 min 40 s/)).toBeTruthy();
+    // ((2 + 2 + 20 + 6 + 2 + 12 × 4.5) s × 2 variants + 18 s side by side) × 5 rounds = 950 s.
+    expect(screen.getByText(/about 15 min 50 s/)).toBeTruthy();
     expect(screen.getByText(/up to 12 ramp steps included/)).toBeTruthy();
     const top = screen.getByLabelText("Up to (spans/s)");
     await user.clear(top);
     await user.type(top, "5000");
-    // 4 steps: ((32 + 18) s × 2 + 28 s) × 5.
-    expect(screen.getByText(/about 10 min 40 s/)).toBeTruthy();
+    // 4 steps: ((32 + 18) s × 2 + 18 s) × 5.
+    expect(screen.getByText(/about 9 min 50 s/)).toBeTruthy();
     expect(screen.getByTestId("ramp-rates").textContent).toContain(
       "1,000 → 1,500 → 2,250 → 3,375 spans/s",
     );
