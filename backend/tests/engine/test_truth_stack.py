@@ -53,7 +53,9 @@ def a_a_spec(seed: int = 11) -> dict[str, Any]:
         "name": "truth: A/A until CPU per request is within ±5%",
         "service": {"kind": "demo", "language": "go"},
         "configurations": [{"preset": "none"}, {"preset": "none", "name": "none-again", "baseline": False}],
-        "load": {**LOAD, "side_by_side_s": 10, "side_by_side_warmup_s": 2},
+        # Short phases: the interval comes from the number of rounds (pairs of fresh processes
+        # differ by a few percent), not from the seconds of each; what is solo is only shown.
+        "load": {**LOAD, "duration_s": 2, "side_by_side_s": 6, "side_by_side_warmup_s": 1},
         "rounds": 3,
         "precision": {"metrics": ["cpu_per_request_us"], "half_width_pct": WITHIN_PCT, "max_wall_time_s": 900},
         "seed": seed,

@@ -32,6 +32,9 @@ def tuning_spec() -> dict[str, Any]:
             "duration_s": 3.5,
             "connections": 16,
             "burst": {"start_s": 1, "duration_s": 2, "multiplier": 5},
+            # No side-by-side phase: the tuner ranks on drops and the solo p99 here, and the
+            # phase's planning is a unit test's (tests/tuning/test_halving.py).
+            "side_by_side_s": 0,
         },
         # Tiny on purpose: with a queue of 128, Go's worker kept up in one `make test` run (nothing dropped).
         "current_env": {"OTEL_BSP_MAX_QUEUE_SIZE": "8", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "8"},
