@@ -149,6 +149,10 @@ def app(offline_settings: Settings) -> Iterator[FastAPI]:
     suppress_health_check=list(HealthCheck),
 )
 def test_api_answers_as_documented(case: schemathesis.Case, app: FastAPI) -> None:
+    # Content-Length is the HTTP client's to set, not an input of any operation: a generated one
+    # that is not a number is refused before the API (BodyLimit's 400), whatever the route.
+    if case.headers:
+        case.headers = {name: value for name, value in case.headers.items() if name.lower() != "content-length"}
     case.call_and_validate(
         app=app,
         headers=offline_headers(),
