@@ -1,10 +1,11 @@
-"""Tails of two fresh identical Go instances on core 1: solo phases in turn, and again with the load generator at nice -15.
-Usage: nice.py ROUNDS SLICE_S TOTAL_S (SLICE_S unused)"""
+"""Tails of two fresh identical Go instances on core 1: solo phases in turn against a second design,
+`interleaved` (both live, the load on one at a time in SLICE_S slices) or `nice` (solo in turn
+again, the load generator at nice -15). Usage: tails.py ROUNDS SLICE_S TOTAL_S interleaved|nice"""
 import math, os, random, signal, sqlite3, statistics, subprocess, sys, time
 
 OHA = os.environ["OHA"]  # the oha binary that make up installs
 SVC = os.environ["REPO"] + "/instrumented-services/go/bin/demo-go-bare"
-rounds, slice_s, total_s = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
+rounds, slice_s, total_s, second = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
 WORK = os.environ.get("WORK", "/tmp/tails-study")
 os.makedirs(WORK, exist_ok=True)
 
@@ -51,7 +52,31 @@ def figures(lat, cpu):
     return {"p50": pct(lat, 0.5), "p99": pct(lat, 0.99), "p999": pct(lat, 0.999), "cpu": cpu / len(lat)}
 
 
-ratios = {d: {m: [] for m in ("p50", "p99", "p999", "cpu")} for d in ("seq", "nice")}
+def interleaved(procs, ports):
+    # interleaved: slices of slice_s, random order within each pair
+    lat = {"A": [], "B": []}
+    cpu = {"A": 0, "B": 0}
+    for i in range(int(total_s / slice_s)):
+        order = ["A", "B"]
+        random.shuffle(order)
+        for k in order:
+            c0 = cpu_ns(procs[k].pid)
+            lat[k] += load(ports[k], slice_s, f"int{k}")
+            cpu[k] += (cpu_ns(procs[k].pid) - c0) / 1e3
+    res2 = {k: figures(lat[k], cpu[k]) for k in "AB"}
+    return res2
+
+
+def niced(procs, ports, r):
+    res2 = {}
+    for k in ("BA" if r % 2 == 0 else "AB"):
+        c0 = cpu_ns(procs[k].pid)
+        lat = load(ports[k], total_s, f"nice{k}", nice=-15)
+        res2[k] = figures(lat, (cpu_ns(procs[k].pid) - c0) / 1e3)
+    return res2
+
+
+ratios = {d: {m: [] for m in ("p50", "p99", "p999", "cpu")} for d in ("seq", second)}
 for r in range(rounds):
     ports = {"A": 18100, "B": 18101}
     procs = {k: start(p) for k, p in ports.items()}
@@ -65,15 +90,11 @@ for r in range(rounds):
         res[k] = figures(lat, (cpu_ns(procs[k].pid) - c0) / 1e3)
     for m in ratios["seq"]:
         ratios["seq"][m].append(math.log(res["B"][m] / res["A"][m]))
-    res2 = {}
-    for k in ("BA" if r % 2 == 0 else "AB"):
-        c0 = cpu_ns(procs[k].pid)
-        lat = load(ports[k], total_s, f"nice{k}", nice=-15)
-        res2[k] = figures(lat, (cpu_ns(procs[k].pid) - c0) / 1e3)
-    for m in ratios["nice"]:
-        ratios["nice"][m].append(math.log(res2["B"][m] / res2["A"][m]))
+    res2 = interleaved(procs, ports) if second == "interleaved" else niced(procs, ports, r)
+    for m in ratios[second]:
+        ratios[second][m].append(math.log(res2["B"][m] / res2["A"][m]))
     print(f"round {r}: seq " + " ".join(f"{m} {res['A'][m]*1e6 if m!='cpu' else res['A'][m]:.0f}/{res['B'][m]*1e6 if m!='cpu' else res['B'][m]:.0f}" for m in ("p50","p99","p999","cpu"))
-          + " | nice " + " ".join(f"{m} {res2['A'][m]*1e6 if m!='cpu' else res2['A'][m]:.0f}/{res2['B'][m]*1e6 if m!='cpu' else res2['B'][m]:.0f}" for m in ("p50","p99","p999","cpu")), flush=True)
+          + f" | {second} " + " ".join(f"{m} {res2['A'][m]*1e6 if m!='cpu' else res2['A'][m]:.0f}/{res2['B'][m]*1e6 if m!='cpu' else res2['B'][m]:.0f}" for m in ("p50","p99","p999","cpu")), flush=True)
     for p in procs.values():
         p.send_signal(signal.SIGTERM)
         p.wait()
