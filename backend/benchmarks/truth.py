@@ -52,9 +52,11 @@ from tracetax.db import repository as repo
 from tracetax.db.models import Experiment
 from tracetax.diagnostics.overhead import (
     METRICS,
+    SIDE_BY_SIDE_MAX_SHARE_GAP,
     Change,
     NoiseFloor,
     RoundSample,
+    alike_shares,
     compare,
     format_value,
     noise_floor,
@@ -101,6 +103,8 @@ class Outcome:
     # Rounds whose side-by-side phase gave no figures (failed) or whose latency was not used.
     side_missing: list[int] = field(default_factory=list)
     side_latency_flagged: list[int] = field(default_factory=list)
+    # Rounds whose two configurations took unlike shares of the core: their p50 pair is solo.
+    side_shares_apart: list[int] = field(default_factory=list)
     # Per configuration and round index, the p99 of its side-by-side phase (its neighbours live).
     side_p99_us: dict[str, dict[int, float]] = field(default_factory=dict)
 
@@ -136,6 +140,15 @@ def read_outcome(spec: ExperimentSpec, stored: Experiment) -> Outcome:
         p99 = _side_p99(side.histogram) if side.histogram else side.p99_us
         if p99 is not None:
             outcome.side_p99_us.setdefault(round_.configuration, {})[round_.round_index] = float(p99)
+    paired = outcome.samples["side_by_side"]
+    partners = {sample.round_index: sample for sample in paired[outcome.baseline]}
+    outcome.side_shares_apart = [
+        sample.round_index
+        for sample in paired[candidate]
+        if (partner := partners.get(sample.round_index)) is not None
+        and partner.side_share is not None
+        and not alike_shares(partner, sample)
+    ]
     outcome.side_missing = sorted(set(outcome.side_missing))
     outcome.side_latency_flagged = sorted(set(outcome.side_latency_flagged))
     return outcome
@@ -216,6 +229,10 @@ def print_flags(outcome: Outcome) -> None:
     if outcome.side_latency_flagged:
         rounds = ", ".join(map(str, outcome.side_latency_flagged))
         print(f"  rounds whose side-by-side p50 was not used (cores too busy): {rounds}")
+    if outcome.side_shares_apart:
+        rounds = ", ".join(map(str, outcome.side_shares_apart))
+        gap = f"{SIDE_BY_SIDE_MAX_SHARE_GAP:.0%}"
+        print(f"  rounds whose p50 pair was read solo (shares of the core more than {gap} apart): {rounds}")
 
 
 def print_aa(title: str, outcome: Outcome) -> bool:

@@ -8,12 +8,14 @@ import numpy as np
 
 from tracetax.diagnostics.overhead import (
     METRICS,
+    SIDE_BY_SIDE_MAX_SHARE_GAP,
     RoundSample,
     change,
     compare,
     describe,
     holm,
     noise_floor,
+    paired_values,
     resolution_pct,
     rounds_to_resolve,
 )
@@ -139,3 +141,33 @@ def test_single_pair_has_an_estimate_and_no_interval() -> None:
     assert item.relative_pct.estimate == 50.0
     assert item.relative_pct.low is None and item.p_value is None
     assert "2 paired rounds" in (item.note or "")
+
+
+def side_sample(index: int, solo_p50_s: float, side_p50_us: float | None, share: float | None) -> RoundSample:
+    """A round with a solo histogram (all requests at `solo_p50_s`) and a side-by-side p50."""
+    solo = hdr.encode(hdr.from_latencies_s(np.full(100, solo_p50_s)))
+    given = {} if side_p50_us is None else {"p50": side_p50_us}
+    return RoundSample(round_index=index, histogram=solo, values=given, side_share=share)
+
+
+def test_a_side_by_side_p50_pairs_only_with_a_partner_of_a_like_share_of_the_core() -> None:
+    p50 = METRICS["p50"]
+    baseline = [side_sample(0, 0.002, 400.0, 0.03)]
+    # An A/A partner (a like share) pairs with the phase's p50, whatever a third configuration took.
+    alike = [side_sample(0, 0.003, 410.0, 0.03 + SIDE_BY_SIDE_MAX_SHARE_GAP / 2)]
+    assert paired_values(baseline, alike, p50) == [(400.0, 410.0)]
+    # A partner that took far more of the core: both sides' p50 come from their solo phases.
+    heavy = [side_sample(0, 0.003, 900.0, 0.30)]
+    [(base_solo, heavy_solo)] = paired_values(baseline, heavy, p50)
+    assert abs(base_solo - 2000) < 20 and abs(heavy_solo - 3000) < 30
+    # Never one side's phase value against the other's solo one.
+    unshared = [side_sample(0, 0.003, None, None)]
+    [(base_solo, solo)] = paired_values(baseline, unshared, p50)
+    assert abs(base_solo - 2000) < 20 and abs(solo - 3000) < 30
+
+
+def test_the_share_rule_leaves_figures_that_are_not_latencies_alone() -> None:
+    cpu = METRICS["cpu_per_request_us"]
+    baseline = [RoundSample(round_index=0, cpu_per_request_us=100.0, side_share=0.03)]
+    heavy = [RoundSample(round_index=0, cpu_per_request_us=1100.0, side_share=0.33)]
+    assert paired_values(baseline, heavy, cpu) == [(100.0, 1100.0)]

@@ -91,14 +91,26 @@ def _side_by_side(round_: Round) -> ServiceSideBySide | None:
 
 def _sample(round_: Round, side: ServiceSideBySide | None, side_latency: bool) -> RoundSample:
     resources = round_.resources or {}
+    latency = side if side is not None and side_latency else None
     return RoundSample(
         round_index=round_.round_index,
         histogram=round_.histogram,
         max_throughput_rps=_service_figures(round_).max_throughput_rps,
         cpu_per_request_us=side.cpu_per_request_us if side else resources.get("cpu_per_request_us"),
         rss_max_bytes=side.rss_max_bytes if side else resources.get("rss_max_bytes"),
-        values={"p50": side.p50_us} if side is not None and side_latency else {},
+        values={"p50": latency.p50_us} if latency is not None else {},
+        side_share=_share_of(latency, round_.configuration) if latency is not None else None,
     )
+
+
+def _share_of(side: ServiceSideBySide, configuration: str) -> float | None:
+    """The configuration's busy share of the service cores in the phase; 0 when the phase
+    recorded no shares (stored before they were), so that its latencies pair as they did then."""
+    shares = (side.utilisation or {}).get("configurations")
+    if not isinstance(shares, dict):
+        return 0.0
+    share = shares.get(configuration)
+    return float(share) if isinstance(share, int | float) else None
 
 
 def side_by_side_rounds(completed: list[Round]) -> tuple[set[int], set[int]]:

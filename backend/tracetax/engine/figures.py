@@ -84,7 +84,8 @@ class ServiceSideBySide(Figures):
     # The phase's busy shares of the service cores and of the load generator's (0-1).
     utilisation: dict[str, Any] | None = None
     # Too busy for its latencies to be paired (queueing behind a neighbour): p50 then comes from
-    # the round's solo phases, for every configuration of that round alike.
+    # the round's solo phases, for every configuration of that round alike. Configurations that
+    # took unlike shares of the core are judged per pair instead (diagnostics/overhead.py).
     latency_flagged: bool = False
     note: str | None = None
     # Why this configuration has no side-by-side figures in this round (the phase failed).

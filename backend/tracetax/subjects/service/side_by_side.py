@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tracetax.demos.process import ServiceError, ServiceProcess
+from tracetax.diagnostics.overhead import SIDE_BY_SIDE_MAX_SHARE_GAP
 from tracetax.engine.figures import ServiceSideBySide
 from tracetax.engine.loadgen import LoadError, OpenPhaseResult, RunningLoad
 from tracetax.engine.round import STOP_GRACE_S, RoundCancelledError, TogetherSlot, hold_phase
@@ -40,7 +41,7 @@ from tracetax.subjects.service.runner import (
 from tracetax.subjects.together import SIDE_RUN_SUFFIX, cpu_shares, start_order, utilisation
 from tracetax.system import procfs
 
-__all__ = ["SIDE_RUN_SUFFIX", "latency_flag", "run_side_by_side"]
+__all__ = ["SIDE_RUN_SUFFIX", "latency_flag", "run_side_by_side", "share_gap_note"]
 # Above this busy share of the service cores, requests often wait for a neighbour's turn on
 # the core: latencies then measure the queue behind the other configurations, not the
 # configuration, and the phase's p50 is not used (CPU per request and RSS still are). At the
@@ -49,12 +50,6 @@ __all__ = ["SIDE_RUN_SUFFIX", "latency_flag", "run_side_by_side"]
 LATENCY_MAX_SERVICE_BUSY = 0.80
 # The load generators share one core: saturated, they send late and the open model bends.
 LATENCY_MAX_LOADGEN_BUSY = 0.90
-# ... and when the configurations' own shares of the core differ by more than this: each waits
-# behind the others' work, so the lighter one waits behind more than the heavier one does and the
-# p50 difference between them shrinks. Measured on Go at 300 req/s: a configuration spinning 1 ms
-# per request (30% of the core beside 3%) read +808 µs p50 (+262 µs to +1.35 ms) side by side
-# against +1.02 ms alone; an A/A (shares within 1%) reads p50 to ±3.8% side by side.
-LATENCY_MAX_SHARE_GAP = 0.05
 
 
 @dataclass
@@ -105,8 +100,9 @@ def _phases(slot: TogetherSlot, instances: list[Instance]) -> dict[str, ServiceS
         {i.ctx.configuration.name: i.resources.get("cpu_s") for i in instances}, load.side_by_side_seconds
     )
     flagged = latency_flag(busy)
+    note = flagged or share_gap_note(busy)
     return {
-        instance.ctx.configuration.name: _figures(instance.result, instance.resources, busy, flagged)
+        instance.ctx.configuration.name: _figures(instance.result, instance.resources, busy, flagged, note)
         for instance in instances
         if instance.result is not None
     }
@@ -183,14 +179,9 @@ def _hold(slot: TogetherSlot, instances: list[Instance], seconds: float, phase: 
 
 
 def latency_flag(utilisation: dict[str, Any]) -> str | None:
+    """Why none of the phase's latencies may be used, or None. Shares of the core that differ
+    between configurations are judged per pair instead (share_gap_note)."""
     service, loadgen = utilisation.get("service"), utilisation.get("load_generator")
-    shares = [share for share in (utilisation.get("configurations") or {}).values() if share is not None]
-    if len(shares) >= 2 and max(shares) - min(shares) > LATENCY_MAX_SHARE_GAP:
-        return (
-            f"the configurations used {min(shares):.0%} to {max(shares):.0%} of the core (more than "
-            f"{LATENCY_MAX_SHARE_GAP:.0%} apart): the lighter ones' requests waited behind the heavier ones' work, "
-            "so this round's p50 comes from the solo phases"
-        )
     if service is not None and service > LATENCY_MAX_SERVICE_BUSY:
         return (
             f"the service cores were {service:.0%} busy (above {LATENCY_MAX_SERVICE_BUSY:.0%}): requests queued "
@@ -204,8 +195,24 @@ def latency_flag(utilisation: dict[str, Any]) -> str | None:
     return None
 
 
+def share_gap_note(utilisation: dict[str, Any]) -> str | None:
+    """What the configurations' unlike shares of the core mean for their p50 pairs, or None."""
+    shares = [share for share in (utilisation.get("configurations") or {}).values() if share is not None]
+    if len(shares) < 2 or max(shares) - min(shares) <= SIDE_BY_SIDE_MAX_SHARE_GAP:
+        return None
+    return (
+        f"the configurations used {min(shares):.0%} to {max(shares):.0%} of the core: a pair more than "
+        f"{SIDE_BY_SIDE_MAX_SHARE_GAP:.0%} apart takes its p50 from the solo phases (the lighter one's requests "
+        "waited behind more of the heavier one's work); pairs of a like share keep this phase's"
+    )
+
+
 def _figures(
-    result: OpenPhaseResult, resources: dict[str, Any], utilisation: dict[str, Any], flagged: str | None
+    result: OpenPhaseResult,
+    resources: dict[str, Any],
+    utilisation: dict[str, Any],
+    flagged: str | None,
+    note: str | None,
 ) -> ServiceSideBySide:
     percentiles = result.summary.get("percentiles_us", {})
     return ServiceSideBySide(
@@ -221,7 +228,7 @@ def _figures(
         rss_max_bytes=resources.get("rss_max_bytes"),
         utilisation=utilisation,
         latency_flagged=flagged is not None,
-        note=flagged,
+        note=note,
     )
 
 
