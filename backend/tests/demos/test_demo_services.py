@@ -6,15 +6,27 @@ back exactly M*K spans from Tempo, M log records from Loki and a request counter
 metrics store, all selected by a run id unique to the test. `none` must produce nothing at all
 and load no OpenTelemetry library. A tiny queue in front of an unreachable endpoint must raise
 the SDK's dropped-span counter.
+
+The service cases overlap: each spends a few seconds working and most of its time waiting for its
+telemetry to show in Tempo, Loki and the metrics store (one after another, over four minutes for
+the module). So the `cases` fixture starts every selected case at once, as a task, with at most
+LIVE_SERVICES services running at a time (their starts, the JVM's above all, compete for two
+cores), and each test awaits its own case and asserts on what it returns: one test id per case,
+a failure reported by the case it belongs to. Neighbours cannot change a case's counts: each reads
+back only its own run id, and none of these tests measures speed. The proxy test at the end runs
+alone, after the pool.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Coroutine
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeGuard, TypeVar
 
 import httpx
 import pytest
@@ -37,6 +49,13 @@ REQUEST_COUNTER = "tracetax_demo_requests_total"
 IN_PROCESS_SDK = ("simple", "batch", "agent")
 # Nothing listens on the discard port: exports there fail at once.
 UNREACHABLE = "http://127.0.0.1:9"
+# Services running at once: their waits overlap, their work competes for two cores. At most the
+# default executor's size (cores + 4): each one holds a thread while it starts and while it stops.
+LIVE_SERVICES = 6
+# Span readbacks at once. Tempo's query frontend queues a bounded number of jobs and splits each
+# trace fetched by id into many (a readback fetches 8 at a time): with every case reading at once
+# it answered HTTP 429 "job queue full".
+TEMPO_READS = 2
 
 RUNNABLE = [
     pytest.param(language, mode, id=f"{language}-{mode}")
@@ -94,6 +113,122 @@ async def drive(process: ServiceProcess, requests: int, spans: int) -> None:
             assert response.json()["spans"] == spans
 
 
+Counts = tuple[float, float, float]  # spans, log records, request counter
+
+
+@dataclass(frozen=True)
+class Harness:
+    """What every case runs against: the stack, its readback, and the slots for live services
+    and for span readbacks."""
+
+    stack: NativeStack
+    readback: RunReadback
+    service_slots: asyncio.Semaphore
+    tempo_reads: asyncio.Semaphore
+
+    async def spans(self, run_id: str, started: int, name: str | None) -> int:
+        async with self.tempo_reads:
+            return await self.readback.spans(run_id, started, name=name)
+
+
+@dataclass(frozen=True)
+class ServiceRun:
+    """One service started, driven and stopped."""
+
+    process: ServiceProcess
+    health: dict[str, object]
+    exit_code: int | None
+
+
+async def run_service(
+    harness: Harness,
+    manifest: ServiceManifest,
+    mode: str,
+    env: dict[str, str],
+    log_dir: Path,
+    load: tuple[int, int],
+    linger_s: float = 0,
+) -> ServiceRun:
+    """Start the service in one of the harness's slots, wait for its health, send `load`
+    (requests, spans each), let it run `linger_s` more, and stop it gracefully on every path."""
+    async with harness.service_slots:
+        process = start_service(manifest, mode, env, log_dir)
+        try:
+            health = await asyncio.to_thread(process.wait_healthy, 60)
+            await drive(process, *load)
+            await asyncio.sleep(linger_s)
+        finally:
+            exit_code = await asyncio.to_thread(process.stop, 20)
+    return ServiceRun(process, health, exit_code)
+
+
+async def read_back(
+    harness: Harness, language: str, run_id: str, started: int, expected: Counts, span_name: str | None = None
+) -> Counts:
+    """The run's spans, log records and request count, each polled until it equals what was
+    expected or its time runs out (the test then shows what did arrive)."""
+    readback = harness.readback
+    spans, records, counter = await asyncio.gather(
+        eventually(lambda: harness.spans(run_id, started, span_name), equals(expected[0])),
+        eventually(lambda: readback.log_records(service_name(language), run_id), equals(expected[1])),
+        eventually(lambda: readback.metric_sum(REQUEST_COUNTER, run_id), equals(expected[2])),
+    )
+    return spans, records, counter
+
+
+CaseRunner = Callable[..., Coroutine[Any, Any, object]]
+Test = TypeVar("Test", bound=Callable[..., Any])
+Outcome = TypeVar("Outcome")
+# Parametrized tests whose cases run in the pool, by name: runner(harness, log_dir, **params).
+RUNNERS: dict[str, CaseRunner] = {}
+
+
+def run_by(runner: CaseRunner) -> Callable[[Test], Test]:
+    """Registers the runner of a parametrized test's cases; the test awaits its case's outcome."""
+
+    def register(test: Test) -> Test:
+        RUNNERS[test.__name__] = runner
+        return test
+
+    return register
+
+
+class CasePool:
+    """One task per case of a RUNNERS test, started together; each test awaits its own."""
+
+    def __init__(self, harness: Harness, tmp_path_factory: pytest.TempPathFactory) -> None:
+        self.harness = harness
+        self.tmp_path_factory = tmp_path_factory
+        self.tasks: dict[str, asyncio.Task[object]] = {}
+
+    @staticmethod
+    def runs(item: pytest.Item) -> TypeGuard[pytest.Function]:
+        return isinstance(item, pytest.Function) and item.path == Path(__file__) and item.originalname in RUNNERS
+
+    def start(self, item: pytest.Function) -> asyncio.Task[object]:
+        case_name = f"{item.originalname.removeprefix('test_')[:24]}-{item.callspec.id}"
+        log_dir = self.tmp_path_factory.mktemp(re.sub(r"\W", "_", case_name))
+        case = RUNNERS[item.originalname](self.harness, log_dir, **item.callspec.params)
+        task = self.tasks[item.nodeid] = asyncio.create_task(case, name=item.nodeid)
+        return task
+
+    async def outcome(self, item: pytest.Item, kind: type[Outcome]) -> Outcome:
+        """The case's outcome (its failure raised here, in its own test)."""
+        assert isinstance(item, pytest.Function), item
+        result = await (self.tasks.get(item.nodeid) or self.start(item))
+        if not isinstance(result, kind):
+            raise TypeError(f"{item.nodeid}: the runner returned {type(result).__name__}, not {kind.__name__}")
+        return result
+
+    async def cancel_leftovers(self) -> None:
+        """Cases still running (their tests never reached: the session stopped by -x or a
+        failed fixture) are cancelled, and waited for while each stops its service."""
+        for task in self.tasks.values():
+            task.cancel()  # a finished task ignores it
+        await asyncio.gather(*self.tasks.values(), return_exceptions=True)
+        self.tasks.clear()
+
+
 @pytest.fixture(scope="module")
 async def readback(native_stack: NativeStack) -> AsyncIterator[RunReadback]:
     ports = native_stack.ports
@@ -105,59 +240,86 @@ async def readback(native_stack: NativeStack) -> AsyncIterator[RunReadback]:
         yield RunReadback(tempo, loki, metrics)
 
 
+@pytest.fixture(scope="module")
+async def cases(
+    request: pytest.FixtureRequest,
+    native_stack: NativeStack,
+    readback: RunReadback,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> AsyncIterator[CasePool]:
+    """Starts, on first use, every case of this session's selection that runs in the pool."""
+    harness = Harness(native_stack, readback, asyncio.Semaphore(LIVE_SERVICES), asyncio.Semaphore(TEMPO_READS))
+    pool = CasePool(harness, tmp_path_factory)
+    try:
+        # In the order they will be awaited, so the slots go to the earliest tests first.
+        for item in request.session.items:
+            if CasePool.runs(item):
+                pool.start(item)
+        yield pool
+    finally:
+        await pool.cancel_leftovers()
+
+
 def test_every_language_is_present() -> None:
     assert set(SERVICES) >= {"go", "python", "java", "node"}
     for manifest in SERVICES.values():
         assert {"none", "simple", "batch"} <= set(manifest.modes), manifest.language
 
 
-@pytest.mark.parametrize(("language", "mode"), RUNNABLE)
-async def test_mode_produces_exactly_what_it_was_asked(
-    language: str, mode: str, native_stack: NativeStack, readback: RunReadback, tmp_path: Path
-) -> None:
+@dataclass(frozen=True)
+class CountedRun:
+    """A run and what the backends hold of it, against what it should have produced."""
+
+    run: ServiceRun
+    counts: Counts
+    expected: Counts
+
+
+async def run_mode(harness: Harness, log_dir: Path, language: str, mode: str) -> CountedRun:
     manifest = SERVICES[language]
     run_id = uuid.uuid4().hex
     started = int(time.time()) - 60
     # Alternate protocols so both OTLP transports are exercised in every language.
     protocol = "grpc" if mode in ("batch", "agent") else "http/protobuf"
-    process = start_service(manifest, mode, otel_env(native_stack, language, mode, run_id, protocol), tmp_path)
-    try:
-        health = await asyncio.to_thread(process.wait_healthy, 60)
-        assert health.get("processor") == mode
-        # eBPF records from outside the process: the instrumented binary links no OpenTelemetry.
-        assert health.get("otel_loaded") is (mode in IN_PROCESS_SDK), health
-        await drive(process, REQUESTS, SPANS)
-    finally:
-        exit_code = await asyncio.to_thread(process.stop, 20)
-    assert exit_code == 0, f"not a graceful exit ({exit_code})\n{process.last_lines()}"
-
+    env = otel_env(harness.stack, language, mode, run_id, protocol)
+    run = await run_service(harness, manifest, mode, env, log_dir, (REQUESTS, SPANS))
     if mode == "none":
         await asyncio.sleep(5)  # anything sent would be in the backends by now
-        assert await readback.spans(run_id, started) == 0
-        assert await readback.log_records(service_name(language), run_id) == 0
-        assert await readback.metric_sum(REQUEST_COUNTER, run_id) == 0
-        return
-
+        nothing: Counts = (0, 0, 0)
+        return CountedRun(run, await read_back(harness, language, run_id, started, nothing), nothing)
     signals = manifest.modes[mode].signals
     spans_per_request = signals.spans_per_request or SPANS
     expected = (REQUESTS * spans_per_request, REQUESTS if signals.logs else 0, REQUESTS if signals.metrics else 0)
-    spans, records, counter = await asyncio.gather(
-        eventually(lambda: readback.spans(run_id, started, name=signals.span_name), equals(expected[0])),
-        eventually(lambda: readback.log_records(service_name(language), run_id), equals(expected[1])),
-        eventually(lambda: readback.metric_sum(REQUEST_COUNTER, run_id), equals(expected[2])),
-    )
-    assert (spans, records, counter) == expected, process.last_lines()
+    counts = await read_back(harness, language, run_id, started, expected, signals.span_name)
+    return CountedRun(run, counts, expected)
 
 
-@pytest.mark.parametrize(("language", "mode"), WITH_DROP_COUNTER)
-async def test_tiny_queue_counts_dropped_spans(
-    language: str, mode: str, native_stack: NativeStack, readback: RunReadback, tmp_path: Path
+@run_by(run_mode)
+@pytest.mark.parametrize(("language", "mode"), RUNNABLE)
+async def test_mode_produces_exactly_what_it_was_asked(
+    language: str, mode: str, cases: CasePool, request: pytest.FixtureRequest
 ) -> None:
+    outcome = await cases.outcome(request.node, CountedRun)
+    health, process = outcome.run.health, outcome.run.process
+    assert health.get("processor") == mode
+    # eBPF records from outside the process: the instrumented binary links no OpenTelemetry.
+    assert health.get("otel_loaded") is (mode in IN_PROCESS_SDK), health
+    assert outcome.run.exit_code == 0, f"not a graceful exit ({outcome.run.exit_code})\n{process.last_lines()}"
+    assert outcome.counts == outcome.expected, process.last_lines()
+
+
+@dataclass(frozen=True)
+class DroppedSpans:
+    run: ServiceRun
+    dropped: float
+
+
+async def run_tiny_queue(harness: Harness, log_dir: Path, language: str, mode: str) -> DroppedSpans:
     manifest = SERVICES[language]
     selector = manifest.dropped_spans_selector(mode)
     assert selector
     run_id = uuid.uuid4().hex
-    env = otel_env(native_stack, language, mode, run_id, "http/protobuf")
+    env = otel_env(harness.stack, language, mode, run_id, "http/protobuf")
     # Spans go nowhere through a queue of 8; metrics (with the SDK's own) still reach the stack.
     env |= {
         "OTEL_BSP_MAX_QUEUE_SIZE": "8",
@@ -168,19 +330,22 @@ async def test_tiny_queue_counts_dropped_spans(
         # Go's SDK counts its drops only with its self-observability on, off unless asked for.
         "OTEL_GO_X_OBSERVABILITY": "true",
     }
-    process = start_service(manifest, mode, env, tmp_path)
-    try:
-        await asyncio.to_thread(process.wait_healthy, 60)
-        # 20 spans per request into a queue of 8: each request overflows it before the worker
-        # can drain it, however fast the failing exports return.
-        await drive(process, DROP_REQUESTS, DROP_SPANS)
-        await asyncio.sleep(2)  # one metric export interval, while the process still runs
-    finally:
-        await asyncio.to_thread(process.stop, 20)
+    # 20 spans per request into a queue of 8: each request overflows it before the worker can
+    # drain it, however fast the failing exports return. Then one metric export interval (2 s)
+    # while the process still runs.
+    run = await run_service(harness, manifest, mode, env, log_dir, (DROP_REQUESTS, DROP_SPANS), linger_s=2)
+    dropped = await eventually(lambda: harness.readback.metric_sum(selector, run_id), lambda value: value > 0, 30)
+    return DroppedSpans(run, dropped)
 
-    dropped = await eventually(lambda: readback.metric_sum(selector, run_id), lambda value: value > 0, 30)
-    assert dropped > 0, f"{language}: no dropped spans counted\n{process.last_lines()}"
-    assert dropped <= DROP_REQUESTS * DROP_SPANS
+
+@run_by(run_tiny_queue)
+@pytest.mark.parametrize(("language", "mode"), WITH_DROP_COUNTER)
+async def test_tiny_queue_counts_dropped_spans(
+    language: str, mode: str, cases: CasePool, request: pytest.FixtureRequest
+) -> None:
+    outcome = await cases.outcome(request.node, DroppedSpans)
+    assert outcome.dropped > 0, f"{language}: no dropped spans counted\n{outcome.run.process.last_lines()}"
+    assert outcome.dropped <= DROP_REQUESTS * DROP_SPANS
 
 
 # One signal switched off at a time, and the whole SDK: what each language's Batch mode exports then.
@@ -192,34 +357,31 @@ SWITCHES = [
 ]
 
 
+async def run_switch(
+    harness: Harness, log_dir: Path, language: str, switch: dict[str, str], exported: tuple[int, int, int]
+) -> CountedRun:
+    run_id = uuid.uuid4().hex
+    started = int(time.time()) - 60
+    env = otel_env(harness.stack, language, "batch", run_id, "http/protobuf") | switch
+    run = await run_service(harness, SERVICES[language], "batch", env, log_dir, (REQUESTS, SPANS))
+    expected = (REQUESTS * SPANS * exported[0], REQUESTS * exported[1], REQUESTS * exported[2])
+    return CountedRun(run, await read_back(harness, language, run_id, started, expected), expected)
+
+
+@run_by(run_switch)
 @pytest.mark.parametrize("language", sorted(SERVICES))
 @pytest.mark.parametrize(("switch", "exported"), SWITCHES)
 async def test_signal_switches_turn_exactly_that_signal_off(
     language: str,
     switch: dict[str, str],
     exported: tuple[int, int, int],
-    native_stack: NativeStack,
-    readback: RunReadback,
-    tmp_path: Path,
+    cases: CasePool,
+    request: pytest.FixtureRequest,
 ) -> None:
-    manifest = SERVICES[language]
-    run_id = uuid.uuid4().hex
-    started = int(time.time()) - 60
-    env = otel_env(native_stack, language, "batch", run_id, "http/protobuf") | switch
-    process = start_service(manifest, "batch", env, tmp_path)
-    try:
-        await asyncio.to_thread(process.wait_healthy, 60)
-        await drive(process, REQUESTS, SPANS)
-    finally:
-        exit_code = await asyncio.to_thread(process.stop, 20)
-    assert exit_code == 0, f"not a graceful exit ({exit_code})\n{process.last_lines()}"
-    expected = (REQUESTS * SPANS * exported[0], REQUESTS * exported[1], REQUESTS * exported[2])
-    spans, records, counter = await asyncio.gather(
-        eventually(lambda: readback.spans(run_id, started), equals(expected[0])),
-        eventually(lambda: readback.log_records(service_name(language), run_id), equals(expected[1])),
-        eventually(lambda: readback.metric_sum(REQUEST_COUNTER, run_id), equals(expected[2])),
-    )
-    assert (spans, records, counter) == expected, process.last_lines()
+    outcome = await cases.outcome(request.node, CountedRun)
+    process = outcome.run.process
+    assert outcome.run.exit_code == 0, f"not a graceful exit ({outcome.run.exit_code})\n{process.last_lines()}"
+    assert outcome.counts == outcome.expected, process.last_lines()
 
 
 async def delaying_proxy(target_port: int, delay_s: float) -> asyncio.Server:
