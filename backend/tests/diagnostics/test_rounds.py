@@ -5,13 +5,12 @@ service and for a Collector pipeline."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from tracetax.db.models import Round
 from tracetax.diagnostics.checks import Budget, budget_metrics
 from tracetax.diagnostics.pipeline import pipeline_side_by_side_use
-from tracetax.diagnostics.rounds import SideBySideUse, flagged_rounds, flags_that_matter, read_each_round
+from tracetax.diagnostics.rounds import SideBySideUse, flagged_rounds, flags_that_matter
 
 # -- A Collector pipeline: real rounds, the side-by-side use read from them -------------------------
 
@@ -113,18 +112,3 @@ def test_the_budget_names_what_its_lines_read() -> None:
     budget = Budget(cores_per_10k_added=0.1, rss_overhead_pct=10, max_lost_spans=0)
     assert budget_metrics(budget) == {"cores_per_10k_spans_s", "rss_max_bytes", "lost_spans"}
     assert budget_metrics(Budget(p99_added_ms=2, max_usd_per_month=40)) == {"p99"}
-
-
-async def test_rounds_are_read_a_few_at_once_in_their_order() -> None:
-    running, most = 0, 0
-
-    async def read(index: int) -> int:
-        nonlocal running, most
-        running += 1
-        most = max(most, running)
-        await asyncio.sleep(0.01 * (5 - index % 5))  # later items finish first
-        running -= 1
-        return index * 10
-
-    assert await read_each_round(list(range(10)), read, at_once=3) == [i * 10 for i in range(10)]
-    assert most == 3

@@ -8,7 +8,6 @@ Collector's cores, a load telemetrygen could not deliver). Knows nothing of HTTP
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any, Literal
 
 import numpy as np
@@ -25,7 +24,6 @@ from tracetax.diagnostics.rounds import (
     SideBySideUse,
     flagged_rounds,
     paired_rounds,
-    read_each_round,
     round_label,
     settle,
     stack_down_rounds,
@@ -186,27 +184,26 @@ async def collect_pipeline_traces(
     """Read (or read again) what each completed round left in Tempo."""
     await settle(experiment, settle_s)
     spec = PipelineSpec.model_validate(experiment.spec)
-    # A completed round has both times; the filter says so to the type checker.
-    finished = [(r, r.started_at, r.finished_at) for r in experiment.rounds if r.status == "completed"]
-    timed = [(r, start, end) for r, start, end in finished if start is not None and end is not None]
-
-    async def read(item: tuple[Round, datetime, datetime]) -> LedgerReading:
-        round_, started, ended = item
+    readings = []
+    for round_ in experiment.rounds:
+        if round_.status != "completed" or round_.started_at is None or round_.finished_at is None:
+            continue
         stored = await round_traces(
             readback,
             round_.run_id,
-            int(started.timestamp()) - 60,
-            int(ended.timestamp()) + 60,
+            int(round_.started_at.timestamp()) - 60,
+            int(round_.finished_at.timestamp()) + 60,
             spec.load.spans_per_trace,
         )
-        return LedgerReading(
-            run_id=round_.run_id,
-            experiment_id=experiment.id,
-            ledger={"stored": stored},
-            sample_trace_ids=stored.get("sample_trace_ids", []),
+        readings.append(
+            LedgerReading(
+                run_id=round_.run_id,
+                experiment_id=experiment.id,
+                ledger={"stored": stored},
+                sample_trace_ids=stored.get("sample_trace_ids", []),
+            )
         )
-
-    repo.replace_ledger_readings(session, experiment.id, await read_each_round(timed, read))
+    repo.replace_ledger_readings(session, experiment.id, readings)
 
 
 def build_pipeline(

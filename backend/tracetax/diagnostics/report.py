@@ -31,7 +31,6 @@ from tracetax.diagnostics.rounds import (
     SideBySideUse,
     flagged_rounds,
     paired_rounds,
-    read_each_round,
     settle,
     stack_down_during,
     stack_down_rounds,
@@ -210,32 +209,33 @@ async def collect_ledger(
     sooner than `settle_s` after the last round ended."""
     await settle(experiment, settle_s)
     spec = ExperimentSpec.model_validate(experiment.spec)
-    facts = [round_facts(spec, r, manifest) for r in experiment.rounds if r.status == "completed"]
     # Read everything first and write in one short transaction at the end: a write held open
     # across the backends' answers (tens of seconds) locked SQLite for every other writer.
-    readings = await read_each_round(facts, lambda round_: _ledger_reading(readback, experiment.id, round_))
-    repo.replace_ledger_readings(session, experiment.id, readings)
-
-
-async def _ledger_reading(readback: RunReadback, experiment_id: str, facts: RoundFacts) -> LedgerReading:
-    """One round's ledger and a few of its trace ids (none when Tempo cannot be searched)."""
-    ledger = await round_ledger(readback, facts)
-    try:
-        traces = await readback.tempo.search(
-            f'{{ resource.{RUN_ID_ATTRIBUTE} = "{facts.run_id}" }}',
-            int(facts.started_at.timestamp()) - 60,
-            int(facts.finished_at.timestamp()) + 60,
-            limit=SAMPLE_TRACES,
+    readings = []
+    for round_ in experiment.rounds:
+        if round_.status != "completed":
+            continue
+        facts = round_facts(spec, round_, manifest)
+        ledger = await round_ledger(readback, facts)
+        try:
+            traces = await readback.tempo.search(
+                f'{{ resource.{RUN_ID_ATTRIBUTE} = "{round_.run_id}" }}',
+                int(facts.started_at.timestamp()) - 60,
+                int(facts.finished_at.timestamp()) + 60,
+                limit=SAMPLE_TRACES,
+            )
+            trace_ids = [trace.trace_id for trace in traces]
+        except BackendError:
+            trace_ids = []
+        readings.append(
+            LedgerReading(
+                run_id=round_.run_id,
+                experiment_id=experiment.id,
+                ledger=ledger.model_dump(mode="json"),
+                sample_trace_ids=trace_ids,
+            )
         )
-        trace_ids = [trace.trace_id for trace in traces]
-    except BackendError:
-        trace_ids = []
-    return LedgerReading(
-        run_id=facts.run_id,
-        experiment_id=experiment_id,
-        ledger=ledger.model_dump(mode="json"),
-        sample_trace_ids=trace_ids,
-    )
+    repo.replace_ledger_readings(session, experiment.id, readings)
 
 
 # Diagnostics of finished experiments, by what they are computed from: the bootstrap takes

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import UTC, datetime
-from typing import TypeVar
 
 from pydantic import BaseModel
 
@@ -48,29 +47,6 @@ async def settle(experiment: Experiment, settle_s: float) -> None:
     remaining = settle_s - (datetime.now(UTC) - last).total_seconds()
     if remaining > 0:
         await asyncio.sleep(remaining)
-
-
-# Rounds whose telemetry is read back at once. A round's reads mostly wait on the backends
-# (Tempo's search of the round's traces, a few PromQL and LogQL queries), one after the other:
-# read one round at a time, a 12-round experiment waited about 100 s after its last round.
-ROUNDS_READ_AT_ONCE = 4
-
-
-Item = TypeVar("Item")
-Reading = TypeVar("Reading")
-
-
-async def read_each_round(
-    items: Sequence[Item], read: Callable[[Item], Awaitable[Reading]], at_once: int = ROUNDS_READ_AT_ONCE
-) -> list[Reading]:
-    """`read` of every item, at most `at_once` at a time, in the items' order."""
-    gate = asyncio.Semaphore(at_once)
-
-    async def gated(item: Item) -> Reading:
-        async with gate:
-            return await read(item)
-
-    return list(await asyncio.gather(*(gated(item) for item in items)))
 
 
 def paired_rounds(completed: Sequence[Round], measured: Callable[[Round], bool]) -> set[int]:
