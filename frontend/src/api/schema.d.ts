@@ -5298,6 +5298,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description A demo's language, a command service's service_name. */
                 service: string;
             };
             cookie?: never;
