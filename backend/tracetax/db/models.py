@@ -32,7 +32,8 @@ class UtcDateTime(TypeDecorator[datetime]):
         return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
-def _without_nul(value: str | None) -> str | None:
+def without_nul(value: str | None) -> str | None:
+    """U+0000 as U+FFFD: how text is stored and compared on every database (NulFreeString)."""
     return value.replace("\x00", "\ufffd") if value is not None else None
 
 
@@ -48,7 +49,7 @@ class NulFreeString(TypeDecorator[str]):
     cache_ok = True
 
     def process_bind_param(self, value: str | None, dialect: Dialect) -> str | None:
-        return _without_nul(value)
+        return without_nul(value)
 
 
 class NulFreeText(TypeDecorator[str]):
@@ -58,7 +59,7 @@ class NulFreeText(TypeDecorator[str]):
     cache_ok = True
 
     def process_bind_param(self, value: str | None, dialect: Dialect) -> str | None:
-        return _without_nul(value)
+        return without_nul(value)
 
 
 def utcnow() -> datetime:

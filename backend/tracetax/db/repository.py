@@ -11,7 +11,17 @@ from typing import Any
 from sqlalchemy import ColumnElement, Text, case, cast, delete, func, literal, select, update
 from sqlalchemy.orm import Session, selectinload
 
-from tracetax.db.models import Calibration, Check, ConfigurationResult, Experiment, LedgerReading, Round, Tuning, utcnow
+from tracetax.db.models import (
+    Calibration,
+    Check,
+    ConfigurationResult,
+    Experiment,
+    LedgerReading,
+    Round,
+    Tuning,
+    utcnow,
+    without_nul,
+)
 
 OPEN_ROUND_STATES = ("pending", "running")
 FINAL_EXPERIMENT_STATES = ("completed", "failed", "cancelled", "interrupted")
@@ -368,16 +378,17 @@ def history_checks(
     query = (
         select(Check, Experiment)
         .join(Experiment, Experiment.id == Check.experiment_id)
-        .where(Experiment.status == "completed", _history_service() == service)
+        .where(Experiment.status == "completed", _history_service() == without_nul(service))
         .order_by(Check.created_at.desc(), Check.id.desc())
         .limit(limit)
     )
     if configuration is not None:
         query = query.where(Check.configuration == configuration)
+    # Compared inside JSON, these bypass the columns' NUL-free type: PostgreSQL refuses U+0000.
     if branch is not None:
-        query = query.where(Experiment.provenance["branch"].as_string() == branch)
+        query = query.where(Experiment.provenance["branch"].as_string() == without_nul(branch))
     if machine is not None:
-        query = query.where(Experiment.environment[("machine", "fingerprint")].as_string() == machine)
+        query = query.where(Experiment.environment[("machine", "fingerprint")].as_string() == without_nul(machine))
     if before is not None:
         query = query.where(Check.created_at < before)
     rows = [(check, experiment) for check, experiment in session.execute(query)]
@@ -389,7 +400,7 @@ def history_configurations(session: Session, service: str) -> list[str]:
     query = (
         select(Check.configuration)
         .join(Experiment, Experiment.id == Check.experiment_id)
-        .where(_history_service() == service, Check.configuration.is_not(None))
+        .where(_history_service() == without_nul(service), Check.configuration.is_not(None))
         .distinct()
     )
     return sorted(name for name in session.scalars(query) if name is not None)

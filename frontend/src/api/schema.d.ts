@@ -5298,7 +5298,6 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description A demo's language, a command service's service_name. */
                 service: string;
             };
             cookie?: never;

@@ -9,8 +9,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Response
 
 from tracetax.api.deps import EngineDep
-from tracetax.api.params import NAME
-from tracetax.api.routes.history import METRIC_HELP, history_errors
+from tracetax.api.routes.history import METRIC_HELP, NAME, history_errors
 from tracetax.app import badges
 from tracetax.history.badge import badge_svg
 

@@ -25,7 +25,6 @@ from tracetax.api.deps import (
     require_configuration,
     submission_errors,
 )
-from tracetax.api.params import TEXT
 from tracetax.api.schemas.diagnostics import PipelineDiagnostics as PipelineDiagnosticsAnswer
 from tracetax.api.schemas.errors import QUEUE_FULL, error_responses
 from tracetax.api.schemas.experiments import (
@@ -89,7 +88,7 @@ def create_experiment(spec: SpecBody, engine: EngineDep, settings: SettingsDep) 
 @router.get("", response_model=list[ExperimentSummary])
 def list_experiments(
     engine: EngineDep,
-    service: Annotated[str | None, Query(description="Only experiments on this service (language).", **TEXT)] = None,
+    service: Annotated[str | None, Query(description="Only experiments on this service (language).")] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
 ) -> list[ExperimentSummary]:
     with engine.sessions() as session:

@@ -11,10 +11,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Annotated
 
-from fastapi import APIRouter, HTTPException, Path, Query, status
+from fastapi import APIRouter, HTTPException, Query, status
 
 from tracetax.api.deps import EngineDep
-from tracetax.api.params import NAME
 from tracetax.api.schemas.errors import error_responses
 from tracetax.api.schemas.history import HistorySeries, ServiceHistory
 from tracetax.app import history
@@ -23,6 +22,7 @@ from tracetax.history.metrics import HISTORY_METRICS, UnknownMetricError
 router = APIRouter(prefix="/api/v1/history", tags=["history"])
 
 METRIC_HELP = f"One of: {', '.join(HISTORY_METRICS)}."
+NAME = {"min_length": 1, "max_length": 512}
 
 
 @contextmanager
@@ -72,7 +72,7 @@ def get_history(
     responses=error_responses({404: "no check of that service"}),
 )
 def get_service_history(
-    service: Annotated[str, Path(description="A demo's language, a command service's service_name.", **NAME)],
+    service: str,
     engine: EngineDep,
     branch: Annotated[str | None, Query(description="Only the checks of this branch.", **NAME)] = None,
     points: Annotated[int, Query(ge=2, le=200, description="How many recent checks make each trend.")] = 20,

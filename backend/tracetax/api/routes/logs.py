@@ -9,7 +9,6 @@ from typing import Annotated
 from fastapi import APIRouter, HTTPException, Query, status
 
 from tracetax.api.deps import BackendsDep, EngineDep, load_experiment, require_configuration
-from tracetax.api.params import TEXT
 from tracetax.api.schemas.errors import error_responses
 from tracetax.api.schemas.logs import ExperimentLogs, LogRecord
 from tracetax.clients.base import BackendError
@@ -31,7 +30,7 @@ async def get_logs(
     experiment_id: str,
     engine: EngineDep,
     backends: BackendsDep,
-    configuration: Annotated[str | None, Query(description="Only this configuration's rounds.", **TEXT)] = None,
+    configuration: Annotated[str | None, Query(description="Only this configuration's rounds.")] = None,
     limit: Annotated[int, Query(ge=1, le=500, description="Most recent records per round.")] = 20,
 ) -> ExperimentLogs:
     """The service's most recent log records of each round (matched by the round's run id),
