@@ -25,7 +25,14 @@ from tracetax.diagnostics.ledger import (
     sdk_dropped_unknown_reason,
     stored_telemetry,
 )
-from tracetax.diagnostics.overhead import Change, NoiseFloor, RoundSample, compare, noise_floor
+from tracetax.diagnostics.overhead import (
+    SIDE_BY_SIDE_MAX_SHARE_GAP,
+    Change,
+    NoiseFloor,
+    RoundSample,
+    compare,
+    noise_floor,
+)
 from tracetax.diagnostics.recommend import ConfigurationFacts, Recommendation, recommend
 from tracetax.diagnostics.rounds import (
     SideBySideUse,
@@ -139,7 +146,9 @@ def side_by_side_use(completed: list[Round]) -> SideBySideUse | None:
         rounds=sorted(i + 1 for i in usable),
         latency_rounds=sorted(i + 1 for i in latency),
         note="CPU per request, RSS and p50 are paired from each round's side-by-side phase (every configuration "
-        "live at once on the service cores); tails and max throughput from each configuration alone",
+        "live at once on the service cores); tails and max throughput from each configuration alone. p50 pairs "
+        f"side by side only configurations within {SIDE_BY_SIDE_MAX_SHARE_GAP:.0%} of a core of each other; a pair "
+        "further apart (one far heavier) takes both sides' p50 from their solo phases",
     )
 
 
