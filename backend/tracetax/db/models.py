@@ -32,8 +32,7 @@ class UtcDateTime(TypeDecorator[datetime]):
         return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
-def without_nul(value: str | None) -> str | None:
-    """U+0000 as U+FFFD: how text is stored and compared on every database (NulFreeString)."""
+def _without_nul(value: str | None) -> str | None:
     return value.replace("\x00", "\ufffd") if value is not None else None
 
 
@@ -49,7 +48,7 @@ class NulFreeString(TypeDecorator[str]):
     cache_ok = True
 
     def process_bind_param(self, value: str | None, dialect: Dialect) -> str | None:
-        return without_nul(value)
+        return _without_nul(value)
 
 
 class NulFreeText(TypeDecorator[str]):
@@ -59,7 +58,7 @@ class NulFreeText(TypeDecorator[str]):
     cache_ok = True
 
     def process_bind_param(self, value: str | None, dialect: Dialect) -> str | None:
-        return without_nul(value)
+        return _without_nul(value)
 
 
 def utcnow() -> datetime:

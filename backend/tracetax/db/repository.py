@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Text, case, cast, delete, func, literal, select, update
+from sqlalchemy import ColumnElement, Text, case, cast, delete, func, literal, select, type_coerce, update
 from sqlalchemy.orm import Session, selectinload
 
 from tracetax.db.models import (
@@ -17,10 +17,10 @@ from tracetax.db.models import (
     ConfigurationResult,
     Experiment,
     LedgerReading,
+    NulFreeString,
     Round,
     Tuning,
     utcnow,
-    without_nul,
 )
 
 OPEN_ROUND_STATES = ("pending", "running")
@@ -348,12 +348,19 @@ def list_all_tunings(session: Session) -> Sequence[Tuning]:
 # -- history: checks by service, configuration and branch ---------------------------------------
 
 
+def _compared_as_stored(text: ColumnElement[str]) -> ColumnElement[str]:
+    """`text` compared as the NUL-free columns compare (NulFreeString): a value bound against
+    it has its U+0000 replaced. Needed where the text comes out of JSON, whose extraction
+    bypasses the columns' type, so that a NUL would reach PostgreSQL, which refuses it."""
+    return type_coerce(text, NulFreeString())
+
+
 def _history_service() -> ColumnElement[str]:
     """The service a check's history is kept under: a demo's language or the pipeline lab's
     `collector` (the experiment's `service` label), a user's own command by its service_name
     (every command service is labelled `command`). history_service() is the same in Python."""
     command_name = Experiment.spec[("service", "service_name")].as_string()
-    return case((Experiment.service == "command", command_name), else_=Experiment.service)
+    return _compared_as_stored(case((Experiment.service == "command", command_name), else_=Experiment.service))
 
 
 def history_service(experiment: Experiment) -> str:
@@ -378,17 +385,17 @@ def history_checks(
     query = (
         select(Check, Experiment)
         .join(Experiment, Experiment.id == Check.experiment_id)
-        .where(Experiment.status == "completed", _history_service() == without_nul(service))
+        .where(Experiment.status == "completed", _history_service() == service)
         .order_by(Check.created_at.desc(), Check.id.desc())
         .limit(limit)
     )
     if configuration is not None:
         query = query.where(Check.configuration == configuration)
-    # Compared inside JSON, these bypass the columns' NUL-free type: PostgreSQL refuses U+0000.
     if branch is not None:
-        query = query.where(Experiment.provenance["branch"].as_string() == without_nul(branch))
+        query = query.where(_compared_as_stored(Experiment.provenance["branch"].as_string()) == branch)
     if machine is not None:
-        query = query.where(Experiment.environment[("machine", "fingerprint")].as_string() == without_nul(machine))
+        fingerprint = Experiment.environment[("machine", "fingerprint")].as_string()
+        query = query.where(_compared_as_stored(fingerprint) == machine)
     if before is not None:
         query = query.where(Check.created_at < before)
     rows = [(check, experiment) for check, experiment in session.execute(query)]
@@ -400,7 +407,7 @@ def history_configurations(session: Session, service: str) -> list[str]:
     query = (
         select(Check.configuration)
         .join(Experiment, Experiment.id == Check.experiment_id)
-        .where(_history_service() == without_nul(service), Check.configuration.is_not(None))
+        .where(_history_service() == service, Check.configuration.is_not(None))
         .distinct()
     )
     return sorted(name for name in session.scalars(query) if name is not None)
