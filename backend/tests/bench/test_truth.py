@@ -132,13 +132,20 @@ def test_injected_cost_is_checked_within_five_percent() -> None:
     assert not ok and any("OUTSIDE ±5%" in line for line in lines)
 
 
+def with_partner(result: truth.Outcome, partner: tuple[list[RoundSample], list[RoundSample]]) -> truth.Outcome:
+    """`result` with an A/A partner of its baseline: `partner`'s candidate rounds in both designs."""
+    result.partner = truth.A_A_PARTNER
+    for design, samples in zip(("side_by_side", "solo"), partner, strict=True):
+        result.samples[design][truth.A_A_PARTNER] = samples
+    return result
+
+
 def test_background_cost_must_show_and_leave_the_baselines_p99_alone() -> None:
     expected = truth.expected_background_us(20_000, 2000, 300)
     assert expected == pytest.approx(33.33, abs=0.01)
     reference = outcome(rounds(7), rounds(8))
-    background = outcome(rounds(9, added_us=0), rounds(10))
-    side = background.samples["side_by_side"]["candidate"]
-    background.samples["side_by_side"]["candidate"] = [
+    side_base, side_candidate = rounds(9, added_us=0)
+    burner = [
         RoundSample(
             s.round_index,
             s.histogram,
@@ -147,15 +154,29 @@ def test_background_cost_must_show_and_leave_the_baselines_p99_alone() -> None:
             s.rss_max_bytes,
             s.values,
         )
-        for s in side
+        for s in side_candidate
     ]
+    # The partner: the baseline's own rounds, another draw of the same service.
+    partner = (rounds(13)[1], rounds(14)[1])
+    background = with_partner(outcome((side_base, burner), rounds(10)), partner)
     ok, lines = truth.background_verdict(background, expected, reference)
     assert ok, lines
-    assert "shows" in lines[1] and "within" in lines[2]
-    ok, lines = truth.background_verdict(outcome(rounds(9), rounds(10)), expected, reference)
+    assert "shows" in lines[1] and "within" in lines[2] and "the Go A/A's" in lines[2], lines
+    ok, lines = truth.background_verdict(with_partner(outcome(rounds(9), rounds(10)), partner), expected, reference)
     assert not ok and "DOES NOT SHOW" in lines[1]
+    # Without the Go A/A, the pair's own floor.
     ok, lines = truth.background_verdict(background, expected, None)
-    assert ok and "not checked" in lines[2]
+    assert ok and "this pair's own" in lines[2], lines
+
+
+def test_the_baselines_p99_moving_beyond_the_floor_fails_and_no_partner_is_unknown() -> None:
+    reference = outcome(rounds(7), rounds(8))
+    slower = rounds(15, p50_us=600)[1]  # every latency half as long again: p99 +50%
+    moved = with_partner(outcome(rounds(9), rounds(10)), (slower, slower))
+    ok, lines = truth.background_verdict(moved, 33.3, reference)
+    assert not ok and "OUTSIDE" in lines[2], lines
+    ok, lines = truth.background_verdict(outcome(rounds(9), rounds(10)), 33.3, reference)
+    assert not ok and "unknown" in lines[2] and truth.A_A_PARTNER in lines[2], lines
 
 
 def test_both_designs_are_printed_with_their_sources(capsys: pytest.CaptureFixture[str]) -> None:
@@ -165,9 +186,3 @@ def test_both_designs_are_printed_with_their_sources(capsys: pytest.CaptureFixtu
     out = capsys.readouterr().out
     assert "side-by-side design" in out and "solo design" in out
     assert "side by side" in out and "±3%" in out and "not used (cores too busy): 2" in out
-
-
-def test_an_unpaired_change_of_two_experiments_is_in_percent() -> None:
-    moved = truth.log_change_pct([100, 110, 90, 105], [200, 220, 180, 210])
-    assert moved is not None and moved[0] == pytest.approx(100, abs=1) and moved[1] < 100 < moved[2]
-    assert truth.log_change_pct([100], [200, 210]) is None

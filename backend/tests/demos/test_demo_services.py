@@ -10,11 +10,11 @@ the SDK's dropped-span counter.
 The service cases overlap: each spends a few seconds working and most of its time waiting for its
 telemetry to show in Tempo, Loki and the metrics store (one after another, over four minutes for
 the module). So the `cases` fixture starts every selected case at once, as a task, with at most
-LIVE_SERVICES services running at a time (their starts, the JVM's above all, compete for two
-cores), and each test awaits its own case and asserts on what it returns: one test id per case,
-a failure reported by the case it belongs to. Neighbours cannot change a case's counts: each reads
-back only its own run id, and none of these tests measures speed. The proxy test at the end runs
-alone, after the pool.
+LIVE_SERVICES services running at a time and STARTS of them starting (their starts, the JVM's
+above all, compete for two cores), and each test awaits its own case and asserts on what it
+returns: one test id per case, a failure reported by the case it belongs to. Neighbours cannot
+change a case's counts: each reads back only its own run id, and none of these tests measures
+speed. The proxy test at the end runs alone, after the pool.
 """
 
 from __future__ import annotations
@@ -56,6 +56,11 @@ LIVE_SERVICES = 6
 # trace fetched by id into many (a readback fetches 8 at a time): with every case reading at once
 # it answered HTTP 429 "job queue full".
 TEMPO_READS = 2
+# Services starting at once. A start is CPU-bound (a JVM loading the agent takes ~15 s of a core):
+# with six starting together on two cores, CI saw java-agent miss its health wait. Two at a time
+# keep every start within it; the waits for telemetry still overlap.
+STARTS = 2
+HEALTH_WAIT_S = 90
 
 RUNNABLE = [
     pytest.param(language, mode, id=f"{language}-{mode}")
@@ -125,6 +130,7 @@ class Harness:
     readback: RunReadback
     service_slots: asyncio.Semaphore
     tempo_reads: asyncio.Semaphore
+    starts: asyncio.Semaphore
 
     async def spans(self, run_id: str, started: int, name: str | None) -> int:
         async with self.tempo_reads:
@@ -152,9 +158,14 @@ async def run_service(
     """Start the service in one of the harness's slots, wait for its health, send `load`
     (requests, spans each), let it run `linger_s` more, and stop it gracefully on every path."""
     async with harness.service_slots:
-        process = start_service(manifest, mode, env, log_dir)
+        async with harness.starts:
+            process = start_service(manifest, mode, env, log_dir)
+            try:
+                health = await asyncio.to_thread(process.wait_healthy, HEALTH_WAIT_S)
+            except BaseException:
+                await asyncio.to_thread(process.stop, 20)
+                raise
         try:
-            health = await asyncio.to_thread(process.wait_healthy, 60)
             await drive(process, *load)
             await asyncio.sleep(linger_s)
         finally:
@@ -248,7 +259,13 @@ async def cases(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> AsyncIterator[CasePool]:
     """Starts, on first use, every case of this session's selection that runs in the pool."""
-    harness = Harness(native_stack, readback, asyncio.Semaphore(LIVE_SERVICES), asyncio.Semaphore(TEMPO_READS))
+    harness = Harness(
+        native_stack,
+        readback,
+        asyncio.Semaphore(LIVE_SERVICES),
+        asyncio.Semaphore(TEMPO_READS),
+        asyncio.Semaphore(STARTS),
+    )
     pool = CasePool(harness, tmp_path_factory)
     try:
         # In the order they will be awaited, so the slots go to the earliest tests first.

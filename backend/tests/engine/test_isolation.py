@@ -247,6 +247,28 @@ def test_cpu_of_a_short_phase_is_measured_in_nanoseconds_not_clock_ticks() -> No
     assert 0.15 < summary["cpu_s"] < 0.6
 
 
+def test_a_tree_whose_threads_all_went_between_two_readings_keeps_its_nanosecond_total(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The race CI met: the service is alive when its sample starts and gone (exited, not yet
+    # reaped) when its threads' schedstat is read; the sample must not fall back to ticks.
+    live = {"threads": {11: 300_000_000, 12: 200_000_000}}
+    monkeypatch.setattr("tracetax.engine.sampler.tree_pids", lambda _pid: [10])
+    monkeypatch.setattr(procfs, "tids", lambda _pid: list(live["threads"]))
+    monkeypatch.setattr(procfs, "read_schedstat", lambda _pid, tid: procfs.Schedstat(live["threads"][tid], 0, 1))
+    sampler = Sampler(10)
+    assert sampler._run_seconds() == pytest.approx(0.5)
+    live["threads"] = {}
+    assert sampler._run_seconds() == pytest.approx(0.5)
+
+
+def test_a_tree_never_read_through_schedstat_has_no_nanosecond_figure(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("tracetax.engine.sampler.tree_pids", lambda _pid: [10])
+    monkeypatch.setattr(procfs, "tids", lambda _pid: [11])
+    monkeypatch.setattr(procfs, "read_schedstat", lambda _pid, _tid: None)
+    assert Sampler(10)._run_seconds() is None
+
+
 def with_gap(gap_s: float, phase_s: float = 20.0) -> tuple[Snapshot, Snapshot, set[int]]:
     """A phase whose service core was busy `gap_s` beyond the service's and the named tasks' CPU."""
     start, end, cores = snapshots(service_s=12.0, foreign_s=0.0, phase_s=phase_s)

@@ -186,6 +186,7 @@ class Sampler:
     _started: float = 0.0
     _run_ns: dict[tuple[int, int], int] = field(default_factory=dict)
     _exited_ns: int = 0
+    _schedstat_seen: bool = False
 
     def start(self) -> None:
         self._started = time.monotonic()
@@ -219,7 +220,9 @@ class Sampler:
         has gone keeps the time it had at its last reading (what it ran after that, under one
         sample interval, is missed). /proc/<pid>/stat counts in clock ticks (10 ms): over a
         short phase that quantises CPU per request to ~10 µs, which the paired statistics
-        would read as certainty when both sides round alike. None without schedstats."""
+        would read as certainty when both sides round alike. None without schedstats; once
+        they have been read, a tree whose threads have all gone (an exited process not yet
+        reaped) keeps its total, so the window's last sample stays in nanoseconds."""
         current: dict[tuple[int, int], int] = {}
         for pid in tree_pids(self.service_pid):
             for tid in procfs.tids(pid):
@@ -227,8 +230,9 @@ class Sampler:
                 if schedstat is None:
                     continue
                 current[(pid, tid)] = schedstat.run_ns
-        if not current:
+        if not current and not self._schedstat_seen:
             return None
+        self._schedstat_seen = True
         self._exited_ns += sum(ns for key, ns in self._run_ns.items() if key not in current)
         self._run_ns = current
         return (sum(current.values()) + self._exited_ns) / 1e9
