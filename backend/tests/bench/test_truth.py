@@ -186,3 +186,13 @@ def test_both_designs_are_printed_with_their_sources(capsys: pytest.CaptureFixtu
     out = capsys.readouterr().out
     assert "side-by-side design" in out and "solo design" in out
     assert "side by side" in out and "±3%" in out and "not used (cores too busy): 2" in out
+
+
+def test_only_the_reported_design_fails_an_a_a_the_solo_one_is_said(capsys: pytest.CaptureFixture[str]) -> None:
+    # Solo rounds 8% apart (Java's instance effect in one run): said, not failed.
+    solo_apart = outcome(rounds(11), rounds(12, added_us=12.0))
+    assert truth.print_aa("A/A on java", solo_apart)
+    said = capsys.readouterr().out.splitlines()[-1]
+    assert said.startswith("  solo design (shown, not checked): significant") and "CPU per request" in said, said
+    side_apart = outcome(rounds(12, added_us=12.0), rounds(11))
+    assert not truth.print_aa("A/A on java", side_apart)
