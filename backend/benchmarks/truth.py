@@ -376,7 +376,7 @@ def _baseline_p99_still(outcome: Outcome, reference: Outcome | None) -> tuple[bo
     else:
         floor, source = noise_floor(base, [partner], metrics={"p99": P99})["p99"].relative_pct, "this pair's own"
     if moved.estimate is None or moved.low is None or moved.high is None or floor is None:
-        return False, "  baseline p99     unknown (too few rounds with a p99): not checked"
+        return False, "  baseline p99     unknown (too few rounds with a p99): counted as off"
     still = abs(moved.estimate) <= floor
     return still, (
         f"  baseline p99     {moved.estimate:+.1f}% ({moved.low:+.1f}% to {moved.high:+.1f}%) against "
