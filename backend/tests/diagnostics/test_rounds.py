@@ -5,12 +5,15 @@ service and for a Collector pipeline."""
 
 from __future__ import annotations
 
+import asyncio
+import time
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from tracetax.db.models import Round
 from tracetax.diagnostics.checks import Budget, budget_metrics
 from tracetax.diagnostics.pipeline import pipeline_side_by_side_use
-from tracetax.diagnostics.rounds import SideBySideUse, flagged_rounds, flags_that_matter
+from tracetax.diagnostics.rounds import SideBySideUse, completed_by_end, flagged_rounds, flags_that_matter, settle
 
 # -- A Collector pipeline: real rounds, the side-by-side use read from them -------------------------
 
@@ -112,3 +115,25 @@ def test_the_budget_names_what_its_lines_read() -> None:
     budget = Budget(cores_per_10k_added=0.1, rss_overhead_pct=10, max_lost_spans=0)
     assert budget_metrics(budget) == {"cores_per_10k_spans_s", "rss_max_bytes", "lost_spans"}
     assert budget_metrics(Budget(p99_added_ms=2, max_usd_per_month=40)) == {"p99"}
+
+
+# -- Reading the ledger: each round waits for its own end, the earliest-ended first ---------------
+
+
+def _ended(name: str, status: str, ago_s: float | None) -> Round:
+    finished = None if ago_s is None else datetime.now(UTC) - timedelta(seconds=ago_s)
+    return Round(configuration=name, round_index=0, run_id=name, status=status, finished_at=finished)
+
+
+def test_completed_rounds_are_read_in_the_order_they_ended() -> None:
+    rounds = [_ended("last", "completed", 1), _ended("failed", "failed", 30), _ended("first", "completed", 20)]
+    rounds.append(_ended("no end on record", "completed", None))
+    assert [r.configuration for r in completed_by_end(rounds)] == ["first", "last", "no end on record"]
+
+
+def test_a_round_waits_only_what_is_left_of_its_own_settle() -> None:
+    started = time.monotonic()
+    asyncio.run(settle(_ended("long ago", "completed", 60), 10.0))
+    assert time.monotonic() - started < 5  # ended a minute ago: nothing is left of its 10 s
+    asyncio.run(settle(_ended("just now", "completed", 0), 0.3))
+    assert time.monotonic() - started >= 0.25

@@ -112,7 +112,7 @@ class Settings(BaseSettings):
 
     # Timeouts for calls to the backends, in seconds.
     backend_timeout_s: float = Field(default=10.0, gt=0)
-    # The span ledger reads Tempo this long after a run's last round ended at the earliest:
+    # The span ledger reads a round from Tempo this long after the round ended at the earliest:
     # Tempo's search finds a trace only once the ingester has cut it from its live traces
     # (trace_idle_period, 5 s in stack/tempo/tempo.yaml, plus its flush check). Read sooner, a
     # closed-loop phase's last seconds were missing (7,680 of 75,460 spans found).

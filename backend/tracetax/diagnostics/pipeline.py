@@ -22,6 +22,7 @@ from tracetax.diagnostics.pipeline_recommend import PipelineRecommendation, reco
 from tracetax.diagnostics.pipeline_traces import round_traces
 from tracetax.diagnostics.rounds import (
     SideBySideUse,
+    completed_by_end,
     flagged_rounds,
     paired_rounds,
     round_label,
@@ -181,13 +182,14 @@ def span_delay(samples: Sequence[RoundSample]) -> SpanDelay:
 async def collect_pipeline_traces(
     session: Session, experiment: Experiment, readback: RunReadback, settle_s: float = 0.0
 ) -> None:
-    """Read (or read again) what each completed round left in Tempo."""
-    await settle(experiment, settle_s)
+    """Read (or read again) what each completed round left in Tempo, each no sooner than
+    `settle_s` after it ended."""
     spec = PipelineSpec.model_validate(experiment.spec)
     readings = []
-    for round_ in experiment.rounds:
-        if round_.status != "completed" or round_.started_at is None or round_.finished_at is None:
+    for round_ in completed_by_end(experiment.rounds):
+        if round_.started_at is None or round_.finished_at is None:
             continue
+        await settle(round_, settle_s)
         stored = await round_traces(
             readback,
             round_.run_id,

@@ -36,6 +36,7 @@ from tracetax.diagnostics.overhead import (
 from tracetax.diagnostics.recommend import ConfigurationFacts, Recommendation, recommend
 from tracetax.diagnostics.rounds import (
     SideBySideUse,
+    completed_by_end,
     flagged_rounds,
     paired_rounds,
     settle,
@@ -214,16 +215,17 @@ async def collect_ledger(
     manifest: ServiceManifest | None,
     settle_s: float = 0.0,
 ) -> None:
-    """Read (or read again) every completed round's ledger and a few sample trace ids, no
-    sooner than `settle_s` after the last round ended."""
-    await settle(experiment, settle_s)
+    """Read (or read again) every completed round's ledger and a few sample trace ids, each
+    no sooner than `settle_s` after the round ended. A configuration that exports nothing
+    has nothing in flight to wait for: its rounds are read at once."""
     spec = ExperimentSpec.model_validate(experiment.spec)
+    exporting = {configuration.name for configuration in spec.configurations if configuration.exports_anything()}
     # Read everything first and write in one short transaction at the end: a write held open
     # across the backends' answers (tens of seconds) locked SQLite for every other writer.
     readings = []
-    for round_ in experiment.rounds:
-        if round_.status != "completed":
-            continue
+    for round_ in completed_by_end(experiment.rounds):
+        if round_.configuration in exporting:
+            await settle(round_, settle_s)
         facts = round_facts(spec, round_, manifest)
         ledger = await round_ledger(readback, facts)
         try:

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 from pydantic import BaseModel
 
-from tracetax.db.models import Experiment, Round
+from tracetax.db.models import Round
 
 
 def round_label(round_: Round) -> str:
@@ -38,13 +38,19 @@ def stack_down_rounds(rounds: list[Round]) -> list[str]:
     return [f"{round_label(round_)} ({', '.join(down)})" for round_ in rounds if (down := stack_down_during(round_))]
 
 
-async def settle(experiment: Experiment, settle_s: float) -> None:
-    """Wait until `settle_s` after the experiment's last round ended (see Settings.ledger_settle_s)."""
-    ended = [r.finished_at for r in experiment.rounds if r.finished_at is not None]
-    if not ended:
+def completed_by_end(rounds: Sequence[Round]) -> list[Round]:
+    """The completed rounds, the earliest-ended first (one without an end on record last)."""
+    done = [r for r in rounds if r.status == "completed"]
+    return sorted(done, key=lambda r: (r.finished_at is None, r.finished_at or datetime.min.replace(tzinfo=UTC)))
+
+
+async def settle(round_: Round, settle_s: float) -> None:
+    """Wait until `settle_s` after the round ended (see Settings.ledger_settle_s). Each round
+    waits for its own end, not the experiment's: read in the order they ended, the earlier
+    rounds' ledgers are read while the last one settles."""
+    if round_.finished_at is None:
         return
-    last = max(ended)
-    remaining = settle_s - (datetime.now(UTC) - last).total_seconds()
+    remaining = settle_s - (datetime.now(UTC) - round_.finished_at).total_seconds()
     if remaining > 0:
         await asyncio.sleep(remaining)
 
