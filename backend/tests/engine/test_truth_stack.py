@@ -6,7 +6,7 @@
   significant on any metric and reports its noise floor;
 - a configuration that busy-waits 1 ms per request is measured as +1 ms p50 and +1 ms CPU
   per request, within ±5%;
-- a configuration whose background thread burns 40 ms every 2 s (never on a request) shows
+- a configuration whose background thread burns 60 ms every 2 s (never on a request) shows
   in CPU per request, and the tail of a configuration that ran beside it in every side-by-side
   phase does not move: the A/A configuration there has its p99 within the noise floor;
 - nothing of the stack ran on the service's core during a measured phase.
@@ -41,9 +41,12 @@ from tracetax.native_stack.native import NativeStack
 pytestmark = pytest.mark.stack
 __all__ = ["needs_tools"]  # the module fixture checks oha and the Go service
 BUSY_US = 1000
-# 40 ms every 2 s at 200 req/s: about +100 µs of CPU per request. 20 ms (+50 µs) read +43 µs
-# in one run, not significant after Holm over the metrics at 4 rounds.
-BACKGROUND_US = 40_000
+# 60 ms every 2 s at 200 req/s: about +150 µs of CPU per request. 20 ms (+50 µs) read +43 µs
+# in one run, not significant after Holm over the metrics at 4 rounds; 40 ms read +22% to +54%
+# per round in another (the baseline beside the busy-1ms neighbour spread 176-210 µs), t = 6
+# with 3 degrees of freedom, again not significant after Holm. The test holds the burner's
+# cost to show, not to be small.
+BACKGROUND_US = 60_000
 PLAIN_SERVER = Path(__file__).parent.parent / "fixtures" / "plain_server.py"
 # The A/A's CPU per request interval, and the injected millisecond's band.
 WITHIN_PCT = 5.0
