@@ -77,6 +77,14 @@ def test_mode_the_service_lacks_is_422_naming_the_checks_field(client: TestClien
     assert "go has no mode 'agent'" in response.json()["detail"][0]["msg"]
 
 
+def test_a_wall_time_shorter_than_the_rounds_is_422_naming_the_checks_field(client: TestClient) -> None:
+    # Found by schemathesis: the check's experiment refused it, and the route answered 500.
+    response = client.post(CHECKS, json=go_check(max_wall_time_s=1, rounds=3))
+    assert response.status_code == 422, response.text
+    [item] = response.json()["detail"]
+    assert item["msg"].startswith("Value error, max_wall_time_s (1 s) is less than the estimated time"), item
+
+
 def pipeline_check(**changes: Any) -> dict[str, Any]:
     return {
         "subject": "collector",

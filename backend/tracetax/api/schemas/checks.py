@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, Discriminator, Field, Tag, field_validator
+from pydantic import BaseModel, Discriminator, Field, Tag, ValidationError, field_validator, model_validator
 
 from tracetax.api.schemas.history import HistoryJudgementModel
 from tracetax.api.schemas.queued import QueuedRecord
@@ -113,6 +113,18 @@ class CheckRequest(InputModel):
     @classmethod
     def service_budget(cls, budget: Budget) -> Budget:
         return _budget_fits(budget, "service")
+
+    @model_validator(mode="after")
+    def makes_an_experiment(self) -> CheckRequest:
+        """What the check's experiment refuses as a whole (a wall time shorter than the estimate
+        of its rounds) is this request's 422, not the route's 500. The check's `max_wall_time_s`
+        is its experiment's `precision.max_wall_time_s`: the message names the check's field."""
+        try:
+            self.experiment_spec()
+        except ValidationError as error:
+            messages = (str(item["msg"]).removeprefix("Value error, ") for item in error.errors())
+            raise ValueError("; ".join(messages).replace("precision.max_wall_time_s", "max_wall_time_s")) from None
+        return self
 
 
 class PipelineCheckRequest(InputModel):
