@@ -145,13 +145,13 @@ def run_check(stack: NativeStack, tmp_path: Path, *args: str, rate: int = 100) -
     return done.returncode, done.stdout + done.stderr, junit
 
 
-def test_a_a_check_buys_rounds_until_conclusive_and_passes(native_stack: NativeStack, tmp_path: Path) -> None:
-    # Two rounds cannot resolve ±25% (t with one degree of freedom); --max-wall-time lets the
-    # check add rounds at its planned looks until both lines are conclusive, with intervals
-    # valid however many it adds (docs/diagnostics.md, "Rounds until the answer is firm").
+def run_a_a_check(stack: NativeStack, workdir: Path) -> tuple[Path, dict[str, Any]]:
+    """An A/A check of batch-default starting at two rounds, free to buy more, that passed: its
+    JUnit file and the experiment it ran."""
+    workdir.mkdir(exist_ok=True)
     code, output, junit = run_check(
-        native_stack,
-        tmp_path,
+        stack,
+        workdir,
         "--baseline",
         "batch-default",
         "--candidate",
@@ -170,14 +170,30 @@ def test_a_a_check_buys_rounds_until_conclusive_and_passes(native_stack: NativeS
         rate=1000,
     )
     assert code == 0, output
-    assert ET.parse(junit).getroot().attrib["failures"] == "0"
     check_id = output.split("check ", 1)[1].split(":", 1)[0]
-    with httpx.Client(base_url=f"{base(native_stack)}/api/v1", headers=stack_headers(native_stack), timeout=30) as http:
+    with httpx.Client(base_url=f"{base(stack)}/api/v1", headers=stack_headers(stack), timeout=30) as http:
         status = http.get(f"/checks/{check_id}").json()
         detail = http.get(f"/experiments/{status['experiment_id']}").json()
+    return junit, detail
+
+
+def test_a_a_check_buys_rounds_until_conclusive_and_passes(native_stack: NativeStack, tmp_path: Path) -> None:
+    # Two rounds rarely resolve ±25%: the first look has one degree of freedom, and the repeated
+    # intervals' critical value there is far above Student's 12.7. --max-wall-time lets the
+    # check add rounds at its planned looks until both lines are conclusive, with intervals valid
+    # however many it adds (docs/diagnostics.md, "Rounds until the answer is firm").
+    junit, detail = run_a_a_check(native_stack, tmp_path / "first")
+    if len(detail["environment"]["precision"]["looks_read"]) == 1:
+        # Rarely, not never: with one degree of freedom the spread of two rounds is itself a
+        # single difference, and two rounds that happen to agree closely conclude at once (CI
+        # saw it once at 1,000 req/s). That is the method working; the buying is what is shown.
+        print("the A/A check was conclusive at its first look (two close rounds); once more", file=sys.stderr)
+        junit, detail = run_a_a_check(native_stack, tmp_path / "again")
+    assert ET.parse(junit).getroot().attrib["failures"] == "0"
+    precision = detail["environment"]["precision"]
     rounds = max(r["round_index"] for r in detail["rounds"]) + 1
-    assert rounds > 2, ("the check bought no round", detail["environment"].get("precision"))
-    assert detail["environment"]["precision"]["reached"], detail["environment"]["precision"]
+    assert rounds > 2 and len(precision["looks_read"]) >= 2, ("the check bought no round", precision)
+    assert precision["reached"], precision
 
 
 def test_impossible_budget_fails_with_exit_1_and_junit(native_stack: NativeStack, tmp_path: Path) -> None:
