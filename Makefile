@@ -120,11 +120,15 @@ lint: backend-deps frontend-deps ## Linters and type checkers
 
 test: lint test-backend test-frontend test-e2e check-packaging ## Every test suite (starts the real stack if it is not running)
 
+# Two passes. What measures nothing (pure logic, the offline API, PostgreSQL, schemathesis) runs on
+# every core (pytest-xdist); then, one test at a time, what starts real services and the stack:
+# those measure, and a measurement must have the cores to itself.
 test-backend: toolchain postgres backend-deps stack-build frontend services tools zero-code examples
-	cd backend && $(UV) run --frozen pytest
+	cd backend && $(UV) run --frozen pytest -m "not stack and not services" -n auto
+	cd backend && $(UV) run --frozen pytest -m "stack or services"
 
 test-unit: backend-deps frontend-deps ## The quick loop: pytest of pure logic and the offline API (no stack, demo services, schemathesis or PostgreSQL) and Vitest
-	cd backend && $(UV) run --frozen pytest -q -m "not stack and not schemathesis and not services and not postgres"
+	cd backend && $(UV) run --frozen pytest -q -m "not stack and not schemathesis and not services and not postgres" -n auto
 	cd frontend && npx vitest run
 
 test-e2e: backend-deps frontend services tools zero-code examples ## Browser tests (Chromium) against the running stack, or one started for them
