@@ -148,7 +148,7 @@ bench-engine: backend-deps services tools ## Benchmark: the harness's footprint,
 
 # TRUTH=neighbour: the A/A under a random on/off CPU hog on the service cores; TRUTH=background:
 # only the background-only injected cost. Unset: the standard set.
-bench-truth: backend-deps services tools ## Benchmark: A/A on Go and Java in both designs, injected costs measured as themselves (TRUTH=neighbour|background|injected|aa-series)
+bench-truth: backend-deps services tools ## Benchmark: A/A on Go and Java in both designs, injected costs measured as themselves (TRUTH=neighbour|background|injected|aa|aa-series)
 	cd backend && $(UV) run --frozen python -m benchmarks.truth $(if $(TRUTH),--$(TRUTH)) $(BENCH_ARGS)
 
 bench-studies: backend-deps services tools ## Benchmark: the two ready studies in docs/examples (seed 000's producer threads on Java, seed 002's eBPF vs SDK on Go; about 20 min, needs `make up`)

@@ -21,7 +21,8 @@ The standard set (`make bench-truth`, `python -m benchmarks.truth`):
 `--neighbour` (`make bench-truth TRUTH=neighbour`): the A/A experiments under a noisy
 neighbour, a random on/off CPU hog on the service's cores (benchmarks/hog.py; its duty cycle
 and period printed). The side-by-side figures must stay within the issue's targets (CPU per
-request ±3%, p50 ±5%) while the solo ones widen. `--background` runs check 3 alone, `--injected` check 2.
+request ±3%, p50 ±5%) while the solo ones widen. `--background` runs check 3 alone, `--injected` check 2,
+`--aa` check 1 (`make bench-truth TRUTH=aa BENCH_ARGS="--rate 1000"`: the A/As at another rate).
 
 `--aa-series N` (`make bench-truth TRUTH=aa-series`, 20 by default): N real A/A experiments in a
 row on Go (`none` against `none`, a new seed each, short phases so that 20 fit in about 40 min),
@@ -399,6 +400,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     mode.add_argument("--neighbour", action="store_true", help="the A/A experiments under a random on/off CPU hog")
     mode.add_argument("--background", action="store_true", help="only the background-only injected cost")
     mode.add_argument("--injected", action="store_true", help="only the injected per-request cost")
+    mode.add_argument("--aa", action="store_true", help="only the A/A experiments (--languages)")
     mode.add_argument(
         "--aa-series",
         type=int,
@@ -460,6 +462,8 @@ def run_standard(args: argparse.Namespace, workdir: Path) -> bool:
             outcome = run_experiment(spec_of(f"A/A {language}", language, args), workdir / language)
             ok &= print_aa(f"A/A on {language}: none against none", outcome)
             reference = outcome if language == "go" else reference
+        if args.aa:
+            return ok
         injected = run_experiment(spec_of("injected", "go", args, inject_busy_us=args.busy_us), workdir / "injected")
         ok &= print_injected(args.busy_us, injected)
     background = {"inject_background_us": args.background_us, "inject_background_period_ms": args.background_period_ms}
