@@ -29,6 +29,8 @@ from types import TracebackType
 
 import numpy as np
 
+from tracetax.system import processes
+
 PR_SET_PDEATHSIG = 1
 STOP_GRACE_S = 2.0
 
@@ -154,14 +156,11 @@ class NoisyNeighbour:
         pgid = process.pid  # session leader: its pid is the group's id
         self.wall_s = time.monotonic() - self.started
         self.cpu_s = _process_group_cpu_s(pgid)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(pgid, signal.SIGTERM)
+        # TERM, then KILL, until no member of the group runs: waiting for the leader alone left a
+        # hog on another core still dying when the block ended.
+        processes.stop_group(pgid, STOP_GRACE_S)
         with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(STOP_GRACE_S)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(pgid, signal.SIGKILL)  # children that ignored TERM, or a stuck leader
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(STOP_GRACE_S)
+            process.wait(STOP_GRACE_S)  # reap the leader
 
     def measured_duty(self) -> float | None:
         """The share of the service cores' time the hog actually spun (after `stop`)."""

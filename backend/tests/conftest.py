@@ -29,12 +29,18 @@ def _all_ready(stack: NativeStack) -> bool:
     return all(http_ready(component.ready_url)[0] for component in stack.components)
 
 
+MEASURING_MARKERS = ("stack", "services")
+
+
 @pytest.fixture(scope="session", autouse=True)
-def test_runner_off_the_service_cores() -> None:
+def test_runner_off_the_service_cores(request: pytest.FixtureRequest) -> None:
     """The test runner is something `make test` starts, like the stack: keep it off the
-    measured service's cores, or the isolation check flags its rounds (rightly)."""
+    measured service's cores, or the isolation check flags its rounds (rightly). A session
+    that measures nothing (`make test-backend`'s first pass, `make test-unit`) keeps every
+    core: pinned, its pytest-xdist workers would share one."""
+    measures = any(item.get_closest_marker(marker) for item in request.session.items for marker in MEASURING_MARKERS)
     stack_cpus = Placement.for_this_machine().stack_cpus
-    if stack_cpus:
+    if measures and stack_cpus:
         procfs.pin_all_threads(stack_cpus)
 
 
