@@ -141,9 +141,12 @@ def test_workers_serve_and_stop_gracefully_with_the_primary(mode: str, tmp_path:
         try:
             children = workers(process)
             before = [cpu_s(child) for child in children]
-            work(process, 8, 10_000_000)
-            # Each worker served its share: about 4 x 25 ms of compute each.
-            assert all(cpu_s(child) - used > 0.04 for child, used in zip(children, before, strict=True))
+            work(process, 16, 10_000_000)
+            # Each worker served its share: the primary hands the 16 connections out in turn, 8
+            # each. Shares, not seconds: a faster core (CI's) runs 10^7 iterations in about 8 ms,
+            # and CPU times tick at 10 ms, so a fixed floor of 40 ms for 4 requests failed there.
+            used = [cpu_s(child) - at_start for child, at_start in zip(children, before, strict=True)]
+            assert min(used) > 0.3 * sum(used) > 0, used
             code, took = stopped_within(process, STOP_WITHIN_S)
             assert code == 0 and took < STOP_WITHIN_S, (code, took, process.last_lines())
             assert nothing_left(process.pid, 2), procfs.group_members(process.pid)
