@@ -13,12 +13,19 @@ COSTS = Costs(per_round_overhead_s=6.0, rounds=3)
 
 def test_a_plan_fits_its_budget_and_halves() -> None:
     rungs = plan(8, wall_time_s=1800, costs=COSTS, reserved_s=300)
-    assert [r.candidates for r in rungs] == [8, 4, 2, 1]
+    # Down to the last pair: a rung of the survivor alone would compare it with nothing.
+    assert [r.candidates for r in rungs] == [8, 4, 2]
     assert all(
         later.measure_s == pytest.approx(2 * earlier.measure_s, abs=0.2) for earlier, later in itertools.pairwise(rungs)
     )
     assert rungs[0].measure_s >= MIN_MEASURE_S
     assert total_s(rungs, COSTS, 300) <= 1800 + 1
+
+
+@pytest.mark.parametrize(("candidates", "counts"), [(1, [1]), (2, [2]), (3, [3, 2]), (5, [5, 3, 2])])
+def test_rungs_halve_down_to_a_pair(candidates: int, counts: list[int]) -> None:
+    rungs = plan(candidates, wall_time_s=3600, costs=COSTS, reserved_s=300)
+    assert [r.candidates for r in rungs] == counts
 
 
 def test_a_tight_budget_measures_fewer_candidates() -> None:

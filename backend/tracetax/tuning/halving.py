@@ -1,5 +1,8 @@
 """How a wall-time budget is spent: successive halving. Every candidate is measured briefly,
-the better half again for twice as long, and so on until one is left; the baseline (no SDK)
+the better half again for twice as long, and so on until two are left, the last rung's pair
+compared at the longest phase. A rung of the one survivor alone would compare it with nothing:
+the confirmation measures the winner again anyway, so that time goes to candidates instead (it
+was a fifth of a small run). The baseline (no SDK)
 and the SDK defaults run in every rung, interleaved with the candidates, because each figure
 is a paired change against the baseline of the same round. Each rung is an ordinary
 experiment, so a cancelled tuning keeps every rung it finished.
@@ -69,8 +72,8 @@ def minimum_wall_time_s(costs: Costs, reserved_s: float) -> float:
 
 def plan(candidates: int, wall_time_s: float, costs: Costs, reserved_s: float) -> list[Rung]:
     """The rungs that fit the budget once `reserved_s` is set aside: as many candidates as fit
-    at the shortest phase, halved each rung with the phase doubled, the first rung's phase as
-    long as the budget allows."""
+    at the shortest phase, halved each rung with the phase doubled down to the last pair, the
+    first rung's phase as long as the budget allows."""
     if candidates < 1:
         raise ValueError("need at least one candidate")
     available = wall_time_s - reserved_s
@@ -88,8 +91,9 @@ def plan(candidates: int, wall_time_s: float, costs: Costs, reserved_s: float) -
 
 
 def _halvings(count: int) -> list[int]:
+    """The candidates per rung: halved until two are left (one candidate: one rung)."""
     counts = [count]
-    while counts[-1] > 1:
+    while counts[-1] > 2:
         counts.append(math.ceil(counts[-1] / 2))
     return counts
 
