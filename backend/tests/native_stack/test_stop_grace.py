@@ -1,6 +1,7 @@
 """`make down` waits for the backend's graceful shutdown: the supervisor gives the backend its
-TRACETAX_SHUTDOWN_GRACE_S plus a margin before SIGKILL, other components the usual grace. No
-process is started: the stop itself is recorded."""
+TRACETAX_SHUTDOWN_GRACE_S plus a margin before SIGKILL, Tempo its shorter grace (it hangs on
+SIGTERM once it has answered a query), other components the usual grace. No process is started:
+the stop itself is recorded."""
 
 from __future__ import annotations
 
@@ -10,7 +11,13 @@ from pathlib import Path
 import pytest
 
 from tracetax.core.config import get_settings
-from tracetax.native_stack.components import BACKEND_STOP_MARGIN_S, Component, Ports, components
+from tracetax.native_stack.components import (
+    BACKEND_STOP_MARGIN_S,
+    TEMPO_STOP_GRACE_S,
+    Component,
+    Ports,
+    components,
+)
 from tracetax.native_stack.native import NativeStack
 from tracetax.native_stack.supervisor import STOP_GRACE_S, Supervisor
 
@@ -26,7 +33,8 @@ def test_the_backend_waits_longer_than_its_shutdown_grace() -> None:
     stack = {c.name: c for c in components(Ports(), Path("/state"), ("backend",), backend_shutdown_grace_s=20)}
     assert stack["backend"].stop_grace_s == 20 + BACKEND_STOP_MARGIN_S
     assert BACKEND_STOP_MARGIN_S >= 10
-    assert all(c.stop_grace_s is None for name, c in stack.items() if name != "backend")
+    assert stack["tempo"].stop_grace_s == TEMPO_STOP_GRACE_S < STOP_GRACE_S
+    assert all(c.stop_grace_s is None for name, c in stack.items() if name not in ("backend", "tempo"))
 
 
 def test_the_native_stack_reads_the_grace_from_the_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -56,7 +64,8 @@ def test_down_gives_each_component_its_grace(tmp_path: Path, monkeypatch: pytest
     supervisor.down()
     # The backend first (last started), given its graceful shutdown and the margin.
     assert stopped[0] == ("backend", 30 + BACKEND_STOP_MARGIN_S)
-    assert {grace for name, grace in stopped[1:]} == {STOP_GRACE_S}
+    assert dict(stopped)["tempo"] == TEMPO_STOP_GRACE_S
+    assert {grace for name, grace in stopped[1:] if name != "tempo"} == {STOP_GRACE_S}
 
 
 def test_a_component_may_set_its_own_grace(tmp_path: Path) -> None:
