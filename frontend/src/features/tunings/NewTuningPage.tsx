@@ -36,8 +36,8 @@ export function NewTuningPage() {
           <h1>New tuning</h1>
           <p className="muted">
             Candidates sized from a short probe of the service's traffic are measured briefly, the
-            better half for twice as long, down to the last pair within the wall time; the better
-            of the pair is then confirmed against no SDK and the SDK defaults, in interleaved rounds.
+            better half for twice as long, down to the last pair within the wall time; the better of
+            the pair is then confirmed against no SDK and the SDK defaults, in interleaved rounds.
           </p>
         </div>
         <Link to="/tunings">Back to the tunings</Link>
