@@ -14,6 +14,7 @@ from tracetax.core.config import get_settings
 from tracetax.native_stack.components import (
     BACKEND_STOP_MARGIN_S,
     TEMPO_STOP_GRACE_S,
+    TEMPO_STOP_HANG,
     Component,
     Ports,
     components,
@@ -71,3 +72,20 @@ def test_down_gives_each_component_its_grace(tmp_path: Path, monkeypatch: pytest
 def test_a_component_may_set_its_own_grace(tmp_path: Path) -> None:
     quick = Component(name="quick", url="", ready_url="", argv=("quick",), ports=(), stop_grace_s=2.5)
     assert Supervisor(tmp_path, [quick], report=lambda _: None).stop_grace_s("quick") == 2.5
+
+
+def test_a_kill_that_is_known_to_be_harmless_says_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    stack = components(Ports(), tmp_path, ("backend",), backend_shutdown_grace_s=30)
+    said: list[str] = []
+    supervisor = Supervisor(tmp_path, stack, report=said.append)
+    monkeypatch.setattr(supervisor, "running_pid", {"tempo": 1001, "loki": 1002}.get)
+
+    def stop_group(pid: int, grace_s: float, on_kill: Callable[[], None] | None = None) -> bool:
+        assert on_kill is not None
+        on_kill()  # as if neither had stopped within its grace
+        return True
+
+    monkeypatch.setattr("tracetax.system.processes.stop_group", stop_group)
+    supervisor.down()
+    assert f"  tempo did not stop within 10s: killing it ({TEMPO_STOP_HANG})" in said
+    assert "  loki did not stop within 20s: killing it" in said

@@ -247,6 +247,8 @@ class Component:
     files: dict[Path, str] = field(default_factory=dict)
     # How long `down` waits after SIGTERM before SIGKILL; None: the supervisor's STOP_GRACE_S.
     stop_grace_s: float | None = None
+    # Why a kill after that grace is expected and harmless, said with it (None: nothing known).
+    known_stop_hang: str | None = None
 
 
 # Tempo (2.6) never exits on SIGTERM once it has answered a query: its query frontend's request
@@ -257,6 +259,7 @@ class Component:
 # 10 s, not the supervisor's 20, before SIGKILL: each `make down` and each test session's end
 # waited the whole 20 s.
 TEMPO_STOP_GRACE_S = 10.0
+TEMPO_STOP_HANG = "expected: Tempo 2.6 hangs in its shutdown once it has answered a query; its data is flushed"
 
 # Of Mimir's own metrics, what Prometheus keeps: its distributor's (what it received).
 MIMIR_SCRAPED_METRICS = "cortex_distributor_.*"
@@ -415,6 +418,7 @@ def components(
             ports=(ports.tempo_http, ports.tempo_grpc, ports.tempo_otlp_grpc),
             data_subdir="tempo",
             stop_grace_s=TEMPO_STOP_GRACE_S,
+            known_stop_hang=TEMPO_STOP_HANG,
         ),
         Component(
             name="loki",

@@ -250,10 +250,14 @@ class Supervisor:
         pid_file = self._pid_file(name)
         if pid is not None:
             grace = self.stop_grace_s(name)
-            processes.stop_group(
-                pid, grace, lambda: self.report(f"  {name} did not stop within {grace:.0f}s: killing it")
-            )
+            processes.stop_group(pid, grace, lambda: self.report(self._kill_message(name, grace)))
         pid_file.unlink(missing_ok=True)
+
+    def _kill_message(self, name: str, grace: float) -> str:
+        """What `down` says when it kills `name`, with why when that is known to be harmless."""
+        component = next((c for c in self.stack if c.name == name), None)
+        why = f" ({component.known_stop_hang})" if component is not None and component.known_stop_hang else ""
+        return f"  {name} did not stop within {grace:.0f}s: killing it{why}"
 
     def down(self) -> None:
         """Stop every component, last started first; data stays."""
