@@ -240,10 +240,14 @@ class Supervisor:
         """How long `name` gets between SIGTERM and SIGKILL: its own grace (the backend's
         exceeds its graceful shutdown), else STOP_GRACE_S (also for a pid file of a component
         no longer in the stack)."""
-        component = next((c for c in self.stack if c.name == name), None)
+        component = self._component(name)
         if component is None or component.stop_grace_s is None:
             return STOP_GRACE_S
         return component.stop_grace_s
+
+    def _component(self, name: str) -> Component | None:
+        """The stack's component of that name (None: a pid file left by one no longer in it)."""
+        return next((c for c in self.stack if c.name == name), None)
 
     def _stop_one(self, name: str) -> None:
         pid = self.running_pid(name)
@@ -255,7 +259,7 @@ class Supervisor:
 
     def _kill_message(self, name: str, grace: float) -> str:
         """What `down` says when it kills `name`, with why when that is known to be harmless."""
-        component = next((c for c in self.stack if c.name == name), None)
+        component = self._component(name)
         why = f" ({component.known_stop_hang})" if component is not None and component.known_stop_hang else ""
         return f"  {name} did not stop within {grace:.0f}s: killing it{why}"
 
