@@ -14,10 +14,11 @@ import typer
 
 from tracetax.cli.api import ApiAnswerError, answer, api_client
 from tracetax.cli.check import EXIT_ERROR, configuration_of
-from tracetax.diagnostics.overhead import format_value
 
 
 def _floor_lines(floors: dict[str, Any], rounds: int) -> list[str]:
+    from tracetax.diagnostics.overhead import format_value  # the statistics: only once there is a floor
+
     lines = [f"  {'metric':<16} {'noise floor (95%)':>20} {'in its unit':>14}   at {rounds} rounds"]
     for floor in floors.values():
         relative, absolute = floor.get("relative_pct"), floor.get("absolute")

@@ -24,8 +24,7 @@ from tracetax.cli.provenance import (
     PullRequestOption,
     RepositoryOption,
 )
-from tracetax.diagnostics.checks import BUDGET_LINE_TEXT
-from tracetax.history import gate
+from tracetax.diagnostics.budget_lines import BUDGET_LINE_TEXT
 from tracetax.spec.presets import PRESETS
 from tracetax.spec.provenance import HistoryGate
 
@@ -33,7 +32,7 @@ EXIT_PASS, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
 
 
 def _flag(line: str) -> str:
-    """A budget line's option, as the UI's commands spell it too (diagnostics/checks.py)."""
+    """A budget line's option, as the UI's commands spell it too (diagnostics/budget_lines.py)."""
     return BUDGET_LINE_TEXT[line].flag
 
 
@@ -129,6 +128,8 @@ def overall_verdict(status: dict[str, Any]) -> str:
     overall = status.get("overall")
     if isinstance(overall, str):
         return overall
+    from tracetax.history import gate  # an older server only: the statistics are the server's
+
     history = (judgement["verdict"] for judgement in status.get("history") or [])
     return gate.overall_verdict(status["verdict"]["verdict"], history)
 

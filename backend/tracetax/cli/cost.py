@@ -16,7 +16,6 @@ from rich.table import Table
 
 from tracetax.cli.api import ApiAnswerError, answer, api_client
 from tracetax.cli.check import EXIT_ERROR
-from tracetax.diagnostics.cost import CostInputs
 
 console = Console()
 COMPONENT_LABELS = {
@@ -89,6 +88,8 @@ def cost_table(report: dict[str, Any]) -> Table:
 
 
 def _params(rate: float | None, settings: list[str], pipeline: str | None, variant: str | None) -> dict[str, Any]:
+    from tracetax.diagnostics.cost import CostInputs  # the cost model's statistics: only with --set
+
     params: dict[str, Any] = {}
     for item in settings:
         name, sep, value = item.partition("=")

@@ -7,14 +7,15 @@ Exit codes: 0 printed, 2 error (bad input, TraceTax unreachable, no such history
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, cast
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import httpx
 import typer
 
 from tracetax.cli.api import ApiAnswerError, answer, api_client
-from tracetax.history.metrics import format_level
-from tracetax.subjects.base import HistoryUnit
+
+if TYPE_CHECKING:
+    from tracetax.subjects.base import HistoryUnit
 
 EXIT_ERROR = 2
 
@@ -25,7 +26,9 @@ def _error(message: str) -> typer.Exit:
 
 
 def _value(value: float | None, unit: str) -> str:
-    return "unknown" if value is None else format_level(value, cast(HistoryUnit, unit))
+    from tracetax.history.metrics import format_level  # its subjects' registry: imported when a value is printed
+
+    return "unknown" if value is None else format_level(value, cast("HistoryUnit", unit))
 
 
 def _interval(point: dict[str, Any], unit: str) -> str:

@@ -6,15 +6,13 @@ from __future__ import annotations
 import signal
 import threading
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from tracetax.app.runtime import EngineRuntime
-from tracetax.app.submission import UnknownServiceError, provenance_of, stored_spec, validate
 from tracetax.cli.provenance import (
     BranchOption,
     CiRunUrlOption,
@@ -23,16 +21,12 @@ from tracetax.cli.provenance import (
     PullRequestOption,
     RepositoryOption,
 )
-from tracetax.core.config import get_settings
-from tracetax.db import repository as repo
 from tracetax.demos.catalog import demo_services
-from tracetax.diagnostics.rounds import stack_down_rounds
-from tracetax.engine.progress import Progress as ProgressEvent
 from tracetax.spec.provenance import Provenance
 from tracetax.spec.service import AnySpec, SpecError, load_spec_file
-from tracetax.subjects.registry import subject_for
-from tracetax.subjects.tables import format_us
-from tracetax.system.processes import reap_leftovers
+
+if TYPE_CHECKING:
+    from tracetax.engine.progress import Progress as ProgressEvent
 
 console = Console()
 
@@ -40,6 +34,17 @@ console = Console()
 def run(spec_path: Path, flags: ProvenanceFlags | None = None) -> int:
     """Run a spec to its end in this process; returns the exit code. Its provenance: the
     spec's own, under `flags`, over what the CI's environment gives."""
+    # The engine, the database and the statistics load here, not with the command line: every
+    # other command (`tracetax check` in a CI job above all) starts without their 4 s of imports.
+    from tracetax.app.runtime import EngineRuntime
+    from tracetax.app.submission import UnknownServiceError, provenance_of, stored_spec, validate
+    from tracetax.core.config import get_settings
+    from tracetax.db import repository as repo
+    from tracetax.diagnostics.rounds import stack_down_rounds
+    from tracetax.subjects.registry import subject_for
+    from tracetax.subjects.tables import format_us
+    from tracetax.system.processes import reap_leftovers
+
     try:
         spec = with_provenance(load_spec_file(spec_path), flags or ProvenanceFlags())
         validate(spec, demo_services(), get_settings())

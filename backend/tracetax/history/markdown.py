@@ -17,7 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
-from tracetax.diagnostics.checks import BUDGET_LINE_TEXT, BudgetLine, BudgetUnit, Verdict
+from tracetax.diagnostics.budget_lines import BUDGET_LINE_TEXT, BudgetUnit
+from tracetax.diagnostics.checks import BudgetLine, Verdict
 from tracetax.diagnostics.overhead import Interval
 from tracetax.history.gate import HistoryJudgement, HistoryVerdict, overall_verdict
 from tracetax.history.metrics import HISTORY_METRICS, MINUS, format_level, metric_text

@@ -13,7 +13,8 @@ from tracetax.core.config import Settings
 from tracetax.db import repository as repo
 from tracetax.db.models import Experiment
 from tracetax.demos.catalog import ServiceManifest
-from tracetax.diagnostics.checks import PIPELINE_BUDGET_FIELDS, Budget, Verdict, budget_metrics, judge
+from tracetax.diagnostics.budget_lines import PIPELINE_BUDGET_FIELDS
+from tracetax.diagnostics.checks import Budget, Verdict, budget_metrics, judge
 from tracetax.diagnostics.pipeline import (
     PipelineDiagnostics,
     build_pipeline,
