@@ -112,8 +112,9 @@ class Settings(BaseSettings):
 
     # Timeouts for calls to the backends, in seconds.
     backend_timeout_s: float = Field(default=10.0, gt=0)
-    # The span ledger reads a round from Tempo this long after the round ended at the earliest:
-    # Tempo's search finds a trace only once the ingester has cut it from its live traces
+    # The span ledger reads a round from Tempo this long after the round's last telemetry at the
+    # earliest (a service's round counts its own settle after the service stopped; a pipeline
+    # round's end is its last send): Tempo's search finds a trace only once the ingester has cut it from its live traces
     # (trace_idle_period 2 s, checked every second: stack/tempo/tempo.yaml), and a scraped
     # counter reaches the metrics store up to 1.9 s after it counted (docs/native-stack.md).
     # Read before the cut, a closed-loop phase's last seconds were missing (7,680 of 75,460

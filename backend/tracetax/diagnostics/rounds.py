@@ -45,7 +45,8 @@ def completed_by_end(rounds: Sequence[Round]) -> list[Round]:
 
 
 async def settle(round_: Round, settle_s: float) -> None:
-    """Wait until `settle_s` after the round ended (see Settings.ledger_settle_s). Each round
+    """Wait until `settle_s` after the round ended (Settings.ledger_settle_s, less what the
+    round itself already waited after its last telemetry). Each round
     waits for its own end, not the experiment's: read in the order they ended, the earlier
     rounds' ledgers are read while the last one settles."""
     if round_.finished_at is None:

@@ -16,7 +16,7 @@ from tracetax.tuning.halving import REFERENCES, Costs, minimum_wall_time_s
 # (ExperimentSpec.estimated_seconds). A service slow to start (a JVM) takes longer than planned.
 ROUND_OVERHEAD_S = 5.0
 # Seconds an experiment spends after its last round: the ledger's wait for the stores
-# (TRACETAX_LEDGER_SETTLE_S, 5 s by default) and the reading.
+# (TRACETAX_LEDGER_SETTLE_S, 5 s by default from its last telemetry) and the reading.
 EXPERIMENT_OVERHEAD_S = 20.0
 # The probe: one round of the baseline and the SDK defaults, measuring rates and export time.
 PROBE_MEASURE_S = 5.0
