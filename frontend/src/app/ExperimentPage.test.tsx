@@ -28,24 +28,10 @@ vi.mock("../api/eventStream", async (importOriginal) => {
 
 // uPlot, ECharts and d3-flame-graph draw on canvas / measured SVG, which jsdom does not do;
 // their data is tested on its own.
-vi.mock("../lib/charts/UPlotChart", () => ({
-  UPlotChart: ({ data }: { data: unknown[] }) => (
-    <div data-testid="uplot" data-columns={data.length} />
-  ),
-}));
-vi.mock("../features/results/ExportBarChart", () => ({
-  ExportBarChart: ({ bars }: { bars: unknown[] }) => (
-    <div data-testid="export-bars" data-bars={bars.length} />
-  ),
-}));
-vi.mock("../features/results/CostChart", () => ({
-  CostChart: ({ bars }: { bars: unknown[] }) => (
-    <div data-testid="cost-chart" data-bars={bars.length} />
-  ),
-}));
-vi.mock("../features/results/FlameGraphChart", () => ({
-  FlameGraphChart: ({ label }: { label: string }) => <div data-testid="flame-chart">{label}</div>,
-}));
+vi.mock("../lib/charts/UPlotChart", () => import("../test/chartStubs"));
+vi.mock("../features/results/ExportBarChart", () => import("../test/chartStubs"));
+vi.mock("../features/results/CostChart", () => import("../test/chartStubs"));
+vi.mock("../features/results/FlameGraphChart", () => import("../test/chartStubs"));
 
 beforeEach(() => {
   FakeEventSource.instances = [];

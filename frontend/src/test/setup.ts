@@ -1,3 +1,19 @@
+import { cleanup } from "@testing-library/react";
+import { afterEach, vi } from "vitest";
+
+// The test files of a worker share one jsdom (vite.config.ts). Each file still imports the
+// app afresh, so that its own mocks (a chart's stand-in, a fake event stream) are what it gets,
+// not what an earlier file loaded; and nothing a test leaves in the shared window (a rendered
+// tree, a stubbed fetch, a token in storage, an address) reaches the next one.
+vi.resetModules();
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  sessionStorage.clear();
+  localStorage.clear();
+  window.history.replaceState(null, "", "/");
+});
+
 // jsdom lacks matchMedia, which uPlot calls when it is imported (for the device pixel ratio).
 if (typeof window !== "undefined" && !window.matchMedia) {
   window.matchMedia = (query: string) =>

@@ -1,7 +1,6 @@
 import { cleanup, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { EChartOption } from "../../lib/charts/echarts";
 import { services } from "../../test/fixtures";
 import { historySeries, serviceHistory } from "../../test/historyFixtures";
 import { json, renderAt, stubApi } from "../../test/render";
@@ -9,17 +8,7 @@ import { HistoryPage } from "./HistoryPage";
 
 // ECharts does not draw in jsdom: the figure (its name, caption) is real, the chart a stand-in
 // that says where it marks lines (historyChart.test.ts tests the option itself).
-vi.mock("../../lib/charts/EChart", () => ({
-  EChart: ({ option }: { option: EChartOption }) => {
-    const [, , estimate] = option.series as { markLine: { data: { name: string }[] } }[];
-    return (
-      <div
-        data-testid="echart"
-        data-marks={JSON.stringify(estimate.markLine.data.map((mark) => mark.name))}
-      />
-    );
-  },
-}));
+vi.mock("../../lib/charts/EChart", () => import("../../test/chartStubs"));
 
 afterEach(() => {
   cleanup();

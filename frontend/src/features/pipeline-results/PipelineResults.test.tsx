@@ -24,11 +24,7 @@ vi.mock("../../api/eventStream", async (importOriginal) => {
 });
 
 // uPlot draws on canvas, which jsdom does not do; the chart's data is tested on its own.
-vi.mock("../../lib/charts/UPlotChart", () => ({
-  UPlotChart: ({ data }: { data: unknown[][] }) => (
-    <div data-testid="uplot" data-columns={data.length} data-points={data[0]?.length ?? 0} />
-  ),
-}));
+vi.mock("../../lib/charts/UPlotChart", () => import("../../test/chartStubs"));
 
 beforeEach(() => {
   FakeEventSource.instances = [];

@@ -6,43 +6,10 @@ import { diagnostics, flameGraph } from "../../test/fixtures";
 import { json, renderAt, stubApi } from "../../test/render";
 import { WhereExportRuns } from "./WhereExportRuns";
 
-vi.mock("./ExportBarChart", () => ({ ExportBarChart: () => <div data-testid="export-bars" /> }));
+vi.mock("./ExportBarChart", () => import("../../test/chartStubs"));
 // d3-flame-graph draws measured SVG, which jsdom does not do: the stand-in shows what the
 // chart is given (its label and each frame's colour and hover text).
-vi.mock("./FlameGraphChart", () => ({
-  FlameGraphChart: ({
-    label,
-    data,
-    colorOf,
-    labelOf,
-  }: {
-    label: string;
-    data: { name: string; children: unknown[] };
-    colorOf?: (d: unknown) => string;
-    labelOf?: (d: unknown, total: number) => string;
-  }) => {
-    type Frame = { name: string; children: unknown[] };
-    const frames: { path: string; d: Frame }[] = [];
-    const walk = (d: Frame, parent: string) => {
-      const path = `${parent};${d.name}`;
-      frames.push({ path, d });
-      for (const child of d.children) walk(child as Frame, path);
-    };
-    walk(data, "");
-    return (
-      <div data-testid="flame-chart">
-        {label}
-        <ul>
-          {frames.map(({ path, d }) => (
-            <li key={path} data-color={colorOf?.(d)}>
-              {labelOf?.(d, 0)}
-            </li>
-          ))}
-        </ul>
-      </div>
-    );
-  },
-}));
+vi.mock("./FlameGraphChart", () => import("../../test/chartStubs"));
 
 afterEach(() => {
   cleanup();

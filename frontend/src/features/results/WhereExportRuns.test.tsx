@@ -5,14 +5,8 @@ import { diagnostics, flameGraph, stackSummary } from "../../test/fixtures";
 import { json, renderAt, stubApi } from "../../test/render";
 import { WhereExportRuns } from "./WhereExportRuns";
 
-vi.mock("./ExportBarChart", () => ({
-  ExportBarChart: ({ bars }: { bars: { configuration: string }[] }) => (
-    <div data-testid="export-bars">{bars.map((b) => b.configuration).join(",")}</div>
-  ),
-}));
-vi.mock("./FlameGraphChart", () => ({
-  FlameGraphChart: ({ label }: { label: string }) => <div data-testid="flame-chart">{label}</div>,
-}));
+vi.mock("./ExportBarChart", () => import("../../test/chartStubs"));
+vi.mock("./FlameGraphChart", () => import("../../test/chartStubs"));
 
 afterEach(() => {
   cleanup();

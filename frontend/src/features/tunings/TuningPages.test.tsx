@@ -4,7 +4,6 @@ import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { routes } from "../../app/routes";
-import type { EChartOption } from "../../lib/charts/echarts";
 import {
   invalid,
   json,
@@ -32,19 +31,7 @@ import { TuningsPage } from "./TuningsPage";
 
 // ECharts does not draw in jsdom: the figure (its name, caption) is real, the chart a stand-in
 // that says what it was given.
-vi.mock("../../lib/charts/EChart", () => ({
-  EChart: ({ option }: { option: EChartOption }) => (
-    <div
-      data-testid="echart"
-      data-series={JSON.stringify(
-        (option.series as { name: string; data: { name: string }[] }[]).map((series) => ({
-          name: series.name,
-          points: series.data.map((d) => d.name),
-        })),
-      )}
-    />
-  ),
-}));
+vi.mock("../../lib/charts/EChart", () => import("../../test/chartStubs"));
 
 afterEach(() => {
   cleanup();
