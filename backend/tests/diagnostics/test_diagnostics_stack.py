@@ -212,10 +212,13 @@ def test_impossible_budget_fails_with_exit_1_and_junit(native_stack: NativeStack
         "-99",
         "--max-dropped-spans",
         "0",
-        # Two rounds, not run_check's three: dropped spans are a count, over budget from the first
-        # round, and no latency falls by 99% however many rounds are read (the last --rounds wins).
+        # Two rounds of 1 s phases, not run_check's three of 3 s: dropped spans are a count, over
+        # budget from the first round, and no latency falls by 99% however many rounds are read
+        # (the last --rounds and --duration win).
         "--rounds",
         "2",
+        "--duration",
+        "1",
     )
     assert code == 1, output
     root = ET.parse(junit).getroot()
