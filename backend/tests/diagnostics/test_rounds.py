@@ -137,3 +137,12 @@ def test_a_round_waits_only_what_is_left_of_its_own_settle() -> None:
     assert time.monotonic() - started < 5  # ended a minute ago: nothing is left of its 10 s
     asyncio.run(settle(_ended("just now", "completed", 0), 0.3))
     assert time.monotonic() - started >= 0.25
+
+
+def test_a_round_that_recorded_its_stop_waits_from_the_stop_not_its_end() -> None:
+    # Its service stopped (and flushed) 4 s before the round ended: of a 4.3 s settle, 0.3 s are left.
+    round_ = _ended("settled", "completed", 0)
+    round_.shutdown = {"exit_code": 0, "stopped_at": time.time() - 4.0}
+    started = time.monotonic()
+    asyncio.run(settle(round_, 4.3))
+    assert 0.25 <= time.monotonic() - started < 2.0

@@ -26,7 +26,8 @@ from tracetax.clients.loki import LokiClient
 from tracetax.clients.readback import RunReadback, with_run_id
 from tracetax.clients.tempo import TempoClient, spans_in_trace
 from tracetax.core.config import get_settings
-from tracetax.diagnostics.ledger import collector_delta
+from tracetax.clients.prometheus import PrometheusClient
+from tracetax.diagnostics.ledger import collector_delta, collector_drained_since
 from tracetax.native_stack.components import scrape_targets
 from tracetax.native_stack.native import NativeStack
 
@@ -173,3 +174,17 @@ async def test_otlp_and_scraped_metrics_both_reach_mimir(native_stack: NativeSta
         assert {s.labels["instance"] for s in scraped} == {f"127.0.0.1:{ports.collector_metrics}"}
         up = {s.labels["job"]: s.value for s in await mimir.query("up")}
         assert {job: up.get(job) for job in scrape_targets(ports)} == dict.fromkeys(scrape_targets(ports), 1.0)
+
+
+async def test_the_scraper_shows_the_collector_drained_soon_after_the_senders_stop(native_stack: NativeStack) -> None:
+    """A phase's settle (engine/settle.py) ends once the native stack's Prometheus holds a sample
+    of the Collector's counters, taken after the services stopped, with nothing held: within the
+    fixed 2.5 s it replaces, or it would only ever wait those 2.5 s."""
+    ports = native_stack.ports
+    await asyncio.to_thread(send_telemetry, f"127.0.0.1:{ports.otlp_grpc}", uuid.uuid4().hex)
+    stopped_at = time.time()  # every exporter has flushed: the senders have stopped
+    async with PrometheusClient(f"http://127.0.0.1:{ports.prometheus_http}") as scraper:
+        while not await collector_drained_since(scraper, stopped_at):
+            assert time.time() - stopped_at < 2.5, "no drained sample of the Collector within 2.5 s"
+            await asyncio.sleep(0.1)
+    print(f"drained and sampled {time.time() - stopped_at:.2f} s after the senders stopped")

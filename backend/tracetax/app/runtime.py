@@ -13,14 +13,18 @@ from dataclasses import dataclass
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
+from tracetax.clients.base import BackendError
 from tracetax.clients.health import stack_down
+from tracetax.clients.prometheus import PrometheusClient
 from tracetax.clients.readback import RunReadback
 from tracetax.core.config import Settings, resolved_database_url, resolved_work_dir
 from tracetax.db import repository as repo
 from tracetax.db.session import make_engine, migrate, session_factory
+from tracetax.diagnostics.ledger import collector_drained_since
 from tracetax.engine.experiment import ExperimentEngine, Sufficiency
 from tracetax.engine.progress import ProgressBroker, ProgressCallback
 from tracetax.engine.queue import ExperimentQueue
+from tracetax.engine.settle import Settle, fixed_settle, until_drained
 from tracetax.spec.service import parse_spec
 from tracetax.subjects.base import SubjectContext
 from tracetax.subjects.registry import subject_for
@@ -68,7 +72,7 @@ class EngineRuntime:
         database = make_engine(url)
         sessions = session_factory(database)
         broker = ProgressBroker()
-        subjects = SubjectContext(settings)
+        subjects = SubjectContext(settings, settle=settle_for(settings))
         engine = ExperimentEngine(
             sessions,
             work_dir=resolved_work_dir(settings),
@@ -88,3 +92,19 @@ class EngineRuntime:
 
     def dispose(self) -> None:
         self.database.dispose()
+
+
+def settle_for(settings: Settings) -> Settle:
+    """The wait after a phase's services stop: until the scraper's first sample of the
+    Collector's counters after the stop shows everything passed on, where the settings say
+    where to read it; else the fixed wait (engine/settle.py)."""
+    url = settings.collector_telemetry_query_url
+    if url is None:
+        return fixed_settle
+    timeout_s = settings.health_probe_timeout_s
+
+    async def drained_since(stopped_at: float) -> bool:
+        async with PrometheusClient(str(url), timeout_s=timeout_s) as scraper:
+            return await collector_drained_since(scraper, stopped_at)
+
+    return until_drained(lambda stopped_at: asyncio.run(drained_since(stopped_at)), (BackendError,))

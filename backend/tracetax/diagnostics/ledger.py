@@ -172,6 +172,28 @@ async def collector_reported(metrics: PrometheusClient, at: datetime) -> bool:
     return bool(await metrics.query(f'{UPTIME}{{job="{COLLECTOR_SERVICE_NAME}"}}', at))
 
 
+# What the Collector counts, per item: its receiver accepts, its exporters send, fail to send,
+# or fail to queue; an item accepted and not yet one of the others is still in the Collector.
+PASSED_ON = ("sent", "send_failed", "enqueue_failed")
+COLLECTED_ITEMS = ("spans", "log_records", "metric_points")
+
+
+async def collector_drained_since(metrics: PrometheusClient, since: float) -> bool:
+    """Whether the latest sample of the Collector's own counters was taken after `since` (unix
+    seconds) and shows everything its receiver accepted passed on. If the services that sent
+    had stopped by `since`, a round window opening now holds nothing of what they sent. Read
+    where samples are queryable as soon as they are taken (the scraper, not a store behind it)."""
+    job = f'job="{COLLECTOR_SERVICE_NAME}"'
+    [taken, *_] = await metrics.query(f"max(timestamp({UPTIME}{{{job}}}))") or [None]
+    if taken is None or taken.value <= since:
+        return False
+    for item in COLLECTED_ITEMS:
+        passed = " + ".join(f"(sum(otelcol_exporter_{kind}_{item}_total{{{job}}}) or vector(0))" for kind in PASSED_ON)
+        held = await metrics.query(f"(sum(otelcol_receiver_accepted_{item}_total{{{job}}}) or vector(0)) - ({passed})")
+        if any(sample.value != 0 for sample in held):
+            return False
+    return True
+
 async def _absent_as_zero_or_unknown(metrics: PrometheusClient, stages: list[Stage], end: datetime) -> None:
     """A counter the Collector never incremented has no series at all (it creates a refused or
     failed counter at its first refusal or failure): absent while its telemetry is in the

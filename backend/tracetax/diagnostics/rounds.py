@@ -44,14 +44,24 @@ def completed_by_end(rounds: Sequence[Round]) -> list[Round]:
     return sorted(done, key=lambda r: (r.finished_at is None, r.finished_at or datetime.min.replace(tzinfo=UTC)))
 
 
+def last_telemetry_at(round_: Round) -> datetime | None:
+    """When the round's last telemetry left its service: when the service had stopped and
+    flushed, where the round recorded it (a service's `shutdown.stopped_at`), else when the
+    round ended (None when neither is on record)."""
+    stopped_at = (round_.shutdown or {}).get("stopped_at")
+    if isinstance(stopped_at, int | float):
+        return datetime.fromtimestamp(stopped_at, UTC)
+    return round_.finished_at
+
+
 async def settle(round_: Round, settle_s: float) -> None:
-    """Wait until `settle_s` after the round ended (Settings.ledger_settle_s, less what the
-    round itself already waited after its last telemetry). Each round
-    waits for its own end, not the experiment's: read in the order they ended, the earlier
+    """Wait until `settle_s` after the round's last telemetry (Settings.ledger_settle_s). Each
+    round waits for its own, not the experiment's: read in the order they ended, the earlier
     rounds' ledgers are read while the last one settles."""
-    if round_.finished_at is None:
+    since = last_telemetry_at(round_)
+    if since is None:
         return
-    remaining = settle_s - (datetime.now(UTC) - round_.finished_at).total_seconds()
+    remaining = settle_s - (datetime.now(UTC) - since).total_seconds()
     if remaining > 0:
         await asyncio.sleep(remaining)
 

@@ -477,6 +477,8 @@ def components(
                 "TRACETAX_COLLECTOR_HEALTH_URL": f"http://{loopback}:{ports.collector_health}/",
                 "TRACETAX_COLLECTOR_OTLP_GRPC_ENDPOINT": f"{loopback}:{ports.otlp_grpc}",
                 "TRACETAX_COLLECTOR_OTLP_HTTP_ENDPOINT": f"http://{loopback}:{ports.otlp_http}",
+                # The scraper of the Collector's counters: a phase settles once they are in.
+                "TRACETAX_COLLECTOR_TELEMETRY_QUERY_URL": f"http://{loopback}:{ports.prometheus_http}",
             },
             ports=(ports.backend,),
             stop_grace_s=backend_stop_grace_s(backend_shutdown_grace_s),

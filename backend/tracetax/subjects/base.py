@@ -29,6 +29,7 @@ from tracetax.engine.experiment import Sufficiency
 from tracetax.engine.figures import Figures
 from tracetax.engine.loadgen import LoadDriver, OhaDriver
 from tracetax.engine.round import RoundSubject
+from tracetax.engine.settle import Settle, fixed_settle
 from tracetax.lab.pipelines import OverlayPolicy
 
 SpecT = TypeVar("SpecT", bound=BaseModel)
@@ -44,6 +45,9 @@ class SubjectContext:
     # None: the demo catalog on disk (read when first asked for); a test may give its own.
     catalog: dict[str, ServiceManifest] | None = None
     driver: LoadDriver = field(default_factory=OhaDriver)
+    # The wait after a phase's services stop (engine/settle.py): the runtime reads the
+    # Collector's counters where it can, else the fixed wait.
+    settle: Settle = fixed_settle
 
     @property
     def services(self) -> dict[str, ServiceManifest]:

@@ -12,6 +12,7 @@ from tracetax.engine.aggregate import RoundData, aggregate
 from tracetax.engine.figures import ServiceSideBySide
 from tracetax.engine.loadgen import LoadDriver
 from tracetax.engine.round import RoundOutcome, Slot, TogetherSlot
+from tracetax.engine.settle import Settle
 from tracetax.spec.service import ExperimentSpec
 from tracetax.subjects.service.runner import RoundContext, run_round
 from tracetax.subjects.service.side_by_side import SIDE_RUN_SUFFIX, run_side_by_side
@@ -24,6 +25,7 @@ class ServiceRounds:
     manifest: ServiceManifest | None
     driver: LoadDriver
     otlp_endpoint: str
+    settle: Settle
 
     def environment(self) -> dict[str, Any]:
         return {
@@ -43,6 +45,7 @@ class ServiceRounds:
             otlp_endpoint=self.otlp_endpoint,
             placement=slot.placement,
             driver=self.driver,
+            settle=self.settle,
             cancel=slot.cancel,
             report=slot.report,
         )

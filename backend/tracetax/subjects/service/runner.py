@@ -32,9 +32,10 @@ from tracetax.engine.round import (
 )
 from tracetax.engine.round import run_round as run_round_skeleton
 from tracetax.engine.sampler import Sampler, resource_summary
+from tracetax.engine.settle import Settle, fixed_settle
 from tracetax.profiling import folded
 from tracetax.profiling.samplers import SAMPLERS, AnyServiceSampler, SamplerError, StackSampler
-from tracetax.spec.service import SETTLE_S, CommandServiceRef, ConfigurationSpec, ExperimentSpec, LoadSpec
+from tracetax.spec.service import CommandServiceRef, ConfigurationSpec, ExperimentSpec, LoadSpec
 from tracetax.system.placement import Placement
 from tracetax.system.ports import free_port, holder_of, port_in_use
 
@@ -43,9 +44,9 @@ SERVICE_START_TIMEOUT_S = 60.0
 # and this long to flush its exporters: short enough to fit in TRACETAX_SHUTDOWN_GRACE_S.
 CANCELLED_STOP_GRACE_S = 5.0
 # After a round's service has stopped (and flushed), the Collector forwards what it holds and
-# reports its own counters (every second); the span ledger attributes those counters to the
-# round by time window, so the next round waits SETTLE_S (tracetax.spec.service) before it starts.
-# A configuration that exports nothing (`none`) leaves nothing to settle: no wait after it.
+# its own counters are sampled (every second); the span ledger attributes those counters to the
+# round by time window, so the round settles before it ends (engine/settle.py). A configuration
+# that exports nothing (`none`) leaves nothing to settle: no wait after it.
 
 
 @dataclass
@@ -60,6 +61,8 @@ class RoundContext:
     driver: LoadDriver
     cancel: threading.Event
     report: Report
+    # The wait after the phase's service stops (engine/settle.py).
+    settle: Settle = fixed_settle
     # What the round's phases measured: the outcome's figures.
     figures: ServiceFigures = field(default_factory=ServiceFigures)
     # The ports this instance listens on: a demo's and a `{port}` command's picked now, free;
@@ -331,14 +334,16 @@ class ServiceRound:
         self.measured = True
         ctx.report("stopping", None, {})
         outcome.exit_code = service.stop(STOP_GRACE_S)
-        outcome.shutdown = shutdown_record(outcome.exit_code, STOP_GRACE_S)
+        stopped_at = time.time()
+        # When its last telemetry left: the ledger reads the round ledger_settle_s after it.
+        outcome.shutdown = {**shutdown_record(outcome.exit_code, STOP_GRACE_S), "stopped_at": round(stopped_at, 3)}
         _collect_stacks(self.sampler, outcome)
         if self.launch is not None and outcome.resources is not None:  # kept with the round's figures
             outcome.resources["launch"] = self.launch
         if outcome.resources is not None and (concurrency := concurrency_record(ctx)):
             outcome.resources["concurrency"] = concurrency
         if ctx.configuration.exports_anything():  # nothing exported: nothing to settle
-            time.sleep(SETTLE_S)
+            ctx.settle(stopped_at)
 
     def clean_up(self, outcome: RoundOutcome) -> None:
         if self.sampler is not None:

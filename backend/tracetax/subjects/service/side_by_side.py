@@ -30,7 +30,6 @@ from tracetax.engine.figures import ServiceSideBySide
 from tracetax.engine.loadgen import LoadError, OpenPhaseResult, RunningLoad
 from tracetax.engine.round import STOP_GRACE_S, RoundCancelledError, TogetherSlot, hold_phase
 from tracetax.engine.sampler import Sampler, resource_summary
-from tracetax.spec.service import SETTLE_S
 from tracetax.subjects.service.runner import (
     RoundContext,
     requests_of,
@@ -241,5 +240,6 @@ def _stop_all(instances: list[Instance]) -> None:
             instance.load.kill()
     for instance in instances:
         instance.service.stop(STOP_GRACE_S)
+    stopped_at = time.time()
     if any(instance.ctx.configuration.exports_anything() for instance in instances):
-        time.sleep(SETTLE_S)  # nothing exported: nothing to settle
+        instances[0].ctx.settle(stopped_at)  # nothing exported: nothing to settle

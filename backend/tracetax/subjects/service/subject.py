@@ -26,7 +26,7 @@ from tracetax.engine.experiment import Sufficiency
 from tracetax.engine.figures import ServiceFigures, service_phases
 from tracetax.engine.round import RoundSubject
 from tracetax.lab.pipelines import OverlayPolicy
-from tracetax.spec.service import SETTLE_S, CommandServiceRef, DemoServiceRef, ExperimentSpec
+from tracetax.spec.service import CommandServiceRef, DemoServiceRef, ExperimentSpec
 from tracetax.subjects.base import (
     CliReport,
     DiagnosticsOptions,
@@ -96,7 +96,8 @@ class Service(Subject[ExperimentSpec, Diagnostics]):
         return unresolvable_lines(session, spec, budget)
 
     def rounds(self, spec: ExperimentSpec, context: SubjectContext) -> RoundSubject:
-        return ServiceRounds(spec, manifest_for(spec, context.services), context.driver, context.otlp_endpoint)
+        manifest = manifest_for(spec, context.services)
+        return ServiceRounds(spec, manifest, context.driver, context.otlp_endpoint, context.settle)
 
     async def collect(
         self,
@@ -107,10 +108,7 @@ class Service(Subject[ExperimentSpec, Diagnostics]):
         context: SubjectContext,
     ) -> None:
         manifest = manifest_for(spec, context.services)
-        # ledger_settle_s counts from the round's last telemetry: a round that exports ends
-        # SETTLE_S after its service stopped and flushed, so that much of the wait is behind it.
-        settle_s = max(0.0, context.settings.ledger_settle_s - SETTLE_S)
-        await report.collect_ledger(session, experiment, readback, manifest, settle_s)
+        await report.collect_ledger(session, experiment, readback, manifest, context.settings.ledger_settle_s)
 
     def diagnostics(
         self,
