@@ -23,10 +23,10 @@ from opentelemetry.sdk.trace.export import BatchSpanProcessor
 
 from tests.polling import equals, eventually
 from tracetax.clients.loki import LokiClient
+from tracetax.clients.prometheus import PrometheusClient
 from tracetax.clients.readback import RunReadback, with_run_id
 from tracetax.clients.tempo import TempoClient, spans_in_trace
 from tracetax.core.config import get_settings
-from tracetax.clients.prometheus import PrometheusClient
 from tracetax.diagnostics.ledger import collector_delta, collector_drained_since
 from tracetax.native_stack.components import scrape_targets
 from tracetax.native_stack.native import NativeStack

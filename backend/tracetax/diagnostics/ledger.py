@@ -184,8 +184,8 @@ async def collector_drained_since(metrics: PrometheusClient, since: float) -> bo
     had stopped by `since`, a round window opening now holds nothing of what they sent. Read
     where samples are queryable as soon as they are taken (the scraper, not a store behind it)."""
     job = f'job="{COLLECTOR_SERVICE_NAME}"'
-    [taken, *_] = await metrics.query(f"max(timestamp({UPTIME}{{{job}}}))") or [None]
-    if taken is None or taken.value <= since:
+    taken = await metrics.query(f"max(timestamp({UPTIME}{{{job}}}))")
+    if not taken or taken[0].value <= since:
         return False
     for item in COLLECTED_ITEMS:
         passed = " + ".join(f"(sum(otelcol_exporter_{kind}_{item}_total{{{job}}}) or vector(0))" for kind in PASSED_ON)
@@ -193,6 +193,7 @@ async def collector_drained_since(metrics: PrometheusClient, since: float) -> bo
         if any(sample.value != 0 for sample in held):
             return False
     return True
+
 
 async def _absent_as_zero_or_unknown(metrics: PrometheusClient, stages: list[Stage], end: datetime) -> None:
     """A counter the Collector never incremented has no series at all (it creates a refused or
