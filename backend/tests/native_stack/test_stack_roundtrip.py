@@ -123,9 +123,11 @@ async def test_exact_counts_round_trip(native_stack: NativeStack) -> None:
         # (At least, not exactly: other senders may share a reused `make up` stack.)
         async def accepted_increase() -> float:
             # Per Collector instance (the ledger's delta): a restarted Collector is a new series.
-            return await collector_delta(
+            # None until its first scrape reaches Mimir (a fresh stack, this test first): not yet.
+            increase = await collector_delta(
                 metrics, "otelcol_receiver_accepted_spans_total", 'receiver="otlp/apps"', before, datetime.now(UTC)
             )
+            return increase or 0.0
 
         increase = await eventually(accepted_increase, lambda value: value >= TRACES * SPANS_PER_TRACE, 30)
         assert increase >= TRACES * SPANS_PER_TRACE
