@@ -119,12 +119,13 @@ class Settings(BaseSettings):
     # Timeouts for calls to the backends, in seconds.
     backend_timeout_s: float = Field(default=10.0, gt=0)
     # The span ledger reads a round from Tempo this long after the round's last telemetry at the
-    # earliest (a service's round counts its own settle after the service stopped; a pipeline
-    # round's end is its last send): Tempo's search finds a trace only once the ingester has cut it from its live traces
-    # (trace_idle_period 2 s, checked every second: stack/tempo/tempo.yaml), and a scraped
-    # counter reaches the metrics store up to 1.9 s after it counted (docs/native-stack.md).
-    # Read before the cut, a closed-loop phase's last seconds were missing (7,680 of 75,460
-    # spans found). 10 s when Tempo cut at 5 s idle on its default 10 s check.
+    # earliest (when a service's round recorded its service stopped and flushed, else the round's
+    # end: diagnostics/rounds.py `last_telemetry_at`): Tempo's search finds a trace only once the
+    # ingester has cut it from its live traces (trace_idle_period 2 s, checked every second:
+    # stack/tempo/tempo.yaml), and a scraped counter reaches the metrics store up to 1.9 s after
+    # it counted (docs/native-stack.md). Read before the cut, a closed-loop phase's last seconds
+    # were missing (7,680 of 75,460 spans found). 10 s when Tempo cut at 5 s idle on its default
+    # 10 s check.
     ledger_settle_s: float = Field(default=5.0, ge=0)
     health_probe_timeout_s: float = Field(default=1.5, gt=0)
 
