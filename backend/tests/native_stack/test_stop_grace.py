@@ -87,5 +87,5 @@ def test_a_kill_that_is_known_to_be_harmless_says_why(tmp_path: Path, monkeypatc
 
     monkeypatch.setattr("tracetax.system.processes.stop_group", stop_group)
     supervisor.down()
-    assert f"  tempo did not stop within 10s: killing it ({TEMPO_STOP_HANG})" in said
+    assert f"  tempo did not stop within 3s: killing it ({TEMPO_STOP_HANG})" in said
     assert "  loki did not stop within 20s: killing it" in said
