@@ -219,6 +219,7 @@ async def test_a_service_that_dies_by_sigterm_keeps_its_measured_phases(
         "configurations": [{"preset": "none"}, {"preset": "batch-default"}],
         "load": {"rate": 100, "warmup_s": 1, "duration_s": 2, "max_throughput_s": 0, "path": "/", "query": {}},
         "rounds": 1,
+        "sample_stacks": False,
     }
     async with stack_client(native_stack, timeout=60) as http:
         created = await http.post(f"{api(native_stack)}/experiments", json=spec)
