@@ -76,7 +76,7 @@ class FakeReadback:
     def __init__(self, found: int) -> None:
         self.tempo = FakeTempo(found)
 
-    async def whole_traces(self, trace_ids: list[str], start_s: int, end_s: int) -> dict[str, dict[str, object]]:
+    async def whole_traces(self, trace_ids: list[str]) -> dict[str, dict[str, object]]:
         return {trace_id: trace(span("r", "d", 0, 2_000_000)) for trace_id in trace_ids}
 
 

@@ -79,8 +79,8 @@ class RunReadback:
         with SEARCH_LIMIT traces or more is searched in halves until each half answers below the
         limit (`search_every_trace`); a one-second window still at the limit is BackendError
         rather than a guess. (TraceQL metrics, `count_over_time()`, would answer without
-        splitting, but only over a metrics generator's local blocks, and undercounted there
-        compared with search: 120 against an exact 600. The stack runs no metrics generator.)
+        splitting, but only over the metrics-generator's local blocks, and undercounted here
+        compared with search: 120 against an exact 600.)
 
         Left to trust: a trace split so that its larger part alone ties the run's largest count
         (possible only when traces differ in size).
@@ -95,23 +95,19 @@ class RunReadback:
         unsure = [t for t in traces if len(traces) <= FETCH_ALL_UP_TO or t.matched_spans < largest]
         if len(unsure) > WHOLE_TRACE_LIMIT:
             return sum(summary.matched_spans for summary in traces)
-        fetched = await self.whole_traces([t.trace_id for t in unsure], since_s, until)
+        fetched = await self.whole_traces([t.trace_id for t in unsure])
         counted = sum(t.matched_spans for t in traces if t.trace_id not in fetched)
         return counted + sum(
             sum(1 for span in spans_in_trace(trace) if _matches(span, run_id, name)) for trace in fetched.values()
         )
 
-    async def whole_traces(
-        self, trace_ids: list[str], start_s: int, end_s: int, concurrency: int = 8
-    ) -> dict[str, dict[str, Any]]:
-        """Each trace fetched whole from Tempo, at most `concurrency` at a time, looked for in
-        the blocks of the window they were searched in (whole: Tempo matches a block to the
-        window when their time ranges overlap, as search matches a trace)."""
+    async def whole_traces(self, trace_ids: list[str], concurrency: int = 8) -> dict[str, dict[str, Any]]:
+        """Each trace fetched whole from Tempo, at most `concurrency` at a time."""
         gate = asyncio.Semaphore(concurrency)
 
         async def fetch(trace_id: str) -> tuple[str, dict[str, Any]]:
             async with gate:
-                return trace_id, await self.tempo.trace(trace_id, start_s, end_s)
+                return trace_id, await self.tempo.trace(trace_id)
 
         return dict(await asyncio.gather(*(fetch(trace_id) for trace_id in trace_ids)))
 

@@ -117,7 +117,7 @@ async def round_traces(
     query = f"{{ resource.{RUN_ID_ATTRIBUTE} = {quoted(run_id)} }}"
     try:
         found = await readback.tempo.search(query, start_s, end_s, limit=SEARCH_LIMIT, spans_per_span_set=1)
-        fetched = await readback.whole_traces([t.trace_id for t in to_fetch(found)], start_s, end_s)
+        fetched = await readback.whole_traces([t.trace_id for t in to_fetch(found)])
     except BackendError as error:
         return {"error": str(error)}
     facts = {trace_id: trace_facts(trace, run_id) for trace_id, trace in fetched.items()}
