@@ -241,5 +241,6 @@ def _stop_all(instances: list[Instance]) -> None:
     for instance in instances:
         instance.service.stop(STOP_GRACE_S)
     stopped_at = time.time()
+    # Nothing exported: nothing to settle.
     if any(instance.ctx.configuration.exports_anything() for instance in instances):
-        instances[0].ctx.settle(stopped_at)  # nothing exported: nothing to settle
+        instances[0].ctx.settle(stopped_at)
