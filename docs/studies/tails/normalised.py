@@ -2,7 +2,7 @@
 side-by-side p50 ratio) narrow the A/A tails? Reads the databases `make bench-truth` leaves in
 /tmp/tracetax-bench-truth-*/ (its A/As on Go and Java, its injected-cost run).
 Usage: cd backend && .venv/bin/python ../docs/studies/tails/normalised.py"""
-import glob, json, math, os, sqlite3, statistics, sys
+import glob, json, math, os, sqlite3, statistics
 from tracetax.engine.histogram import decode
 
 def pct(h, q): return h.get_value_at_percentile(q)
@@ -11,7 +11,7 @@ for db in sorted(glob.glob('/tmp/tracetax-bench-truth-*/*/bench.db'), key=os.pat
     c = sqlite3.connect(db)
     for eid, name in c.execute("select id, name from experiments"):
         rounds = {}
-        for ri, cfg, figs, hist in c.execute("select round_index, configuration, figures, histogram from rounds where experiment_id=? and status='completed'", (eid,)):
+        for ri, cfg, figs in c.execute("select round_index, configuration, figures from rounds where experiment_id=? and status='completed'", (eid,)):
             f = json.loads(figs or 'null')
             if not f or not f.get('side_by_side') or not f.get('open_phase'): continue
             s = f['open_phase']['summary']['percentiles_us']
