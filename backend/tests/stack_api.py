@@ -5,6 +5,8 @@ that starts or changes anything with the token it generated into its state direc
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from typing import Any
 
 import httpx
@@ -30,3 +32,12 @@ def stack_client(stack: NativeStack, **options: Any) -> httpx.AsyncClient:
 def cli_env(stack: NativeStack) -> dict[str, str]:
     """The environment a `tracetax` subprocess needs to find this stack's token by itself."""
     return {**os.environ, "TRACETAX_STATE_DIR": str(stack.state)}
+
+
+def run_cli_check(
+    stack: NativeStack, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`tracetax check` against this stack's backend as CI runs it, its output captured; `env`
+    replaces `cli_env(stack)`."""
+    command = [sys.executable, "-m", "tracetax.cli", "check", "--api", stack.component("backend").url, *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=900, check=False, env=env or cli_env(stack))

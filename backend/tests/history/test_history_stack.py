@@ -7,8 +7,6 @@ detection on such a run's stored results is tests/history/test_changepoints.py's
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import uuid
 from pathlib import Path
 from typing import Any
@@ -18,7 +16,7 @@ import httpx
 import pytest
 import yaml
 
-from tests.stack_api import cli_env, stack_headers
+from tests.stack_api import cli_env, run_cli_check, stack_headers
 from tests.stack_experiments import base
 from tracetax.native_stack.native import NativeStack
 
@@ -64,13 +62,7 @@ def check_request(inject_us: int) -> dict[str, Any]:
 def run_check(stack: NativeStack, workdir: Path, commit: str, branch: str, inject_us: int, *extra: str) -> int:
     spec = workdir / f"check-{commit}.yaml"
     spec.write_text(yaml.safe_dump(check_request(inject_us)))
-    command = [
-        sys.executable,
-        "-m",
-        "tracetax.cli",
-        "check",
-        "--api",
-        base(stack),
+    arguments = [
         "--spec",
         str(spec),
         "--repository",
@@ -83,7 +75,7 @@ def run_check(stack: NativeStack, workdir: Path, commit: str, branch: str, injec
     ]
     # The environment says nothing of a CI system: what the flags give is the provenance.
     env = {key: value for key, value in cli_env(stack).items() if key not in ("GITHUB_ACTIONS", "GITLAB_CI")}
-    done = subprocess.run(command, capture_output=True, text=True, timeout=900, check=False, env=env)
+    done = run_cli_check(stack, *arguments, env=env)
     assert done.returncode in (0, 1), done.stdout + done.stderr
     return done.returncode
 
