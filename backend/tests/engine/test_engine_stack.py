@@ -23,7 +23,7 @@ from tracetax.native_stack.native import NativeStack
 
 pytestmark = pytest.mark.stack
 FINAL = {"completed", "failed", "cancelled", "interrupted"}
-RATE, DURATION_S = 200, 4
+RATE, DURATION_S = 200, 2
 
 
 def api(stack: NativeStack) -> str:
