@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+import tracetax.engine.round as round_module
 from tracetax.engine.figures import ServiceFigures
 from tracetax.engine.round import (
     RoundCancelledError,
@@ -103,6 +104,40 @@ def test_a_phase_is_held_for_its_seconds_reporting_progress() -> None:
 def test_a_phase_ends_when_its_load_has_ended() -> None:
     polls = iter([False, False, True])
     hold_phase(threading.Event(), report, "measuring", 60, watch=lambda _elapsed: None, until=lambda _e: next(polls))
+
+
+class VirtualClock:
+    """time.monotonic and time.sleep for hold_phase, on a clock that moves only when slept."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.sleeps: list[float] = []
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(round(seconds, 3))
+        self.now += seconds
+
+
+def test_a_phase_ends_with_its_load_not_a_step_later(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = VirtualClock()
+    monkeypatch.setattr(round_module, "time", clock)
+    events: list[tuple[str, float | None, dict[str, Any]]] = []
+    # A 2 s phase whose load generator exits 0.12 s after its time is up.
+    hold_phase(
+        threading.Event(),
+        lambda *event: events.append(event),
+        "measuring",
+        2,
+        watch=lambda _elapsed: None,
+        until=lambda elapsed: elapsed >= 2.12,
+    )
+    # Whole seconds up to the phase's time, then 50 ms looks: over 0.15 s after, not 0.5.
+    assert clock.sleeps == [1.0, 1.0, 0.05, 0.05, 0.05], clock.sleeps
+    # Progress about once a second, not at every look.
+    assert [event[2]["phase_elapsed_s"] for event in events] == [0.0, 1.0, 2.0]
 
 
 def test_a_cancelled_or_failing_phase_stops_its_load_first() -> None:

@@ -17,8 +17,8 @@ from tracetax.native_stack.native import NativeStack
 from tracetax.tuning.paste import parse_env_block, parse_java_block, parse_kubernetes_block
 
 pytestmark = pytest.mark.stack
-# A little more than the least that fits two candidates (one rung of the pair, at about 4 s):
-# the run takes about its budget, among the longest stack tests of `make test`.
+# A little more than the least that fits two candidates (one rung of the pair, at about 4 s).
+# The search plans its rungs on estimates and finishes in about 140 s.
 WALL_TIME_S = 230
 
 

@@ -28,6 +28,10 @@ Report = Callable[[str, float | None, dict[str, Any]], None]
 
 # How long the process a round measures has to exit after SIGTERM once its phases are done.
 STOP_GRACE_S = 20.0
+# A held phase reports its progress at most this often; once its time is up, it looks this
+# often whether its load has exited (hold_phase).
+PROGRESS_EVERY_S = 1.0
+END_POLL_S = 0.05
 
 
 class RoundCancelledError(RuntimeError):
@@ -157,7 +161,6 @@ def hold_phase(
     *,
     watch: Callable[[float], None],
     until: Callable[[float], bool] | None = None,
-    expected_end_s: float | None = None,
     live: Callable[[], dict[str, Any]] = _nothing_live,
     stop: Callable[[], None] = _nothing_to_stop,
 ) -> None:
@@ -166,11 +169,10 @@ def hold_phase(
 
     Stops at once, calling `stop` first (the load), when the round is cancelled
     (RoundCancelledError) or when `watch(elapsed)` raises (what is measured died, the load
-    failed or overran). `expected_end_s`: when the phase should end, for the last sleep
-    (default `seconds`); `live` adds figures to each progress event."""
+    failed or overran). `live` adds figures to each progress event."""
     over = until or (lambda elapsed: elapsed >= seconds)
-    end_s = seconds if expected_end_s is None else expected_end_s
     started = time.monotonic()
+    reported_at: float | None = None
     while not over(elapsed := time.monotonic() - started):
         if cancel.is_set():
             stop()
@@ -180,8 +182,13 @@ def hold_phase(
         except Exception:
             stop()
             raise
-        report(phase, seconds, {"phase_elapsed_s": round(min(elapsed, seconds), 1), **live()})
-        time.sleep(min(1.0, max(0.05, end_s - elapsed)))
+        if reported_at is None or elapsed - reported_at >= PROGRESS_EVERY_S:
+            report(phase, seconds, {"phase_elapsed_s": round(min(elapsed, seconds), 1), **live()})
+            reported_at = elapsed
+        # Steps of up to a second until the phase's time is up, then short ones until its load
+        # has exited, so the phase ends with its load. (A half-second step there kept every
+        # phase, and every 1 s slice of a warm-up, up to half a second past its load's end.)
+        time.sleep(min(PROGRESS_EVERY_S, max(END_POLL_S, seconds - elapsed)))
 
 
 def shutdown_record(exit_code: int | None, grace_s: float) -> dict[str, Any]:

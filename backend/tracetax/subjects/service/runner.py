@@ -265,8 +265,6 @@ def _await_load(
         duration_s,
         watch=watch,
         until=lambda _elapsed: running.poll() is not None,
-        # The load generator exits a little after its duration: the last wait runs that far.
-        expected_end_s=duration_s + 0.5,
         live=live,
         stop=running.kill,
     )

@@ -169,7 +169,6 @@ def _hold(slot: TogetherSlot, instances: list[Instance], seconds: float, phase: 
         seconds,
         watch=watch,
         until=lambda _elapsed: all(i.load is not None and i.load.poll() is not None for i in instances),
-        expected_end_s=seconds + 0.5,
         stop=stop,
     )
     for instance in instances:
