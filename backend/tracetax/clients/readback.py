@@ -79,8 +79,8 @@ class RunReadback:
         with SEARCH_LIMIT traces or more is searched in halves until each half answers below the
         limit (`search_every_trace`); a one-second window still at the limit is BackendError
         rather than a guess. (TraceQL metrics, `count_over_time()`, would answer without
-        splitting, but only over the metrics-generator's local blocks, and undercounted here
-        compared with search: 120 against an exact 600.)
+        splitting, but only over a metrics generator's local blocks, and undercounted there
+        compared with search: 120 against an exact 600. The stack runs no metrics generator.)
 
         Left to trust: a trace split so that its larger part alone ties the run's largest count
         (possible only when traces differ in size).

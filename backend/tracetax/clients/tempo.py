@@ -1,4 +1,4 @@
-"""Grafana Tempo: TraceQL search, trace by id, TraceQL metrics (query_range)."""
+"""Grafana Tempo: TraceQL search and trace by id."""
 
 from __future__ import annotations
 
@@ -27,12 +27,6 @@ class TraceSummary(BaseModel):
         """Tempo's search drops leading zeros (a 31-digit id); trace ids are 32 hex digits,
         which lookups and Grafana links need."""
         return trace_id.rjust(32, "0") if len(trace_id) < 32 else trace_id
-
-
-class MetricsSeries(BaseModel):
-    labels: dict[str, Any]
-    # (unix seconds, value)
-    samples: list[tuple[float, float]]
 
 
 def _seconds(moment: datetime | int) -> int:
@@ -107,19 +101,3 @@ class TempoClient(BackendClient):
         """The whole trace as OTLP JSON; BackendError if Tempo does not have it."""
         trace: dict[str, Any] = await self.get_json(f"/api/traces/{trace_id}", f"trace by id {trace_id}")
         return trace
-
-    async def metrics_query_range(
-        self, traceql: str, start: datetime | int, end: datetime | int, step: str = "15s"
-    ) -> list[MetricsSeries]:
-        """TraceQL metrics (e.g. `{...} | count_over_time()`) over local-blocks data."""
-        params = {"q": traceql, "start": _seconds(start), "end": _seconds(end), "step": step}
-        payload = await self.get_json("/api/metrics/query_range", f"TraceQL metrics `{traceql}`", params)
-        series = []
-        for raw in payload.get("series") or []:
-            labels = {item["key"]: next(iter(item.get("value", {}).values()), None) for item in raw.get("labels", [])}
-            samples = [
-                (int(sample.get("timestampMs", 0)) / 1000.0, float(sample.get("value", 0.0)))
-                for sample in raw.get("samples", [])
-            ]
-            series.append(MetricsSeries(labels=labels, samples=samples))
-        return series
