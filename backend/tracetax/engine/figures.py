@@ -70,6 +70,10 @@ class ServiceSideBySide(Figures):
     CPU per request, RSS and p50 are paired from here (docs/diagnostics.md); tails never are."""
 
     requests: int | None = None
+    # The rates its load was asked for, in the phase's halves: the spec's, a step apart from
+    # the neighbours' so that their request schedules slide past one another, swapped at half
+    # time (subjects/together.py, staggered_schedules).
+    rates_rps: list[Number] | None = None
     achieved_rps: Number | None = None
     errors: int = 0
     # The phase's latencies, encoded like the round's own histogram.

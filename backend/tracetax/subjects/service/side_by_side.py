@@ -1,5 +1,6 @@
 """The side-by-side phase of a service's round: every configuration of the round live at once
-on the service cores, each under its own open-model load at the spec's rate, started together.
+on the service cores, each under its own open-model load at the spec's rate, started together
+(the measured part's rates a step apart and swapped at half time: subjects/together.py).
 
 Why: on a shared two-core VM the service core's speed wanders by up to 2x within minutes
 (../shared/studies/noise, docs/diagnostics.md). Configurations measured one after the other
@@ -37,7 +38,7 @@ from tracetax.subjects.service.runner import (
     service_process,
     startup_timeout,
 )
-from tracetax.subjects.together import SIDE_RUN_SUFFIX, cpu_shares, start_order, utilisation
+from tracetax.subjects.together import SIDE_RUN_SUFFIX, cpu_shares, staggered_schedules, start_order, utilisation
 from tracetax.system import procfs
 
 __all__ = ["SIDE_RUN_SUFFIX", "latency_flag", "run_side_by_side", "share_gap_note"]
@@ -57,6 +58,8 @@ class Instance:
 
     ctx: RoundContext
     service: ServiceProcess
+    # Its load's rate steps in the measured phase (tracetax.subjects.together.staggered_schedules).
+    schedule: list[tuple[float, float]] = field(default_factory=list)
     load: RunningLoad | None = None
     sampler: Sampler | None = None
     result: OpenPhaseResult | None = None
@@ -89,6 +92,9 @@ def _phases(slot: TogetherSlot, instances: list[Instance]) -> dict[str, ServiceS
         instance.service.start()
     for instance in instances:
         instance.service.wait_healthy(startup_timeout(instance.ctx.spec))
+    schedules = staggered_schedules(len(instances), load.rate, load.side_by_side_seconds, slot.round_index)
+    for instance, schedule in zip(instances, schedules, strict=True):
+        instance.schedule = schedule
     if load.side_by_side_warmup_seconds > 0:
         _together(slot, instances, load.side_by_side_warmup_seconds, "warmup", measure=False)
     before = procfs.read_cpu_times()
@@ -101,7 +107,7 @@ def _phases(slot: TogetherSlot, instances: list[Instance]) -> dict[str, ServiceS
     flagged = latency_flag(busy)
     note = flagged or share_gap_note(busy)
     return {
-        instance.ctx.configuration.name: _figures(instance.result, instance.resources, busy, flagged, note)
+        instance.ctx.configuration.name: _figures(instance.result, instance, busy, flagged, note)
         for instance in instances
         if instance.result is not None
     }
@@ -126,6 +132,8 @@ def _together(slot: TogetherSlot, instances: list[Instance], seconds: float, pha
             load.connections,
             ctx.workdir / phase,
             slot.placement.loadgen_cpus,
+            # The warm-up's phase between the schedules does not matter: nothing is measured.
+            schedule=instance.schedule if measure else None,
         )
         loads.append((instance, instance.load))
     samples: dict[str, list[dict[str, Any]]] = {}
@@ -207,14 +215,16 @@ def share_gap_note(utilisation: dict[str, Any]) -> str | None:
 
 def _figures(
     result: OpenPhaseResult,
-    resources: dict[str, Any],
+    instance: Instance,
     utilisation: dict[str, Any],
     flagged: str | None,
     note: str | None,
 ) -> ServiceSideBySide:
+    resources = instance.resources
     percentiles = result.summary.get("percentiles_us", {})
     return ServiceSideBySide(
         requests=result.requests,
+        rates_rps=[rate for _seconds, rate in instance.schedule],
         achieved_rps=result.achieved_rps,
         errors=result.errors,
         histogram=result.histogram,
