@@ -107,7 +107,7 @@ def _phases(slot: TogetherSlot, instances: list[Instance]) -> dict[str, ServiceS
     flagged = latency_flag(busy)
     note = flagged or share_gap_note(busy)
     return {
-        instance.ctx.configuration.name: _figures(instance.result, instance, busy, flagged, note)
+        instance.ctx.configuration.name: _figures(instance, instance.result, busy, flagged, note)
         for instance in instances
         if instance.result is not None
     }
@@ -214,12 +214,13 @@ def share_gap_note(utilisation: dict[str, Any]) -> str | None:
 
 
 def _figures(
-    result: OpenPhaseResult,
     instance: Instance,
+    result: OpenPhaseResult,
     utilisation: dict[str, Any],
     flagged: str | None,
     note: str | None,
 ) -> ServiceSideBySide:
+    """`instance`'s figures from its measured `result` (passed apart: the caller has checked it is there)."""
     resources = instance.resources
     percentiles = result.summary.get("percentiles_us", {})
     return ServiceSideBySide(
