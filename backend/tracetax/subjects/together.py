@@ -20,18 +20,6 @@ from tracetax.system import procfs
 # whose ledger counts the solo phases only.
 SIDE_RUN_SUFFIX = "-side"
 
-# Loads started together at one rate keep one phase between their request schedules for the
-# whole phase: whether one configuration's requests land just after another's (find the core
-# awake, or wait behind it) is set by when each load happened to start. At 300 req/s that moved
-# an A/A pair's CPU per request by 10% and its p50 by 18% (sd of the log ratio) from one pair of
-# loads to the next, with the same two processes (docs/studies/pairing). Rates a step apart
-# make the schedules slide past one another, through every offset, once a second: the same
-# pair then spread 0.03 and 0.014. The faster of two loads costs its service a few percent more
-# CPU per request, so each half of the phase swaps the steps (docs/diagnostics.md, "Side by side").
-STAGGER_STEP_RPS = 1.0
-# ... and never more than this share of the rate apart, so that a low rate's load stays its own.
-STAGGER_MAX_STEP_FRACTION = 0.01
-
 T = TypeVar("T")
 
 
@@ -46,19 +34,6 @@ def start_order(items: Sequence[T], round_index: int, phase: str) -> list[T]:
     order = list(items)
     random.Random(f"{round_index}-{phase}").shuffle(order)  # noqa: S311 - scheduling, not security
     return order
-
-
-def staggered_schedules(count: int, rate: float, seconds: float, round_index: int) -> list[list[tuple[float, float]]]:
-    """The rate schedules ((seconds, rate) steps) of `count` loads started together at `rate` for
-    `seconds`: a step apart from one another, centred on `rate` (the phase's load stays the
-    spec's), and mirrored at half time, so that over the phase each load runs at `rate` on
-    average and, of any two, each is the faster one for half of it. The positions rotate each
-    round, so that which configurations are neighbours changes too."""
-    if count == 1:
-        return [[(seconds, rate)]]
-    step = min(STAGGER_STEP_RPS, rate * STAGGER_MAX_STEP_FRACTION)
-    offsets = [step * ((index + round_index) % count - (count - 1) / 2) for index in range(count)]
-    return [[(seconds / 2, rate + offset), (seconds / 2, rate - offset)] for offset in offsets]
 
 
 def busy_share(

@@ -27,6 +27,7 @@ from typing import Any
 
 from tracetax.demos.process import ServiceError, ServiceProcess
 from tracetax.diagnostics.overhead import SIDE_BY_SIDE_MAX_SHARE_GAP
+from tracetax.engine import schedules
 from tracetax.engine.figures import ServiceSideBySide
 from tracetax.engine.loadgen import LoadError, OpenPhaseResult, RunningLoad
 from tracetax.engine.round import STOP_GRACE_S, RoundCancelledError, TogetherSlot, hold_phase
@@ -38,7 +39,7 @@ from tracetax.subjects.service.runner import (
     service_process,
     startup_timeout,
 )
-from tracetax.subjects.together import SIDE_RUN_SUFFIX, cpu_shares, staggered_schedules, start_order, utilisation
+from tracetax.subjects.together import SIDE_RUN_SUFFIX, cpu_shares, start_order, utilisation
 from tracetax.system import procfs
 
 __all__ = ["SIDE_RUN_SUFFIX", "latency_flag", "run_side_by_side", "share_gap_note"]
@@ -58,7 +59,7 @@ class Instance:
 
     ctx: RoundContext
     service: ServiceProcess
-    # Its load's rate steps in the measured phase (tracetax.subjects.together.staggered_schedules).
+    # Its load's rate steps in the measured phase (tracetax.engine.schedules.staggered).
     schedule: list[tuple[float, float]] = field(default_factory=list)
     load: RunningLoad | None = None
     sampler: Sampler | None = None
@@ -92,8 +93,8 @@ def _phases(slot: TogetherSlot, instances: list[Instance]) -> dict[str, ServiceS
         instance.service.start()
     for instance in instances:
         instance.service.wait_healthy(startup_timeout(instance.ctx.spec))
-    schedules = staggered_schedules(len(instances), load.rate, load.side_by_side_seconds, slot.round_index)
-    for instance, schedule in zip(instances, schedules, strict=True):
+    staggered = schedules.staggered(len(instances), load.rate, load.side_by_side_seconds, slot.round_index)
+    for instance, schedule in zip(instances, staggered, strict=True):
         instance.schedule = schedule
     if load.side_by_side_warmup_seconds > 0:
         _together(slot, instances, load.side_by_side_warmup_seconds, "warmup", measure=False)
