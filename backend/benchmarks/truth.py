@@ -193,6 +193,10 @@ def spec_of(
     load: dict[str, Any] = {"rate": args.rate, "query": {"iters": args.iters, "spans": 5}}
     if args.duration is not None:
         load["duration_s"] = args.duration
+    if args.side_by_side is not None:
+        load["side_by_side_s"] = args.side_by_side
+    if args.side_by_side_warmup is not None:
+        load["side_by_side_warmup_s"] = args.side_by_side_warmup
     body: dict[str, Any] = {
         "name": name,
         "service": {"kind": "demo", "language": language},
@@ -414,6 +418,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--iters", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=None, help="default: the spec's default")
     parser.add_argument("--duration", type=float, default=None, help="measured seconds; default: the spec's")
+    parser.add_argument("--side-by-side", type=float, default=None, help="side-by-side seconds; default: the spec's")
+    parser.add_argument(
+        "--side-by-side-warmup", type=float, default=None, help="side-by-side warm-up seconds; default: the spec's"
+    )
     parser.add_argument("--busy-us", type=int, default=1000)
     parser.add_argument("--background-us", type=int, default=20_000, help="burned every --background-period-ms")
     parser.add_argument("--background-period-ms", type=int, default=2000)
