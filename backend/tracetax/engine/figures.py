@@ -72,7 +72,7 @@ class ServiceSideBySide(Figures):
     requests: int | None = None
     # The rates its load was asked for, in the phase's halves: the spec's, a step apart from
     # the neighbours' so that their request schedules slide past one another, swapped at half
-    # time (engine/schedules.py, staggered).
+    # time (engine/rate_schedules.py, staggered).
     rates_rps: list[Number] | None = None
     achieved_rps: Number | None = None
     errors: int = 0

@@ -19,7 +19,7 @@ from urllib.parse import quote
 from tracetax.demos import zero_code
 from tracetax.demos.catalog import ConcurrencyKnob, ServiceManifest
 from tracetax.demos.process import ServiceError, ServiceProcess
-from tracetax.engine import schedules
+from tracetax.engine import rate_schedules
 from tracetax.engine.figures import ServiceClosedPhase, ServiceFigures, ServiceOpenPhase
 from tracetax.engine.isolation import PhaseWatch
 from tracetax.engine.loadgen import LoadDriver, LoadError, OpenPhaseResult, Requests, RunningLoad
@@ -468,7 +468,7 @@ def _sample_stacks(
     if isinstance(sampler, AnyServiceSampler):  # chosen now, by the runtime it detected
         outcome.stack_profile.update(sampler=sampler.name, runtime=sampler.runtime)
     # Sliding, not at one rate: a load locked to the kernel's tick or the sampler's timer is
-    # sampled at one point of its requests, or not at all (engine/schedules.py).
+    # sampled at one point of its requests, or not at all (engine/rate_schedules.py).
     running = ctx.driver.start_open(
         requests,
         load.rate,
@@ -476,7 +476,7 @@ def _sample_stacks(
         load.connections,
         ctx.workdir / "stacks",
         ctx.placement.loadgen_cpus,
-        schedule=schedules.sliding(load.rate, load.stacks_s),
+        schedule=rate_schedules.sliding(load.rate, load.stacks_s),
     )
     sampler = _sampler_step(sampler, outcome, lambda stacks: stacks.start(service.pid, seconds))
     _await_load(ctx, running, load.stacks_s, "stacks", service)

@@ -27,7 +27,7 @@ from typing import Any
 
 from tracetax.demos.process import ServiceError, ServiceProcess
 from tracetax.diagnostics.overhead import SIDE_BY_SIDE_MAX_SHARE_GAP
-from tracetax.engine import schedules
+from tracetax.engine import rate_schedules
 from tracetax.engine.figures import ServiceSideBySide
 from tracetax.engine.loadgen import LoadError, OpenPhaseResult, RunningLoad
 from tracetax.engine.round import STOP_GRACE_S, RoundCancelledError, TogetherSlot, hold_phase
@@ -59,7 +59,7 @@ class Instance:
 
     ctx: RoundContext
     service: ServiceProcess
-    # Its load's rate steps in the measured phase (tracetax.engine.schedules.staggered).
+    # Its load's rate steps in the measured phase (tracetax.engine.rate_schedules.staggered).
     schedule: list[tuple[float, float]] = field(default_factory=list)
     load: RunningLoad | None = None
     sampler: Sampler | None = None
@@ -93,7 +93,7 @@ def _phases(slot: TogetherSlot, instances: list[Instance]) -> dict[str, ServiceS
         instance.service.start()
     for instance in instances:
         instance.service.wait_healthy(startup_timeout(instance.ctx.spec))
-    staggered = schedules.staggered(len(instances), load.rate, load.side_by_side_seconds, slot.round_index)
+    staggered = rate_schedules.staggered(len(instances), load.rate, load.side_by_side_seconds, slot.round_index)
     for instance, schedule in zip(instances, staggered, strict=True):
         instance.schedule = schedule
     if load.side_by_side_warmup_seconds > 0:

@@ -10,8 +10,9 @@ offset is then decided once per phase, by chance:
   (sd of the log ratio) from one pair of loads to the next (docs/studies/pairing);
 - a CPU profiler: Go's pprof and the kernel's CPU timers act on the scheduler tick, so a service
   that wakes for each request and sleeps again is sampled only when its requests happen to
-  straddle a tick. At 500 req/s, one request every other tick, the Go demo's 4 s profile held 0
-  to 19 samples of the same 0.2 s of CPU depending on the start; at 501 req/s, 9 to 16.
+  straddle a tick. At 500 req/s (whole requests per tick at 100 or 250 Hz, whole ticks per
+  request at 1,000) the Go demo's 4 s profile held 0 to 19 samples of the same 0.2 s of CPU,
+  by when the load started; at 501 req/s, 9 to 16.
 
 A rate a step off the grid's makes the schedules slide past one another through every offset.
 """

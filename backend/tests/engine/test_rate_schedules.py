@@ -1,5 +1,5 @@
 """Rate schedules that slide past other grids: the side-by-side loads' staggered, mirrored ones and
-the stacks phase's (tracetax.engine.schedules)."""
+the stacks phase's (tracetax.engine.rate_schedules)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from tracetax.engine.schedules import STEP_RPS, sliding, staggered
+from tracetax.engine.rate_schedules import STEP_RPS, sliding, staggered
 
 
 def test_one_load_keeps_the_specs_rate() -> None:
