@@ -1,6 +1,6 @@
 """The side-by-side phase of a service's round: every configuration of the round live at once
 on the service cores, each under its own open-model load at the spec's rate, started together
-(the measured part's rates a step apart and swapped at half time: subjects/together.py).
+(the measured part's rates a step apart and swapped at half time: engine/rate_schedules.py).
 
 Why: on a shared two-core VM the service core's speed wanders by up to 2x within minutes
 (../shared/studies/noise, docs/diagnostics.md). Configurations measured one after the other
@@ -60,7 +60,7 @@ class Instance:
     ctx: RoundContext
     service: ServiceProcess
     # Its load's rate steps in the measured phase (tracetax.engine.rate_schedules.staggered).
-    schedule: list[tuple[float, float]] = field(default_factory=list)
+    schedule: rate_schedules.Schedule = field(default_factory=list)
     load: RunningLoad | None = None
     sampler: Sampler | None = None
     result: OpenPhaseResult | None = None
