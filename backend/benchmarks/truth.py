@@ -56,6 +56,7 @@ from tracetax.db.models import Experiment
 from tracetax.diagnostics.overhead import (
     METRICS,
     SIDE_BY_SIDE_MAX_SHARE_GAP,
+    SIDE_BY_SIDE_METRICS,
     Change,
     NoiseFloor,
     RoundSample,
@@ -65,7 +66,7 @@ from tracetax.diagnostics.overhead import (
     noise_floor,
     round_value,
 )
-from tracetax.diagnostics.report import SIDE_BY_SIDE_METRICS, Design, samples_by_configuration
+from tracetax.diagnostics.report import Design, samples_by_configuration
 from tracetax.diagnostics.rounds import flagged_rounds
 from tracetax.engine import histogram as hdr
 from tracetax.engine.figures import ServiceFigures
@@ -197,6 +198,8 @@ def spec_of(
         load["side_by_side_s"] = args.side_by_side
     if args.side_by_side_warmup is not None:
         load["side_by_side_warmup_s"] = args.side_by_side_warmup
+    if args.side_by_side_instances is not None:
+        load["side_by_side_instances"] = args.side_by_side_instances
     body: dict[str, Any] = {
         "name": name,
         "service": {"kind": "demo", "language": language},
@@ -421,6 +424,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--side-by-side", type=float, default=None, help="side-by-side seconds; default: the spec's")
     parser.add_argument(
         "--side-by-side-warmup", type=float, default=None, help="side-by-side warm-up seconds; default: the spec's"
+    )
+    parser.add_argument(
+        "--side-by-side-instances",
+        type=int,
+        default=None,
+        help="instances per configuration side by side; default: the spec's",
     )
     parser.add_argument("--busy-us", type=int, default=1000)
     parser.add_argument("--background-us", type=int, default=20_000, help="burned every --background-period-ms")

@@ -70,6 +70,17 @@ def test_a_calibration_refuses_a_budget_tighter_than_the_machine_resolves() -> N
     assert "rounds" in str(errors[0]["msg"])
 
 
+def test_the_refusal_names_the_lever_that_narrows_that_metric() -> None:
+    # p50 comes from the side-by-side phase, whose spread is what differs between two fresh
+    # processes: pooled instances narrow it, a longer phase does not; a tail the other way round.
+    base, cand = experiment(5, seed=3)
+    floors = noise_floor(base, [cand])
+    errors = unresolvable(Budget(p50_overhead_pct=0.5, p99_overhead_pct=0.5), floors, rounds=3)
+    messages = {e["loc"][1]: str(e["msg"]) for e in errors}
+    assert "load.side_by_side_instances" in messages["p50_overhead_pct"]
+    assert "longer phase" in messages["p99_overhead_pct"]
+
+
 def test_junit_is_valid_and_marks_failures() -> None:
     verdict = verdict_of(Budget(p50_overhead_pct=10, max_dropped_spans=0), added_s=0.001)
     root = ET.fromstring(junit("abc", verdict))

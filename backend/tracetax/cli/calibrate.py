@@ -53,6 +53,15 @@ def register(app: typer.Typer) -> None:
         rounds: Annotated[int, typer.Option(help="Interleaved rounds (at least 2).")] = 5,
         iters: Annotated[int, typer.Option(help="CPU work per request.")] = 1000,
         spans: Annotated[int, typer.Option(help="Spans per request.")] = 5,
+        side_by_side_instances: Annotated[
+            int,
+            typer.Option(
+                min=1,
+                max=4,
+                help="Live instances of each configuration in the side-by-side phase, pooled (a check matches "
+                "a calibration with the same number).",
+            ),
+        ] = 1,
         timeout: Annotated[float, typer.Option(help="Give up after this many seconds.")] = 3600,
     ) -> None:
         """Measure this machine's noise floor with an A/A experiment; checks with the same
@@ -64,6 +73,7 @@ def register(app: typer.Typer) -> None:
                 "rate": rate,
                 "duration_s": duration,
                 "max_throughput_s": 0,
+                "side_by_side_instances": side_by_side_instances,
                 "query": {"iters": iters, "spans": spans},
             },
             "rounds": rounds,

@@ -82,6 +82,7 @@ def _request(
     rounds: int,
     iters: int,
     spans: int,
+    side_by_side_instances: int,
     budget: dict[str, Any],
     strict: bool,
 ) -> dict[str, Any]:
@@ -100,6 +101,7 @@ def _request(
             "warmup_s": 2,
             "duration_s": duration,
             "max_throughput_s": 0,
+            "side_by_side_instances": side_by_side_instances,
             "query": {"iters": iters, "spans": spans},
         },
         "rounds": rounds,
@@ -188,6 +190,15 @@ def register(app: typer.Typer) -> None:
         rounds: Annotated[int, typer.Option(help="Interleaved rounds.")] = 5,
         iters: Annotated[int, typer.Option(help="CPU work per request.")] = 1000,
         spans: Annotated[int, typer.Option(help="Spans per request.")] = 5,
+        side_by_side_instances: Annotated[
+            int,
+            typer.Option(
+                min=1,
+                max=4,
+                help="Live instances of each configuration in the side-by-side phase, pooled: narrows CPU per "
+                "request, RSS and p50 at that many times the load (as in the calibration it is held to).",
+            ),
+        ] = 1,
         spans_per_s: Annotated[float, typer.Option(help="--collector: constant span rate.")] = 5000,
         p50_overhead_pct: Annotated[
             float | None, typer.Option(_flag("p50_overhead_pct"), help="Budget: p50 growth, %.")
@@ -325,6 +336,7 @@ def register(app: typer.Typer) -> None:
                 rounds,
                 iters,
                 spans,
+                side_by_side_instances,
                 budget,
                 strict,
             )

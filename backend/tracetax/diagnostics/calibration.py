@@ -51,6 +51,9 @@ def signature(spec: ExperimentSpec) -> dict[str, Any]:
         "inject_busy_us": baseline.inject_busy_us,
         # The design: a floor measured side by side is not one measured one at a time.
         "side_by_side_s": load.side_by_side_seconds if spec.runs_side_by_side() else 0,
+        # Pooled instances narrow the floor; named only when above one, so that calibrations
+        # saved before the setting existed still match checks that do not use it.
+        **({"side_by_side_instances": load.side_by_side_instances} if load.side_by_side_instances > 1 else {}),
         "load": {
             "rate": load.rate,
             "duration_s": load.duration_s,

@@ -36,6 +36,7 @@ from tracetax.diagnostics.cost import ConfigurationCost, CostInputs, Figure
 from tracetax.diagnostics.overhead import (
     ALPHA,
     METRICS,
+    SIDE_BY_SIDE_METRICS,
     Change,
     Interval,
     NoiseFloor,
@@ -441,12 +442,18 @@ def unresolvable(
         needed = rounds_to_resolve(floor.sd_log, floor.df, value, design=design)
         most = 50 if design is None else design.looks[-1]
         advice = f"about {needed} rounds would resolve it" if needed else f"no number of rounds up to {most} would"
+        # A side-by-side figure's spread is mostly what differs between two fresh processes,
+        # which pooled instances average out (docs/diagnostics.md); a longer phase does not.
+        other = (
+            "or pool more instances side by side (load.side_by_side_instances)"
+            if metric in SIDE_BY_SIDE_METRICS
+            else "or use a longer phase"
+        )
         errors.append(
             {
                 "loc": ("budget", name),
                 "msg": f"budget {value:g}% is tighter than this machine resolves for {floor.label} with {rounds} "
-                f"rounds at this load (noise floor ±{resolution:.1f}%, from the calibration); {advice}, "
-                "or use a longer phase",
+                f"rounds at this load (noise floor ±{resolution:.1f}%, from the calibration); {advice}, {other}",
             }
         )
     return errors

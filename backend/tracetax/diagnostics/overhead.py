@@ -87,6 +87,8 @@ LATENCY_METRICS = {name: m.percentile for name, m in METRICS.items() if m.percen
 # 3%) read +808 µs p50 (+262 µs to +1.35 ms) side by side against +1.02 ms alone; an A/A (shares
 # within 1%) reads p50 to ±3.8% side by side. Pairs further apart take each side's solo phase.
 SIDE_BY_SIDE_MAX_SHARE_GAP = 0.05
+# The figures a service's side-by-side phase gives; every other metric comes from the solo phases.
+SIDE_BY_SIDE_METRICS = ("cpu_per_request_us", "rss_max_bytes", "p50")
 
 
 class Interval(BaseModel):

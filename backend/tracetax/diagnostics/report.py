@@ -27,6 +27,7 @@ from tracetax.diagnostics.ledger import (
 )
 from tracetax.diagnostics.overhead import (
     SIDE_BY_SIDE_MAX_SHARE_GAP,
+    SIDE_BY_SIDE_METRICS,
     Change,
     NoiseFloor,
     RoundSample,
@@ -88,8 +89,6 @@ def _achieved_rps(round_: Round) -> float | None:
 # phase (the default, and what the diagnostics show), or the configurations' solo phases (as
 # before the side-by-side phase; `make bench-truth` compares the two designs).
 Design = Literal["side_by_side", "solo"]
-# The figures the side-by-side phase gives; every other metric comes from the solo phases.
-SIDE_BY_SIDE_METRICS = ("cpu_per_request_us", "rss_max_bytes", "p50")
 
 
 def _side_by_side(round_: Round) -> ServiceSideBySide | None:

@@ -123,6 +123,7 @@ def side_by_side_summary(completed: Sequence[RoundData], figures: Sequence[Servi
         "per_round": [
             {
                 "round": index,
+                "instances": side.instances,
                 "requests": side.requests,
                 "achieved_rps": side.achieved_rps,
                 "cpu_per_request_us": side.cpu_per_request_us,

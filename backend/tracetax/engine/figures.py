@@ -70,7 +70,10 @@ class ServiceSideBySide(Figures):
     CPU per request, RSS and p50 are paired from here (docs/diagnostics.md); tails never are."""
 
     requests: int | None = None
-    # The rates its load was asked for, in the phase's halves: the spec's, a step apart from
+    # Its live instances in the phase (load.side_by_side_instances), each under its own load at
+    # the spec's rate; the figures below pool them.
+    instances: int = 1
+    # The rates its (first instance's) load was asked for, in the phase's halves: the spec's, a step apart from
     # the neighbours' so that their request schedules slide past one another, swapped at half
     # time (engine/rate_schedules.py, staggered).
     rates_rps: list[Number] | None = None

@@ -422,6 +422,15 @@ class LoadSpec(SideBySideTiming, InputModel):
         le=600,
         description="Warm-up of the side-by-side phase, all configurations at once. Unset: as long as `warmup_s`.",
     )
+    side_by_side_instances: int = Field(
+        default=1,
+        ge=1,
+        le=4,
+        description="Live instances of each configuration in the side-by-side phase, each under its own load at "
+        "`rate` (the service cores carry that many times the load), their figures pooled. Two fresh processes of "
+        "one build differ by a few percent (a JVM's compiled code): more instances average that out within the "
+        'round, where more rounds would cost wall time (docs/diagnostics.md, "Side by side").',
+    )
 
     @field_validator("method")
     @classmethod

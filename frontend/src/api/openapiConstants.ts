@@ -81,7 +81,8 @@ export const OPENAPI_DEFAULTS = {
     "path": "/work",
     "method": "GET",
     "max_throughput_s": 5,
-    "stacks_s": 5
+    "stacks_s": 5,
+    "side_by_side_instances": 1
   },
   "PipelineCheckRequest": {
     "rounds": 5,

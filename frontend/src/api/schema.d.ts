@@ -2043,6 +2043,12 @@ export interface components {
              * @description Warm-up of the side-by-side phase, all configurations at once. Unset: as long as `warmup_s`.
              */
             side_by_side_warmup_s?: number | null;
+            /**
+             * Side By Side Instances
+             * @description Live instances of each configuration in the side-by-side phase, each under its own load at `rate` (the service cores carry that many times the load), their figures pooled. Two fresh processes of one build differ by a few percent (a JVM's compiled code): more instances average that out within the round, where more rounds would cost wall time (docs/diagnostics.md, "Side by side").
+             * @default 1
+             */
+            side_by_side_instances: number;
         };
         /** LogRecord */
         LogRecord: {
@@ -2987,6 +2993,8 @@ export interface components {
         SideBySideRound: {
             /** Round */
             round: number;
+            /** Instances */
+            instances: number;
             /** Requests */
             requests: number | null;
             /** Achieved Rps */

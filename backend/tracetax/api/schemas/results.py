@@ -72,6 +72,9 @@ class ThreadGroupFigures(TypedDict):
 @with_config(OPEN)
 class SideBySideRound(TypedDict):
     round: int
+    # The configuration's live instances in the phase (load.side_by_side_instances), pooled in
+    # the figures below; `requests` is theirs together, `achieved_rps` one instance's mean.
+    instances: int
     requests: int | None
     achieved_rps: Number | None
     cpu_per_request_us: Number | None

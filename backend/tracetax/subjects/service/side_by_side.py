@@ -11,7 +11,10 @@ this phase; tails and the maximum throughput are not (a neighbour's export burst
 in them) and keep coming from each configuration alone on the core (runner.py).
 
 Each instance gets its own port and its own run id (`<round run id>-side`): the phase's
-telemetry is not the round's, whose ledger counts the solo phases' requests. The phase runs
+telemetry is not the round's, whose ledger counts the solo phases' requests. With
+`load.side_by_side_instances` above 1, each configuration runs that many instances, each under
+its own load at the spec's rate, and its figures pool theirs (two fresh processes of one build
+differ by a few percent, a JVM's compiled code most: more instances average that out). The phase runs
 before the round's solo slots start and settles after its services stop, so the Collector's
 counters it causes fall outside every round's time window.
 
@@ -21,14 +24,18 @@ stopped on every path out.
 
 from __future__ import annotations
 
+import statistics
 import time
-from dataclasses import dataclass, field
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tracetax.demos.process import ServiceError, ServiceProcess
 from tracetax.diagnostics.overhead import SIDE_BY_SIDE_MAX_SHARE_GAP
+from tracetax.engine import histogram as hdr
 from tracetax.engine import rate_schedules
-from tracetax.engine.figures import ServiceSideBySide
+from tracetax.engine.figures import Number, ServiceSideBySide
 from tracetax.engine.loadgen import LoadError, OpenPhaseResult, RunningLoad
 from tracetax.engine.round import STOP_GRACE_S, RoundCancelledError, TogetherSlot, hold_phase
 from tracetax.engine.sampler import Sampler, resource_summary
@@ -42,7 +49,7 @@ from tracetax.subjects.service.runner import (
 from tracetax.subjects.together import SIDE_RUN_SUFFIX, cpu_shares, start_order, utilisation
 from tracetax.system import procfs
 
-__all__ = ["SIDE_RUN_SUFFIX", "latency_flag", "run_side_by_side", "share_gap_note"]
+__all__ = ["SIDE_RUN_SUFFIX", "latency_flag", "pooled_figures", "run_side_by_side", "share_gap_note"]
 # Above this busy share of the service cores, requests often wait for a neighbour's turn on
 # the core: latencies then measure the queue behind the other configurations, not the
 # configuration, and the phase's p50 is not used (CPU per request and RSS still are). At the
@@ -55,16 +62,28 @@ LATENCY_MAX_LOADGEN_BUSY = 0.90
 
 @dataclass
 class Instance:
-    """One configuration's live instance in the phase."""
+    """One live instance of a configuration in the phase."""
 
     ctx: RoundContext
     service: ServiceProcess
+    # Which of its configuration's instances (1-based; one unless load.side_by_side_instances).
+    number: int = 1
     # Its load's rate steps in the measured phase (tracetax.engine.rate_schedules.staggered).
     schedule: rate_schedules.Schedule = field(default_factory=list)
     load: RunningLoad | None = None
     sampler: Sampler | None = None
     result: OpenPhaseResult | None = None
     resources: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.ctx.configuration.name
+
+    @property
+    def label(self) -> str:
+        """The configuration's name, with the instance's number when it has several."""
+        copies = self.ctx.spec.load.side_by_side_instances
+        return self.name if copies == 1 else f"{self.name} (instance {self.number} of {copies})"
 
 
 def run_side_by_side(slot: TogetherSlot, contexts: list[RoundContext]) -> dict[str, ServiceSideBySide]:
@@ -73,9 +92,12 @@ def run_side_by_side(slot: TogetherSlot, contexts: list[RoundContext]) -> dict[s
     instances: list[Instance] = []
     try:
         for ctx in contexts:
-            ctx.workdir.mkdir(parents=True, exist_ok=True)
-            service, _launch = service_process(ctx, None)
-            instances.append(Instance(ctx, service))
+            for number in range(1, ctx.spec.load.side_by_side_instances + 1):
+                # A further instance: its own ports (picked afresh) and its own directory.
+                own = ctx if number == 1 else replace(ctx, workdir=ctx.workdir / f"instance-{number}")
+                own.workdir.mkdir(parents=True, exist_ok=True)
+                service, _launch = service_process(own, None)
+                instances.append(Instance(own, service, number))
         return _phases(slot, instances)
     except RoundCancelledError:
         return {}
@@ -101,16 +123,21 @@ def _phases(slot: TogetherSlot, instances: list[Instance]) -> dict[str, ServiceS
     before = procfs.read_cpu_times()
     _together(slot, instances, load.side_by_side_seconds, "side-by-side", measure=True)
     after = procfs.read_cpu_times()
+    by_configuration: dict[str, list[Instance]] = defaultdict(list)
+    for instance in instances:
+        by_configuration[instance.name].append(instance)
     busy = utilisation(slot, before, after)
+    # A process's own share of the core (the mean of a configuration's instances): what its
+    # requests' wait behind a neighbour depends on (share_gap_note).
     busy["configurations"] = cpu_shares(
-        {i.ctx.configuration.name: i.resources.get("cpu_s") for i in instances}, load.side_by_side_seconds
+        {name: _mean_cpu_s(group) for name, group in by_configuration.items()}, load.side_by_side_seconds
     )
     flagged = latency_flag(busy)
     note = flagged or share_gap_note(busy)
     return {
-        instance.ctx.configuration.name: _figures(instance, instance.result, busy, flagged, note)
-        for instance in instances
-        if instance.result is not None
+        name: _figures(group, busy, flagged, note)
+        for name, group in by_configuration.items()
+        if all(instance.result is not None for instance in group)
     }
 
 
@@ -137,21 +164,20 @@ def _together(slot: TogetherSlot, instances: list[Instance], seconds: float, pha
             schedule=instance.schedule if measure else None,
         )
         loads.append((instance, instance.load))
-    samples: dict[str, list[dict[str, Any]]] = {}
+    samples: dict[int, list[dict[str, Any]]] = {}
     try:
         _hold(slot, instances, seconds, phase)
     finally:
         for instance in instances:
             if instance.sampler is not None:
-                samples[instance.ctx.configuration.name] = instance.sampler.stop()
+                samples[id(instance)] = instance.sampler.stop()
                 instance.sampler = None
     for instance, running in loads:
-        name = instance.ctx.configuration.name
         result = instance.ctx.driver.open_result(running)
-        require_answers(result, f"the side-by-side {phase} of {name}")
+        require_answers(result, f"the side-by-side {phase} of {instance.label}")
         if measure:
             instance.result = result
-            instance.resources = resource_summary(samples[name], result.requests)
+            instance.resources = resource_summary(samples[id(instance)], result.requests)
 
 
 def _hold(slot: TogetherSlot, instances: list[Instance], seconds: float, phase: str) -> None:
@@ -160,7 +186,7 @@ def _hold(slot: TogetherSlot, instances: list[Instance], seconds: float, phase: 
             code = instance.service.poll()
             if code is not None:
                 raise ServiceError(
-                    f"{instance.ctx.configuration.name} exited with code {code} during the side-by-side {phase}\n"
+                    f"{instance.label} exited with code {code} during the side-by-side {phase}\n"
                     f"{instance.service.last_lines()}"
                 )
         if elapsed > seconds + 30:
@@ -215,31 +241,64 @@ def share_gap_note(utilisation: dict[str, Any]) -> str | None:
 
 
 def _figures(
-    instance: Instance,
-    result: OpenPhaseResult,
+    instances: list[Instance], utilisation: dict[str, Any], flagged: str | None, note: str | None
+) -> ServiceSideBySide:
+    """A configuration's figures from its instances (the caller has checked each has its result)."""
+    return pooled_figures(
+        [instance.result for instance in instances if instance.result is not None],
+        [instance.resources for instance in instances],
+        [rate for _seconds, rate in instances[0].schedule],
+        utilisation,
+        flagged,
+        note,
+    )
+
+
+def pooled_figures(
+    results: list[OpenPhaseResult],
+    resources: list[dict[str, Any]],
+    rates_rps: list[Number],
     utilisation: dict[str, Any],
     flagged: str | None,
     note: str | None,
 ) -> ServiceSideBySide:
-    """`instance`'s figures from its measured `result` (passed apart: the caller has checked it is there)."""
-    resources = instance.resources
-    percentiles = result.summary.get("percentiles_us", {})
+    """A configuration's figures pooled over its instances' measured loads and samples: CPU per
+    request over all their requests, p50 and p99 from their merged latencies, RSS the mean of
+    their peaks (a process's, as the solo phases' is). Any instance's unknown makes it unknown."""
+    requests = sum(result.requests for result in results)
+    merged = hdr.merge(result.histogram for result in results)
+    percentiles = hdr.summarize(merged).percentiles_us
+    cpu_s = _summed(summary.get("cpu_s") for summary in resources)
+    rss = _summed(summary.get("rss_max_bytes") for summary in resources)
     return ServiceSideBySide(
-        requests=result.requests,
-        rates_rps=[rate for _seconds, rate in instance.schedule],
-        achieved_rps=result.achieved_rps,
-        errors=result.errors,
-        histogram=result.histogram,
+        requests=requests,
+        instances=len(results),
+        rates_rps=rates_rps,
+        achieved_rps=statistics.fmean(result.achieved_rps for result in results),
+        errors=sum(result.errors for result in results),
+        histogram=hdr.encode(merged),
         p50_us=percentiles.get("50"),
         p99_us=percentiles.get("99"),
-        cpu_s=resources.get("cpu_s"),
-        cpu_per_request_us=resources.get("cpu_per_request_us"),
-        cpu_source=resources.get("cpu_source"),
-        rss_max_bytes=resources.get("rss_max_bytes"),
+        cpu_s=cpu_s,
+        cpu_per_request_us=round(cpu_s / requests * 1e6, 3) if cpu_s is not None and requests else None,
+        cpu_source=resources[0].get("cpu_source"),
+        rss_max_bytes=None if rss is None else round(rss / len(resources)),
         utilisation=utilisation,
         latency_flagged=flagged is not None,
         note=note,
     )
+
+
+def _summed(values: Iterable[Number | None]) -> float | None:
+    """The sum of every instance's value; None (unknown) when any one is unknown."""
+    known = list(values)
+    return None if any(value is None for value in known) else round(sum(v for v in known if v is not None), 6)
+
+
+def _mean_cpu_s(instances: list[Instance]) -> float | None:
+    """The CPU seconds of one of the configuration's processes, on average."""
+    total = _summed(instance.resources.get("cpu_s") for instance in instances)
+    return None if total is None else total / len(instances)
 
 
 def _stop_all(instances: list[Instance]) -> None:

@@ -18,6 +18,7 @@ const LOAD_NUMBERS = [
   "connections",
   "max_throughput_s",
   "side_by_side_s",
+  "side_by_side_instances",
 ];
 const PRECISION_FIELDS = ["metrics", "half_width_pct", "max_wall_time_s"];
 const COMMAND_FIELDS = [

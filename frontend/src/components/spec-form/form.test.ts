@@ -148,6 +148,14 @@ describe("the new-experiment form", () => {
     expect(placeIssue(form, "load.side_by_side_s")).toBe("load.side_by_side_s");
   });
 
+  it("sends the instances side by side as typed, blank as the API's one", () => {
+    const form = initialForm(services, presets);
+    expect(toSpec(form, presets, services).load).not.toHaveProperty("side_by_side_instances");
+    form.load = { ...form.load, side_by_side_instances: "2" };
+    expect(toSpec(form, presets, services).load.side_by_side_instances).toBe(2);
+    expect(placeIssue(form, "load.side_by_side_instances")).toBe("load.side_by_side_instances");
+  });
+
   it("sends a precision only when asked for, with the metrics in the API's order", () => {
     const form = initialForm(services, presets);
     expect(toSpec(form, presets, services)).not.toHaveProperty("precision");

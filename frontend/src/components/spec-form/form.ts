@@ -38,6 +38,8 @@ export interface LoadDraft {
   max_throughput_s: string;
   /** The side-by-side phase: blank is as long as the measured phase, 0 turns it off. */
   side_by_side_s: string;
+  /** Live instances of each configuration in that phase: blank is one. */
+  side_by_side_instances: string;
   path: string;
   iters: string;
   spans: string;
@@ -317,6 +319,7 @@ export function initialForm(
       connections: String(SPEC_DEFAULTS.connections),
       max_throughput_s: String(SPEC_DEFAULTS.max_throughput_s),
       side_by_side_s: "",
+      side_by_side_instances: "",
       path: "/work",
       iters: "1000",
       spans: "5",
@@ -485,6 +488,7 @@ export function toSpec(
   put(load, "connections", parseNumber(form.load.connections));
   put(load, "max_throughput_s", parseNumber(form.load.max_throughput_s));
   put(load, "side_by_side_s", parseNumber(form.load.side_by_side_s));
+  put(load, "side_by_side_instances", parseNumber(form.load.side_by_side_instances));
   if (form.kind === "command") {
     Object.assign(load, requestLoad(form.request));
   } else {

@@ -67,8 +67,9 @@ function Calibration({ data }: { data: CalibrationStatus }) {
                   A check with <strong>{meaning.rounds} rounds</strong> at this load can resolve
                   changes larger than <strong>{meaning.changes.join(", ")}</strong>. A check on{" "}
                   {data.service} with this baseline and load that asks for a tighter relative budget
-                  is refused, saying how many rounds would resolve it; more rounds or a longer phase
-                  narrow the floor.
+                  is refused, saying how many rounds would resolve it. More rounds narrow the floor;
+                  for CPU per request, RSS and p50 so do more instances side by side (what differs
+                  between two fresh processes averages out), for the tails a longer phase.
                 </p>
               ) : (
                 <p className="floor-meaning muted">

@@ -65,10 +65,12 @@ function Configurations({ experiment, term }: { experiment: ExperimentDetail; te
   );
 }
 
-/** ", 20 s side by side" when the spec asks for the phase (blank: as long as the measured one). */
+/** ", 10 s side by side" (", …, 2 instances each") when the spec asks for the phase (blank: as long as the measured one). */
 function sideBySideFact(spec: ExperimentSpec): string {
   const seconds = spec.load?.side_by_side_s ?? spec.load?.duration_s ?? 20;
-  return seconds > 0 && (spec.configurations?.length ?? 0) > 1 ? `, ${seconds} s side by side` : "";
+  if (seconds <= 0 || (spec.configurations?.length ?? 0) < 2) return "";
+  const instances = spec.load?.side_by_side_instances ?? 1;
+  return `, ${seconds} s side by side${instances > 1 ? `, ${instances} instances each` : ""}`;
 }
 
 /** ", then rounds until p50 and CPU per request are within ±5% (up to 30 min)". */

@@ -73,6 +73,12 @@ const LOAD_FIELDS: {
     hint: "Each round starts with every configuration live at once on the service cores, each under its own load: CPU per request, RSS and p50 are compared from this phase, under the same core speed. Blank: as long as the measured phase; 0 turns it off (all measured one at a time). Tails and max throughput always come from each configuration alone.",
     step: "any",
   },
+  {
+    key: "side_by_side_instances",
+    label: "Instances side by side",
+    hint: "Live instances of each configuration in that phase, each under its own load at the rate, their figures pooled. Two fresh processes of one build differ by a few percent (a JVM's compiled code most): 2 averages that out without more rounds, at twice the load on the service cores. Blank: 1.",
+    step: "1",
+  },
 ];
 
 export function ExperimentForm({ services, presets }: FormProps) {
