@@ -427,9 +427,11 @@ class LoadSpec(SideBySideTiming, InputModel):
         ge=1,
         le=4,
         description="Live instances of each configuration in the side-by-side phase, each under its own load at "
-        "`rate` (the service cores carry that many times the load), their figures pooled. Two fresh processes of "
-        "one build differ by a few percent (a JVM's compiled code): more instances average that out within the "
-        'round, where more rounds would cost wall time (docs/diagnostics.md, "Side by side").',
+        "`rate`, their figures pooled. Two fresh processes of one build differ by a few percent (a JVM's compiled "
+        "code): more instances average that out within the round, where more rounds would cost wall time. For "
+        "light configurations: the service cores carry that many times the load, and a configuration's own "
+        "instances contend for them, so a cost that waits on the clock (a spin, a contended lock) reads lower "
+        '(docs/diagnostics.md, "Side by side").',
     )
 
     @field_validator("method")

@@ -2045,7 +2045,7 @@ export interface components {
             side_by_side_warmup_s?: number | null;
             /**
              * Side By Side Instances
-             * @description Live instances of each configuration in the side-by-side phase, each under its own load at `rate` (the service cores carry that many times the load), their figures pooled. Two fresh processes of one build differ by a few percent (a JVM's compiled code): more instances average that out within the round, where more rounds would cost wall time (docs/diagnostics.md, "Side by side").
+             * @description Live instances of each configuration in the side-by-side phase, each under its own load at `rate`, their figures pooled. Two fresh processes of one build differ by a few percent (a JVM's compiled code): more instances average that out within the round, where more rounds would cost wall time. For light configurations: the service cores carry that many times the load, and a configuration's own instances contend for them, so a cost that waits on the clock (a spin, a contended lock) reads lower (docs/diagnostics.md, "Side by side").
              * @default 1
              */
             side_by_side_instances: number;
