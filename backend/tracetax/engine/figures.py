@@ -73,9 +73,9 @@ class ServiceSideBySide(Figures):
     # Its live instances in the phase (load.side_by_side_instances), each under its own load at
     # the spec's rate; the figures below pool them.
     instances: int = 1
-    # The rates its (first instance's) load was asked for, in the phase's halves: the spec's, a step apart from
-    # the neighbours' so that their request schedules slide past one another, swapped at half
-    # time (engine/rate_schedules.py, staggered).
+    # The rates its (first instance's) load was asked for, in the phase's halves: the spec's, a
+    # step apart from the neighbours' so that their request schedules slide past one another,
+    # swapped at half time (engine/rate_schedules.py, staggered).
     rates_rps: list[Number] | None = None
     achieved_rps: Number | None = None
     errors: int = 0

@@ -11,12 +11,13 @@ this phase; tails and the maximum throughput are not (a neighbour's export burst
 in them) and keep coming from each configuration alone on the core (runner.py).
 
 Each instance gets its own port and its own run id (`<round run id>-side`): the phase's
-telemetry is not the round's, whose ledger counts the solo phases' requests. With
-`load.side_by_side_instances` above 1, each configuration runs that many instances, each under
-its own load at the spec's rate, and its figures pool theirs (two fresh processes of one build
-differ by a few percent, a JVM's compiled code most: more instances average that out). The phase runs
+telemetry is not the round's, whose ledger counts the solo phases' requests. The phase runs
 before the round's solo slots start and settles after its services stop, so the Collector's
 counters it causes fall outside every round's time window.
+
+With `load.side_by_side_instances` above 1, each configuration runs that many instances, each
+under its own load at the spec's rate, and its figures pool theirs: two fresh processes of one
+build differ by a few percent (a JVM's compiled code most), which more instances average out.
 
 Everything here is blocking and runs in the engine's worker thread; every process started is
 stopped on every path out.
