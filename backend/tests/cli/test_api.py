@@ -3,6 +3,7 @@ state directory) as a bearer token and explain 401 and 403."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -140,3 +141,22 @@ def test_a_refused_token_file_says_which_file(monkeypatch: pytest.MonkeyPatch, o
     result = CliRunner().invoke(app, ["cost", "some-experiment"])
     assert result.exit_code == 2
     assert "refused the token in" in result.output
+
+
+@pytest.mark.parametrize("command", ["check", "calibrate"])
+def test_the_side_by_side_instances_flag_reaches_the_request_s_load(
+    monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    # A check is held to a calibration measured the same way (its signature names the setting),
+    # so both commands send it, and each body is one its route accepts.
+    from tracetax.api.schemas.calibrations import CalibrationRequest
+    from tracetax.api.schemas.checks import CheckRequest
+
+    monkeypatch.setenv("TRACETAX_API_TOKEN", TOKEN)
+    seen = serve(monkeypatch, lambda _: httpx.Response(403, json={"detail": "stop here"}))
+    result = CliRunner().invoke(app, [command, "--service", "go", "--side-by-side-instances", "2"])
+    assert result.exit_code == 2, result.output
+    body = json.loads(seen[0].content)
+    assert body["load"]["side_by_side_instances"] == 2
+    model = CheckRequest if command == "check" else CalibrationRequest
+    assert model.model_validate(body).load.side_by_side_instances == 2
