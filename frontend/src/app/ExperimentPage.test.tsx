@@ -106,6 +106,19 @@ describe("ExperimentPage", () => {
     expect(FakeEventSource.instances).toHaveLength(0);
   });
 
+  it("says in its header how long the side-by-side phase ran, and with how many instances", async () => {
+    // Unset, the phase is as long as the measured one up to the backend's cap (10 s).
+    const spec = experiment().spec as Record<string, unknown>;
+    const load = { ...(spec.load as Record<string, unknown>), duration_s: 15 };
+    finishedApi({
+      [`GET /api/v1/experiments/${id}`]: experiment({
+        spec: { ...spec, load: { ...load, side_by_side_instances: 2 } },
+      }),
+    });
+    renderAt(<ExperimentPage />, at);
+    expect(await screen.findByText(/15 s measured, .*, 10 s side by side, 2 instances each$/)).toBeTruthy();
+  });
+
   it("warns of flagged rounds, and says per round who interfered, how it stopped and what limited it", async () => {
     const sigterm =
       "terminated by SIGTERM's default action (no signal handler): the SDK had no chance to flush, so telemetry it still held may be missing from the ledger";

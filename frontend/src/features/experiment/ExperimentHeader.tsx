@@ -6,6 +6,8 @@ import {
 } from "../../api/types";
 import { DetailHead, Fact } from "../../components/DetailPage";
 import { StatusBadge } from "../../components/StatusBadge";
+import { SIDE_BY_SIDE_DEFAULT_MAX_S } from "../../components/spec-form/estimate";
+import { SPEC_DEFAULTS } from "../../components/spec-form/form";
 import {
   formatDateTime,
   formatDuration,
@@ -65,9 +67,14 @@ function Configurations({ experiment, term }: { experiment: ExperimentDetail; te
   );
 }
 
-/** ", 10 s side by side" (", …, 2 instances each") when the spec asks for the phase (blank: as long as the measured one). */
+/**
+ * ", 10 s side by side" (", …, 2 instances each") when the spec asks for the phase (unset: as long
+ * as the measured one, at most the backend's cap).
+ */
 function sideBySideFact(spec: ExperimentSpec): string {
-  const seconds = spec.load?.side_by_side_s ?? spec.load?.duration_s ?? 20;
+  const seconds =
+    spec.load?.side_by_side_s ??
+    Math.min(spec.load?.duration_s ?? SPEC_DEFAULTS.duration_s, SIDE_BY_SIDE_DEFAULT_MAX_S);
   if (seconds <= 0 || (spec.configurations?.length ?? 0) < 2) return "";
   const instances = spec.load?.side_by_side_instances ?? 1;
   return `, ${seconds} s side by side${instances > 1 ? `, ${instances} instances each` : ""}`;
