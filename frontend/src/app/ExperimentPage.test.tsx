@@ -116,7 +116,9 @@ describe("ExperimentPage", () => {
       }),
     });
     renderAt(<ExperimentPage />, at);
-    expect(await screen.findByText(/15 s measured, .*, 10 s side by side, 2 instances each$/)).toBeTruthy();
+    expect(
+      await screen.findByText(/15 s measured, .*, 10 s side by side, 2 instances each$/),
+    ).toBeTruthy();
   });
 
   it("warns of flagged rounds, and says per round who interfered, how it stopped and what limited it", async () => {
