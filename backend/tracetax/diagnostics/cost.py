@@ -33,6 +33,7 @@ from pydantic import BaseModel, Field
 
 from tracetax.diagnostics.overhead import t_interval
 from tracetax.diagnostics.volume import VolumeSignal
+from tracetax.engine.figures import known_sum
 from tracetax.spec.inputs import InputModel
 
 SIGNALS: tuple[VolumeSignal, ...] = ("traces", "logs", "metrics")
@@ -174,10 +175,6 @@ def _per_item(value: float | None, items: float | None) -> float | None:
     return None if value is None or not items else value / items
 
 
-def _sum(values: Sequence[float | None]) -> float | None:
-    return None if any(v is None for v in values) else sum(v for v in values if v is not None)
-
-
 def _scaled(value: float | None, factor: float) -> float | None:
     return None if value is None else value * factor
 
@@ -210,10 +207,10 @@ def round_quantities(
         q[f"{signal}_store_gb_per_day"] = stored
         per_gb_day = DAYS_PER_MONTH * inputs.ingest_usd(signal) + inputs.retention_days * inputs.storage_usd(signal)
         q[f"{STORE_OF[signal]}_usd"] = _scaled(stored, per_gb_day)
-    q["bytes_per_request"] = _sum([q[f"{s}_bytes_per_request"] for s in SIGNALS])
-    q["network_gb_per_day"] = _sum([q[f"{s}_gb_per_day"] for s in SIGNALS])
+    q["bytes_per_request"] = known_sum(q[f"{s}_bytes_per_request"] for s in SIGNALS)
+    q["network_gb_per_day"] = known_sum(q[f"{s}_gb_per_day"] for s in SIGNALS)
     q["network_usd"] = _scaled(q["network_gb_per_day"], DAYS_PER_MONTH * inputs.egress_gb_usd)
-    q["usd"] = _sum([q[f"{component}_usd"] for component in COMPONENT_UNITS])
+    q["usd"] = known_sum(q[f"{component}_usd"] for component in COMPONENT_UNITS)
     return q
 
 

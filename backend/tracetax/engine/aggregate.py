@@ -13,7 +13,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from tracetax.engine import histogram as hdr
-from tracetax.engine.figures import CollectorFigures, PipelineRamp, PipelineSideBySide, ServiceFigures, ServiceOpenPhase
+from tracetax.engine.figures import (
+    CollectorFigures,
+    PipelineRamp,
+    PipelineSideBySide,
+    ServiceFigures,
+    ServiceOpenPhase,
+    known_sum,
+)
 
 
 @dataclass(frozen=True)
@@ -185,14 +192,7 @@ def aggregate_variant(name: str, rounds: Sequence[RoundData]) -> dict[str, Any]:
         for r, f in zip(completed, figures, strict=True)
     ]
     ledgers: list[dict[str, Any]] = [item["ledger"] or {} for item in per_round]
-    totals = {
-        key: (
-            None
-            if not ledgers or any(ledger.get(key) is None for ledger in ledgers)
-            else sum(entry[key] for entry in ledgers)
-        )
-        for key in LEDGER_TOTALS
-    }
+    totals = {key: known_sum(ledger.get(key) for ledger in ledgers) if ledgers else None for key in LEDGER_TOTALS}
     return {
         "configuration": name,
         "subject": "collector",

@@ -13,12 +13,23 @@ a round set, so that a figure read back and written again is the same JSON."""
 
 from __future__ import annotations
 
-from typing import Any, Self
+from collections.abc import Iterable
+from typing import Any, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
 # An int stays an int and a float a float: a figure answers as it was measured.
 Number = int | float
+NumberT = TypeVar("NumberT", int, float)
+
+
+def known_sum(values: Iterable[NumberT | None]) -> NumberT | None:
+    """The sum of figures that add up to one (parts, instances, rounds); unknown when any part
+    is unknown, never the sum of the known ones as if the missing one were 0."""
+    parts = list(values)
+    if any(part is None for part in parts):
+        return None
+    return sum(part for part in parts if part is not None)
 
 
 class Figures(BaseModel):

@@ -28,7 +28,6 @@ from __future__ import annotations
 import statistics
 import time
 from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -36,7 +35,7 @@ from tracetax.demos.process import ServiceError, ServiceProcess
 from tracetax.diagnostics.overhead import SIDE_BY_SIDE_MAX_SHARE_GAP
 from tracetax.engine import histogram as hdr
 from tracetax.engine import rate_schedules
-from tracetax.engine.figures import Number, ServiceSideBySide
+from tracetax.engine.figures import Number, ServiceSideBySide, known_sum
 from tracetax.engine.loadgen import LoadError, OpenPhaseResult, RunningLoad
 from tracetax.engine.round import STOP_GRACE_S, RoundCancelledError, TogetherSlot, hold_phase
 from tracetax.engine.sampler import Sampler, resource_summary
@@ -269,8 +268,9 @@ def pooled_figures(
     requests = sum(result.requests for result in results)
     merged = hdr.merge(result.histogram for result in results)
     percentiles = hdr.summarize(merged).percentiles_us
-    cpu_s = _summed(summary.get("cpu_s") for summary in resources)
-    rss = _summed(summary.get("rss_max_bytes") for summary in resources)
+    cpu_s = known_sum(summary.get("cpu_s") for summary in resources)
+    cpu_s = None if cpu_s is None else round(cpu_s, 6)  # as the sampler rounds one process's
+    rss = known_sum(summary.get("rss_max_bytes") for summary in resources)
     return ServiceSideBySide(
         requests=requests,
         instances=len(results),
@@ -290,15 +290,9 @@ def pooled_figures(
     )
 
 
-def _summed(values: Iterable[Number | None]) -> float | None:
-    """The sum of every instance's value; None (unknown) when any one is unknown."""
-    known = list(values)
-    return None if any(value is None for value in known) else round(sum(v for v in known if v is not None), 6)
-
-
 def _mean_cpu_s(instances: list[Instance]) -> float | None:
     """The CPU seconds of one of the configuration's processes, on average."""
-    total = _summed(instance.resources.get("cpu_s") for instance in instances)
+    total = known_sum(instance.resources.get("cpu_s") for instance in instances)
     return None if total is None else total / len(instances)
 
 
