@@ -41,10 +41,10 @@ type config struct {
 	port      string
 	pprofPort string // empty: no pprof listener
 	// injectBusy is a known cost for checking the harness: every /work
-	// request spins this long on the monotonic clock (0: none).
+	// request spins this long on its thread's CPU clock (0: none).
 	injectBusy time.Duration
 	// injectBackground is a known cost off the request path: a background
-	// goroutine spins this long every backgroundPeriod (0: none).
+	// goroutine spins this much CPU time every backgroundPeriod (0: none).
 	injectBackground time.Duration
 	backgroundPeriod time.Duration
 }

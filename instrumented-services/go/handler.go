@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"time"
@@ -55,20 +56,26 @@ func newWorkArray() *[64]int64 {
 	return arr
 }
 
-// busyWait spins on the monotonic clock (time.Since reads it) until d has
-// passed: TRACETAX_INJECT_BUSY_US, a known cost of exactly that CPU time and
-// that latency (no sleep), for checking what the harness measures.
+// busyWait spins until the calling thread has run for d of CPU time (its own
+// CPU clock, CLOCK_THREAD_CPUTIME_ID): TRACETAX_INJECT_BUSY_US, a known cost of
+// exactly that CPU time however often the spin is preempted (on the wall clock
+// a preempted spin would end having used less). A request's latency grows by at
+// least d: by d alone on an idle core, by more when a neighbour takes turns. No
+// sleep. The goroutine stays on its thread meanwhile, so the clock it reads is
+// the one it runs on.
 //
 //go:noinline
 func busyWait(d time.Duration) {
 	if d <= 0 {
 		return
 	}
-	for start := time.Now(); time.Since(start) < d; {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	for deadline := threadCPU() + d; threadCPU() < deadline; {
 	}
 }
 
-// burnInBackground spins `burn` on the monotonic clock every `period` in its
+// burnInBackground spins `burn` of CPU time (busyWait) every `period` in its
 // own goroutine, never on a request's path: TRACETAX_INJECT_BACKGROUND_US, a
 // known cost that shows in the process's CPU but in no request's latency
 // except through sharing the core. It carries the tracetax.role=background

@@ -2,9 +2,10 @@
 // TRACETAX_INJECT_BACKGROUND_US every TRACETAX_INJECT_BACKGROUND_PERIOD_MS: a known cost off the
 // request path. Node runs JavaScript on one thread, so a setInterval burst would block the event
 // loop and land in the requests' latency: the burst runs in a worker_threads Worker instead (its
-// own thread and V8 isolate in the same process), which spins on the monotonic clock every period
-// and touches no request. Its CPU shows in the process's total; requests feel it only through
-// sharing the core.
+// own thread and V8 isolate in the same process), which spins that much CPU time every period
+// (busyWait) and touches no request. Its CPU shows in the process's total; requests feel it only
+// through sharing the core. Node 20 has no thread CPU clock, so a burst counts the process's CPU
+// (busyWait): what the main thread runs during a burst shortens it by as much.
 
 const { Worker, isMainThread, workerData } = require('node:worker_threads');
 

@@ -32,12 +32,24 @@ function compute(start, end, arr) {
   return acc;
 }
 
-// Spin on the monotonic clock for `us` microseconds (TRACETAX_INJECT_BUSY_US): a known cost of
-// exactly that CPU time and that latency, no sleep, for checking what the harness measures.
+// The CPU time this thread has run, in µs: its own clock where Node has one (process.threadCpuUsage,
+// Node 23.9 on), else the process's (process.cpuUsage). JavaScript runs on one thread, so on the
+// request path the process's clock moves with it, but for what V8's and libuv's helper threads run
+// meanwhile; in the background Worker it also moves with the main thread's requests.
+const cpuClock = typeof process.threadCpuUsage === 'function' ? () => process.threadCpuUsage() : () => process.cpuUsage();
+function cpuMicros() {
+  const { user, system } = cpuClock();
+  return user + system;
+}
+
+// Spin until `us` microseconds of CPU time have run (TRACETAX_INJECT_BUSY_US): a known cost of
+// that CPU time however often the spin is preempted (on the wall clock a preempted spin would end
+// having used less). A request's latency grows by at least that: by that alone on an idle core.
+// No sleep.
 function busyWait(us) {
   if (us <= 0) return;
-  const deadline = process.hrtime.bigint() + BigInt(us) * 1000n;
-  while (process.hrtime.bigint() < deadline) {
+  const deadline = cpuMicros() + us;
+  while (cpuMicros() < deadline) {
     // spin: the clock read is the work
   }
 }

@@ -68,9 +68,9 @@ class ConfigError(Exception):
 class Config:
     processor: str
     port: int
-    # Every /work request spins this long on the monotonic clock (0: none).
+    # Every /work request spins this long on its thread's CPU clock (0: none).
     inject_busy_us: int = 0
-    # A background thread spins this long every inject_background_period_ms (0: none).
+    # A background thread spins this much CPU time every inject_background_period_ms (0: none).
     inject_background_us: int = 0
     inject_background_period_ms: int = DEFAULT_INJECT_BACKGROUND_PERIOD_MS
     # The signals set up ("TRACES", "METRICS", "LOGS"): OTEL_<signal>_EXPORTER is not `none` and

@@ -76,17 +76,19 @@ def _param(request: Request, name: str, default: int, low: int, high: int) -> in
 
 
 def busy_wait(ns: int) -> None:
-    """Spin on the monotonic clock for `ns` nanoseconds (TRACETAX_INJECT_BUSY_US): a known cost
-    of exactly that CPU time and that latency, no sleep, for checking what the harness measures."""
+    """Spin until the calling thread has run `ns` nanoseconds of CPU time (its own CPU clock,
+    TRACETAX_INJECT_BUSY_US): a known cost of exactly that CPU time however often the spin is
+    preempted (on the wall clock a preempted spin would end having used less). A request's
+    latency grows by at least that: by that alone on an idle core. No sleep."""
     if ns <= 0:
         return
-    deadline = time.perf_counter_ns() + ns
-    while time.perf_counter_ns() < deadline:
+    deadline = time.thread_time_ns() + ns
+    while time.thread_time_ns() < deadline:
         pass
 
 
 def burn_in_background(burn_us: int, period_ms: int) -> threading.Event | None:
-    """Start a daemon thread that spins `burn_us` µs on the monotonic clock every `period_ms`
+    """Start a daemon thread that spins `burn_us` µs of its CPU time (busy_wait) every `period_ms`
     (TRACETAX_INJECT_BACKGROUND_US): a known cost off the request path, which shows in the
     process's CPU. It still takes the GIL while it spins (Python threads do), so the event loop
     may wait behind a burst, as it would behind any background thread of the app's. Returns the

@@ -5,7 +5,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * TRACETAX_INJECT_BACKGROUND_US every TRACETAX_INJECT_BACKGROUND_PERIOD_MS: a known cost off the
  * request path. One daemon thread ({@code tracetax-background-inject}) sleeps a period, then spins
- * on the monotonic clock for the given time ({@link WorkHandler#busyWait}), and again. It touches
+ * the given CPU time on its own CPU clock ({@link WorkHandler#busyWait}), and again. It touches
  * no request: its CPU shows in the process's total but in no request's latency, except through
  * sharing the core with the request threads.
  */

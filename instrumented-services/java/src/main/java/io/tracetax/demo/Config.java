@@ -89,9 +89,9 @@ final class Config {
 
   final int port;
   final int workerThreads;
-  /** Every /work request spins this long on the monotonic clock (a known cost; 0: none). */
+  /** Every /work request spins this long on its thread's CPU clock (a known cost; 0: none). */
   final long injectBusyMicros;
-  /** A background thread spins this long every injectBackgroundPeriodMillis (0: none). */
+  /** A background thread spins this much CPU time every injectBackgroundPeriodMillis (0: none). */
   final long injectBackgroundMicros;
   final long injectBackgroundPeriodMillis;
   final Mode mode;

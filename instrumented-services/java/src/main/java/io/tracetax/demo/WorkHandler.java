@@ -4,6 +4,8 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -17,6 +19,7 @@ final class WorkHandler implements HttpHandler {
 
   static final long MAX_ITERS = 10_000_000L;
   static final int MAX_SPANS = 1000;
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
   private final Telemetry telemetry;
   private final long busyNanos;
@@ -91,15 +94,17 @@ final class WorkHandler implements HttpHandler {
   }
 
   /**
-   * Spins on the monotonic clock (System.nanoTime) for {@code nanos}: TRACETAX_INJECT_BUSY_US, a
-   * known cost of exactly that CPU time and that latency (no sleep), for checking the harness.
+   * Spins until the calling thread has run {@code nanos} of CPU time (its own CPU clock):
+   * TRACETAX_INJECT_BUSY_US, a known cost of exactly that CPU time however often the spin is
+   * preempted (on the wall clock a preempted spin would end having used less). A request's latency
+   * grows by at least that: by that alone on an idle core. No sleep.
    */
   static void busyWait(long nanos) {
     if (nanos <= 0) {
       return;
     }
-    long start = System.nanoTime();
-    while (System.nanoTime() - start < nanos) {
+    long deadline = THREADS.getCurrentThreadCpuTime() + nanos;
+    while (THREADS.getCurrentThreadCpuTime() < deadline) {
       // spin: the clock read is the work
     }
   }
