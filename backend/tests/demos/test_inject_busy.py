@@ -107,8 +107,7 @@ def test_busy_wait_adds_its_duration_to_a_request(language: str, mode: str, tmp_
     fastest = [min(latencies) for latencies in zip(*rounds, strict=True)]
     added_cpu_ms = (cpu_used_ns[1] - cpu_used_ns[0]) / MEASURED / 1e6
     detail = (
-        f"added {added:.2f} ms (fastest {fastest[0]:.2f} -> {fastest[1]:.2f} ms), "
-        f"CPU {added_cpu_ms:.3f} ms per request"
+        f"added {added:.2f} ms (fastest {fastest[0]:.2f} -> {fastest[1]:.2f} ms), CPU {added_cpu_ms:.3f} ms per request"
     )
     assert fastest[1] >= BUSY_US / 1000, detail  # the spin is never shorter than asked
     assert 0.85 * BUSY_US / 1000 <= added <= 1.5 * BUSY_US / 1000, detail

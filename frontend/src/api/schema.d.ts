@@ -1232,13 +1232,13 @@ export interface components {
             preset?: string | null;
             /**
              * Inject Busy Us
-             * @description A known cost for checking the harness: the demo service busy-waits this many microseconds in every request (TRACETAX_INJECT_BUSY_US). 0: none.
+             * @description A known cost for checking the harness: the demo service busy-waits this many microseconds of CPU time in every request, on the request thread's CPU clock, so a preempted spin still costs that much (TRACETAX_INJECT_BUSY_US). 0: none.
              * @default 0
              */
             inject_busy_us: number;
             /**
              * Inject Background Us
-             * @description A known cost off the request path, for checking the harness: a background thread of the demo service busy-waits this many microseconds every `inject_background_period_ms` and touches no request (TRACETAX_INJECT_BACKGROUND_US). Its CPU must show; requests feel it only through the shared core. 0: none.
+             * @description A known cost off the request path, for checking the harness: a background thread of the demo service busy-waits this many microseconds of CPU time every `inject_background_period_ms` and touches no request (TRACETAX_INJECT_BACKGROUND_US). Its CPU must show; requests feel it only through the shared core. 0: none.
              * @default 0
              */
             inject_background_us: number;
@@ -2045,7 +2045,7 @@ export interface components {
             side_by_side_warmup_s?: number | null;
             /**
              * Side By Side Instances
-             * @description Live instances of each configuration in the side-by-side phase, each under its own load at `rate`, their figures pooled. Two fresh processes of one build differ by a few percent (a JVM's compiled code): more instances average that out within the round, where more rounds would cost wall time. For light configurations: the service cores carry that many times the load, and a configuration's own instances contend for them, so a cost that waits on the clock (a spin, a contended lock) reads lower (docs/diagnostics.md, "Side by side").
+             * @description Live instances of each configuration in the side-by-side phase, each under its own load at `rate`, their figures pooled. Two fresh processes of one build differ by a few percent (a JVM's compiled code): more instances average that out within the round, where more rounds would cost wall time. For light configurations: the service cores carry that many times the phase's load (two instances of a configuration that takes 40% of the core alone would fill it), and a configuration's own instances preempt one another, which adds to a heavy configuration's CPU per request (+6% at a third of the core each; docs/diagnostics.md, "Side by side").
              * @default 1
              */
             side_by_side_instances: number;

@@ -76,7 +76,7 @@ const LOAD_FIELDS: {
   {
     key: "side_by_side_instances",
     label: "Instances side by side",
-    hint: "Live instances of each configuration in that phase, each under its own load at the rate, their figures pooled. Two fresh processes of one build differ by a few percent (a JVM's compiled code most): 2 averages that out without more rounds. For light configurations: the service cores carry twice the load, and a configuration's own instances contend for them (a spin or a contended lock then reads lower). Blank: 1.",
+    hint: "Live instances of each configuration in that phase, each under its own load at the rate, their figures pooled. Two fresh processes of one build differ by a few percent (a JVM's compiled code most): 2 averages that out without more rounds. For light configurations: the service cores carry twice the load, and a configuration's own instances preempt one another, which adds to a heavy configuration's CPU per request. Blank: 1.",
     step: "1",
   },
 ];
