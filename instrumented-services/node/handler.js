@@ -36,7 +36,8 @@ function compute(start, end, arr) {
 // Node 23.9 on), else the process's (process.cpuUsage). JavaScript runs on one thread, so on the
 // request path the process's clock moves with it, but for what V8's and libuv's helper threads run
 // meanwhile; in the background Worker it also moves with the main thread's requests.
-const cpuClock = typeof process.threadCpuUsage === 'function' ? () => process.threadCpuUsage() : () => process.cpuUsage();
+const cpuClock =
+  typeof process.threadCpuUsage === 'function' ? () => process.threadCpuUsage() : () => process.cpuUsage();
 function cpuMicros() {
   const { user, system } = cpuClock();
   return user + system;
