@@ -6,7 +6,8 @@ Not a benchmark: two instances of the service run side by side, without and with
 and take turns answering a few sequential keep-alive requests, so each pair of requests sees the
 same machine load; the median of the pairs' differences is what the busy-wait added to the
 latency (a preempted spin lasts longer: the median leaves those out), and the two processes' CPU
-over the measured requests (schedstat, per thread, nanoseconds) what it added to the CPU. No
+over the measured requests (the engine's own sampler: schedstat, nanoseconds) what it added to
+the CPU. No
 stack needed: exports go to a closed port and the services are not asked for a graceful exit.
 """
 
@@ -21,7 +22,7 @@ import pytest
 
 from tracetax.demos.catalog import demo_services
 from tracetax.demos.process import ServiceProcess
-from tracetax.system import procfs
+from tracetax.engine.sampler import Sampler, resource_summary
 from tracetax.system.ports import free_port
 
 pytestmark = pytest.mark.services  # starts the real demo services: not in make test-unit
@@ -61,21 +62,17 @@ def start(language: str, mode: str, busy_us: int, log_dir: Path) -> ServiceProce
     return process
 
 
-def cpu_ns(process: ServiceProcess) -> int:
-    """The CPU time the service's live threads have run (what a spin adds stays in its thread)."""
-    pid = process.pid
-    return sum(stat.run_ns for tid in procfs.tids(pid) if (stat := procfs.read_schedstat(pid, tid)) is not None)
-
-
-def request_pairs_ms(processes: list[ServiceProcess], cpu_used_ns: list[int]) -> list[tuple[float, ...]]:
-    """MEASURED rounds (after WARM_UP) of one request to each service in turn: their latencies;
-    each service's CPU over them goes into `cpu_used_ns`."""
+def request_pairs_ms(processes: list[ServiceProcess]) -> tuple[list[tuple[float, ...]], list[float]]:
+    """MEASURED rounds (after WARM_UP) of one request to each service in turn: their latencies,
+    and each service's CPU per request (µs) over them, as the engine samples it."""
     clients = [httpx.Client(base_url=process.base_url, timeout=10) for process in processes]
+    samplers = [Sampler(process.pid) for process in processes]
     rounds = []
     try:
         for i in range(WARM_UP + MEASURED):
             if i == WARM_UP:
-                cpu_used_ns[:] = [-cpu_ns(process) for process in processes]
+                for sampler in samplers:
+                    sampler.start()
             latencies = []
             for http in clients:
                 started = time.perf_counter()
@@ -84,28 +81,27 @@ def request_pairs_ms(processes: list[ServiceProcess], cpu_used_ns: list[int]) ->
                 assert response.status_code == 200, response.text
             if i >= WARM_UP:
                 rounds.append(tuple(latencies))
-        cpu_used_ns[:] = [used + cpu_ns(process) for used, process in zip(cpu_used_ns, processes, strict=True)]
     finally:
         for http in clients:
             http.close()
-    return rounds
+        samples = [sampler.stop() for sampler in samplers]  # on every path: no sampler thread left
+    return rounds, [resource_summary(taken, MEASURED)["cpu_per_request_us"] for taken in samples]
 
 
 @pytest.mark.parametrize(("language", "mode"), CASES)
 def test_busy_wait_adds_its_duration_to_a_request(language: str, mode: str, tmp_path: Path) -> None:
     processes: list[ServiceProcess] = []
-    cpu_used_ns: list[int] = []
     try:
         for busy_us in (0, BUSY_US):  # one after the other: each takes its port before the next picks one
             processes.append(start(language, mode, busy_us, tmp_path))
             processes[-1].wait_healthy(60)
-        rounds = request_pairs_ms(processes, cpu_used_ns)
+        rounds, cpu_per_request_us = request_pairs_ms(processes)
     finally:
         for process in processes:
             process.stop(1)
     added = statistics.median(with_busy - without for without, with_busy in rounds)
     fastest = [min(latencies) for latencies in zip(*rounds, strict=True)]
-    added_cpu_ms = (cpu_used_ns[1] - cpu_used_ns[0]) / MEASURED / 1e6
+    added_cpu_ms = (cpu_per_request_us[1] - cpu_per_request_us[0]) / 1000
     detail = (
         f"added {added:.2f} ms (fastest {fastest[0]:.2f} -> {fastest[1]:.2f} ms), CPU {added_cpu_ms:.3f} ms per request"
     )
