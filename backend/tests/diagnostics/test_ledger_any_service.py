@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from tracetax.clients.readback import RunWindow
 from tracetax.diagnostics.ledger import RoundFacts, _declared_spans, _expected_logs, sdk_counts
 
 
@@ -32,18 +33,23 @@ class FakeMetrics:
 class FakeReadback:
     metrics: FakeMetrics
 
-    async def metric_sum(self, selector: str, run_id: str) -> float:
+    async def metric_sum(self, selector: str, run_id: str, window: RunWindow | None = None) -> float | None:
+        """As the store answers: None when no series of the run matches the selector."""
         name = selector.split("{", 1)[0]
         wanted = {}
         if "{" in selector:
             for matcher in selector.split("{", 1)[1].rstrip("}").split(","):
                 key, value = matcher.replace("!=", "=!").split("=", 1)
                 wanted[key.strip()] = value.strip('"')
-        total = 0.0
-        for labels, value in self.metrics.series.get(name, []):
-            if all(_matches(labels.get(key, ""), want) for key, want in wanted.items()):
-                total += value
-        return total
+        matched = [
+            value
+            for labels, value in self.metrics.series.get(name, [])
+            if all(_matches(labels.get(key, ""), want) for key, want in wanted.items())
+        ]
+        return sum(matched) if matched else None
+
+
+WINDOW = RunWindow.last(60)
 
 
 def _matches(value: str, want: str) -> bool:
@@ -77,7 +83,7 @@ def test_expected_spans_come_from_the_sdks_sdk_counts() -> None:
             ]
         }
     )
-    counted = asyncio.run(sdk_counts(FakeReadback(metrics), "spans", "r1"))  # type: ignore[arg-type]
+    counted = asyncio.run(sdk_counts(FakeReadback(metrics), "spans", "r1", WINDOW))  # type: ignore[arg-type]
     assert counted is not None
     expected, dropped = counted
     assert dropped is not None and (expected.value, dropped.value) == (4274.0, 274.0)
@@ -92,7 +98,7 @@ def test_the_java_agent_counts_what_its_exporter_saw_plus_its_drops() -> None:
             "processedSpans_total": [({"dropped": "false"}, 2439.0), ({"dropped": "true"}, 10.0)],
         }
     )
-    counted = asyncio.run(sdk_counts(FakeReadback(metrics), "spans", "r1"))  # type: ignore[arg-type]
+    counted = asyncio.run(sdk_counts(FakeReadback(metrics), "spans", "r1", WINDOW))  # type: ignore[arg-type]
     assert counted is not None and counted[1] is not None
     assert (counted[0].value, counted[1].value) == (2611.0, 10.0)
 
@@ -107,7 +113,7 @@ def test_sampled_spans_started_come_before_the_sdk_counts() -> None:
             "otel_sdk_processor_span_processed_total": [({"error_type": ""}, 1984.0)],
         }
     )
-    counted = asyncio.run(sdk_counts(FakeReadback(metrics), "spans", "r1"))  # type: ignore[arg-type]
+    counted = asyncio.run(sdk_counts(FakeReadback(metrics), "spans", "r1", WINDOW))  # type: ignore[arg-type]
     assert counted is not None and counted[1] is not None
     assert (counted[0].value, counted[1].value) == (2002.0, 0.0)
     assert "otel_sdk_span_started_total" in (counted[0].source or "")
@@ -115,12 +121,12 @@ def test_sampled_spans_started_come_before_the_sdk_counts() -> None:
 
 def test_without_a_drop_counter_drops_are_left_to_inference() -> None:
     metrics = FakeMetrics({"otel_sdk_span_started_total": [({"otel_span_sampling_result": "RECORD_AND_SAMPLE"}, 5.0)]})
-    counted = asyncio.run(sdk_counts(FakeReadback(metrics), "spans", "r1"))  # type: ignore[arg-type]
+    counted = asyncio.run(sdk_counts(FakeReadback(metrics), "spans", "r1", WINDOW))  # type: ignore[arg-type]
     assert counted is not None and counted[0].value == 5.0 and counted[1] is None
 
 
 def test_no_counter_is_none_not_zero() -> None:
-    assert asyncio.run(sdk_counts(FakeReadback(FakeMetrics()), "log_records", "r1")) is None  # type: ignore[arg-type]
+    assert asyncio.run(sdk_counts(FakeReadback(FakeMetrics()), "log_records", "r1", WINDOW)) is None  # type: ignore[arg-type]
 
 
 def test_without_a_counter_or_a_declaration_expected_is_unknown_and_no_loss_is_claimed() -> None:
@@ -144,7 +150,7 @@ def test_the_demo_contract_is_unchanged() -> None:
 def test_export_timing_is_none_without_exports_and_averaged_over_rounds() -> None:
     from tracetax.diagnostics.ledger import ExportTiming, RoundLedger, export_timing, mean_export_s
 
-    empty = asyncio.run(export_timing(FakeReadback(FakeMetrics()), "r1"))  # type: ignore[arg-type]
+    empty = asyncio.run(export_timing(FakeReadback(FakeMetrics()), "r1", WINDOW))  # type: ignore[arg-type]
     assert empty is None
     now = datetime.now(UTC)
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from tracetax.clients.readback import RunWindow
 from tracetax.db.models import Round
 from tracetax.diagnostics.ledger import RoundFacts, SignalLedger, Stage, counter_ledger, log_ledger, span_ledger
 from tracetax.diagnostics.rounds import stack_down_during, stack_down_rounds
@@ -49,10 +50,10 @@ class Readback:
     async def spans(self, run_id: str, since_s: int, until_s: int | None = None, name: str | None = None) -> int:
         return self.stored_spans
 
-    async def log_records(self, service_name: str, run_id: str, window: str = "1h") -> int:
+    async def log_records(self, service_name: str, run_id: str, window: RunWindow | None = None) -> int:
         return self.stored_logs
 
-    async def metric_sum(self, selector: str, run_id: str) -> float:
+    async def metric_sum(self, selector: str, run_id: str, window: RunWindow | None = None) -> float | None:
         return 500.0
 
 

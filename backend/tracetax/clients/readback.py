@@ -8,6 +8,7 @@ from "could not look".
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from dataclasses import dataclass
 from datetime import datetime
@@ -30,6 +31,40 @@ WHOLE_TRACE_LIMIT = 2_000
 # Runs of this many traces or fewer are fetched whole, every trace (RunReadback.spans).
 FETCH_ALL_UP_TO = 50
 SEARCH_LIMIT = 20_000
+# An SDK exports its last metrics and logs when the service stops, after the run's last request:
+# a run's data is read up to this long past its end (and never past now).
+FLUSH_GRACE_S = 60
+
+
+@dataclass(frozen=True)
+class RunWindow:
+    """When a run's data reached the stores: from its start to FLUSH_GRACE_S past its end.
+
+    Reads over a run ask for this window, not for "now": an instant query at collection time
+    sees a series only within the store's lookback (5 minutes in Prometheus and Mimir), so a
+    collection a few minutes late would read a counter's "no series" where the run left a value.
+    """
+
+    start_s: float
+    end_s: float
+
+    @classmethod
+    def of(cls, start: datetime, end: datetime) -> RunWindow:
+        return cls(start.timestamp(), end.timestamp())
+
+    @classmethod
+    def last(cls, seconds: float) -> RunWindow:
+        """The last `seconds` up to now (a probe that has no run boundaries of its own)."""
+        now = time.time()
+        return cls(now - seconds, now)
+
+    def read_at(self, now: float | None = None) -> float:
+        """The instant to evaluate at: past the flush, not in the future."""
+        return min(time.time() if now is None else now, self.end_s + FLUSH_GRACE_S)
+
+    def range_s(self, now: float | None = None) -> int:
+        """A range-vector length (whole seconds) that reaches back from `read_at` to the start."""
+        return max(math.ceil(self.read_at(now) - self.start_s) + 1, 1)
 
 
 def _matches(span: dict[str, Any], run_id: str, name: str | None) -> bool:
@@ -111,19 +146,29 @@ class RunReadback:
 
         return dict(await asyncio.gather(*(fetch(trace_id) for trace_id in trace_ids)))
 
-    async def log_records(self, service_name: str, run_id: str, window: str = "1h") -> int:
-        """Log records stored in Loki for the service and run id within `window` of now."""
+    async def log_records(self, service_name: str, run_id: str, window: RunWindow | None = None) -> int:
+        """Log records stored in Loki for the service and run id within the run's window (the
+        last hour when no window is given). No record is 0: the query is over the run's window,
+        so a late read still finds what the run stored."""
+        span = window or RunWindow.last(3600)
         query = (
             f"sum(count_over_time({{service_name={quoted(service_name)}}} "
-            f"| {RUN_ID_LABEL}={quoted(run_id)} [{window}]))"
+            f"| {RUN_ID_LABEL}={quoted(run_id)} [{span.range_s()}s]))"
         )
-        samples = await self.loki.query(query, time.time_ns())
+        samples = await self.loki.query(query, int(span.read_at() * 1e9))
         return int(sum(sample.value for sample in samples))
 
-    async def metric_sum(self, selector: str, run_id: str) -> float:
-        """Latest value of a metric selector (`name` or `name{label="v",...}`) summed over every
-        series of the run; 0 when the store has no such series."""
-        return sum(sample.value for sample in await self.metrics.query(f"sum({with_run_id(selector, run_id)})"))
+    async def metric_sum(self, selector: str, run_id: str, window: RunWindow | None = None) -> float | None:
+        """A metric's last value in the run's window (the last hour when no window is given),
+        summed over every series of the run; None when the store holds no such series there.
+
+        `last_over_time` over the whole window, evaluated at its end, finds a counter's final
+        value however long after the run the collection happens; "no series" is unknown, never
+        0 (an SDK that never exported the metric says nothing about its value)."""
+        span = window or RunWindow.last(3600)
+        promql = f"sum(last_over_time({with_run_id(selector, run_id)}[{span.range_s()}s]))"
+        samples = await self.metrics.query(promql, span.read_at())
+        return sum(sample.value for sample in samples) if samples else None
 
 
 async def search_every_trace(

@@ -22,7 +22,13 @@ from pydantic import BaseModel
 
 from tracetax.clients.base import BackendError
 from tracetax.clients.prometheus import PrometheusClient
-from tracetax.clients.readback import COLLECTOR_SERVICE_NAME, RunReadback, counter_increase, with_run_id
+from tracetax.clients.readback import (
+    COLLECTOR_SERVICE_NAME,
+    FLUSH_GRACE_S,
+    RunReadback,
+    RunWindow,
+    counter_increase,
+)
 from tracetax.diagnostics.volume import RECEIVER, UPTIME, RoundVolume, round_volume
 
 Signal = Literal["spans", "log_records", "request_counter"]
@@ -128,6 +134,23 @@ SDK_COUNTERS: dict[str, list[SdkCounts]] = {
         (("otel_sdk_processor_log_processed_total",), 'otel_sdk_processor_log_processed_total{error_type!=""}'),
     ],
 }
+
+
+def _window(facts: RoundFacts) -> RunWindow:
+    return RunWindow.of(facts.started_at, facts.finished_at)
+
+
+async def _stored_counter(readback: RunReadback, facts: RoundFacts) -> Stage:
+    """The demo's request counter as the metrics store holds it for the run: its last value in
+    the run's window; no series there is unknown with the reason, never 0."""
+    stored = await _known("stored", readback.metric_sum(REQUEST_COUNTER, facts.run_id, _window(facts)))
+    if stored.value is None and stored.unknown_reason is None:
+        reason = (
+            f"no series of {REQUEST_COUNTER} for this run in the metrics store between its start and "
+            f"{FLUSH_GRACE_S} s after its end: the service's metrics never arrived"
+        )
+        return Stage(stage="stored", value=None, unknown_reason=reason)
+    return stored
 
 
 async def _known(stage: str, read: Any) -> Stage:
@@ -263,24 +286,33 @@ def _declared_spans(facts: RoundFacts) -> Stage:
     return Stage(stage="expected", value=None, unknown_reason=reason)
 
 
-async def _present(readback: RunReadback, selector: str, run_id: str) -> bool:
-    """Whether the run has any series of the selector's metric (a missing series is not a zero)."""
+async def _present(readback: RunReadback, selector: str, run_id: str, window: RunWindow) -> bool:
+    """Whether the run has any series of the selector's metric in its window (a missing series
+    is not a zero)."""
     name = selector.split("{", 1)[0].strip()
-    series = await readback.metrics.query(f"count({with_run_id(name, run_id)})")
-    return bool(sum(sample.value for sample in series))
+    return await readback.metric_sum(name, run_id, window) is not None
 
 
-async def sdk_counts(readback: RunReadback, item: str, run_id: str) -> tuple[Stage, Stage | None] | None:
+async def _sum_or_zero(readback: RunReadback, selector: str, run_id: str, window: RunWindow) -> float:
+    """A selector of a metric known to be present: no series of this selector (e.g. no
+    `error_type` label value yet) is a count that never moved from 0."""
+    value = await readback.metric_sum(selector, run_id, window)
+    return 0.0 if value is None else value
+
+
+async def sdk_counts(
+    readback: RunReadback, item: str, run_id: str, window: RunWindow
+) -> tuple[Stage, Stage | None] | None:
     """(expected, sdk_dropped) from the SDK's own counters for the run; sdk_dropped None when the
     SDK has no drop counter (then it is inferred as for the demos); None when the SDK exported
     none of them."""
     for expected_selectors, dropped_selector in SDK_COUNTERS[item]:
         try:
-            if not await _present(readback, expected_selectors[0], run_id):
+            if not await _present(readback, expected_selectors[0], run_id, window):
                 continue
-            total = sum([await readback.metric_sum(selector, run_id) for selector in expected_selectors])
-            counts_drops = await _present(readback, dropped_selector, run_id)
-            lost = await readback.metric_sum(dropped_selector, run_id) if counts_drops else None
+            total = sum([await _sum_or_zero(readback, selector, run_id, window) for selector in expected_selectors])
+            counts_drops = await _present(readback, dropped_selector, run_id, window)
+            lost = await _sum_or_zero(readback, dropped_selector, run_id, window) if counts_drops else None
         except BackendError as error:
             unknown = Stage(stage="expected", value=None, unknown_reason=str(error))
             return unknown, Stage(stage="sdk_dropped", value=None, unknown_reason=str(error))
@@ -298,7 +330,7 @@ async def span_ledger(readback: RunReadback, facts: RoundFacts) -> SignalLedger:
     start, end = facts.started_at, facts.finished_at
     # A user's service that exports traces: its SDK's own count first, then what was declared.
     exports = facts.spans_per_request is None or facts.spans_per_request > 0
-    counted = await sdk_counts(readback, "spans", facts.run_id) if not facts.demo and exports else None
+    counted = await sdk_counts(readback, "spans", facts.run_id, _window(facts)) if not facts.demo and exports else None
     stages = [counted[0] if counted else _declared_spans(facts)]
     collector = await _round_collector_stages(readback, facts, "spans")
     stored = await _known(
@@ -334,7 +366,7 @@ async def sdk_dropped(readback: RunReadback, facts: RoundFacts, expected: Stage,
     self-observability is left off in measured phases where it costs (Go's cut batch
     throughput by ~17%), so the inference is the usual source there, and says so."""
     if facts.dropped_spans_selector:
-        counted = await _sdk_counter(readback, facts.dropped_spans_selector, facts.run_id)
+        counted = await _sdk_counter(readback, facts.dropped_spans_selector, facts.run_id, _window(facts))
         if counted is not None:
             return counted
     if facts.sampler and "ratio" in facts.sampler:
@@ -359,14 +391,14 @@ async def sdk_dropped(readback: RunReadback, facts: RoundFacts, expected: Stage,
     )
 
 
-async def _sdk_counter(readback: RunReadback, selector: str, run_id: str) -> Stage | None:
+async def _sdk_counter(readback: RunReadback, selector: str, run_id: str, window: RunWindow) -> Stage | None:
     """The SDK's dropped-span counter, or None when the SDK reports no such metric for the run
     (a missing series is not a zero: the processed-spans metric must exist)."""
     try:
-        if not await _present(readback, selector, run_id):
+        if not await _present(readback, selector, run_id, window):
             return None
         return Stage(
-            stage="sdk_dropped", value=float(await readback.metric_sum(selector, run_id)), source="SDK counter"
+            stage="sdk_dropped", value=await _sum_or_zero(readback, selector, run_id, window), source="SDK counter"
         )
     except BackendError as error:
         return Stage(stage="sdk_dropped", value=None, unknown_reason=str(error))
@@ -397,9 +429,9 @@ def _lost_in_store(stages: list[Stage], store: str, counter: str) -> str | None:
 
 
 async def log_ledger(readback: RunReadback, facts: RoundFacts) -> SignalLedger:
-    counted = await sdk_counts(readback, "log_records", facts.run_id) if not facts.demo else None
+    counted = await sdk_counts(readback, "log_records", facts.run_id, _window(facts)) if not facts.demo else None
     collector = await _round_collector_stages(readback, facts, "log_records")
-    stored = await _known("stored", readback.log_records(facts.service_name, facts.run_id, window="24h"))
+    stored = await _known("stored", readback.log_records(facts.service_name, facts.run_id, _window(facts)))
     stages = [
         counted[0] if counted else _expected_logs(facts),
         *([counted[1]] if counted and counted[1] else []),
@@ -431,7 +463,7 @@ async def counter_ledger(readback: RunReadback, facts: RoundFacts) -> SignalLedg
             unknown_reason=None if expected is not None or not facts.metrics else "requests not recorded",
         ),
         unless_down(
-            await _known("stored", readback.metric_sum(REQUEST_COUNTER, facts.run_id)),
+            await _stored_counter(readback, facts),
             facts.stack_down,
             STORED_SOURCES["request_counter"],
         ),
@@ -444,15 +476,17 @@ EXPORT_DURATION = (
 )
 
 
-async def export_timing(readback: RunReadback, run_id: str) -> ExportTiming | None:
+async def export_timing(readback: RunReadback, run_id: str, window: RunWindow) -> ExportTiming | None:
     """The round's successful span exports and their total duration; None when the SDK reported
     none (not zero: an SDK without the metric says nothing about its exports)."""
     try:
-        exports = await readback.metric_sum(EXPORT_DURATION.format("count"), run_id)
-        seconds = await readback.metric_sum(EXPORT_DURATION.format("sum"), run_id)
+        exports = await readback.metric_sum(EXPORT_DURATION.format("count"), run_id, window)
+        seconds = await readback.metric_sum(EXPORT_DURATION.format("sum"), run_id, window)
     except BackendError:
         return None
-    return ExportTiming(exports=exports, seconds=seconds) if exports > 0 else None
+    if exports is None or seconds is None or exports <= 0:
+        return None
+    return ExportTiming(exports=exports, seconds=seconds)
 
 
 def mean_export_s(ledgers: list[RoundLedger], configuration: str) -> float | None:
@@ -478,7 +512,7 @@ async def round_ledger(readback: RunReadback, facts: RoundFacts) -> RoundLedger:
         volume=await round_volume(
             readback.metrics, facts.started_at, facts.finished_at, facts.requests_total, facts.run_id
         ),
-        export=await export_timing(readback, facts.run_id),
+        export=await export_timing(readback, facts.run_id, _window(facts)),
     )
 
 
