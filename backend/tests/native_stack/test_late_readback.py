@@ -84,7 +84,7 @@ async def test_the_counter_is_read_eleven_minutes_after_the_run(native_stack: Na
         async def stored() -> float | None:
             return await readback.metric_sum(REQUEST_COUNTER, run_id, window)
 
-            assert await eventually(stored, equals(REQUESTS)) == REQUESTS
+        assert await eventually(stored, equals(REQUESTS)) == REQUESTS
         # What an instant query "now" sees of it: nothing (past the lookback). This is the read
         # that used to become the ledger's `stored: 0`.
         assert await metrics.query(f"sum({with_run_id(REQUEST_COUNTER, run_id)})") == []
