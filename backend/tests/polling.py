@@ -5,11 +5,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+Value = TypeVar("Value")
 
 
 async def eventually(
-    read: Callable[[], Awaitable[float]], satisfied: Callable[[float], bool], timeout_s: float = 60
-) -> float:
+    read: Callable[[], Awaitable[Value]], satisfied: Callable[[Value], bool], timeout_s: float = 60
+) -> Value:
     """Poll `read` until its value satisfies (data arrives asynchronously); return the last value."""
     deadline = time.monotonic() + timeout_s
     value = await read()
@@ -19,5 +22,5 @@ async def eventually(
     return value
 
 
-def equals(expected: float) -> Callable[[float], bool]:
+def equals(expected: float) -> Callable[[float | None], bool]:
     return lambda value: value == expected

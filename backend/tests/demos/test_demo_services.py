@@ -351,7 +351,9 @@ async def run_tiny_queue(harness: Harness, log_dir: Path, language: str, mode: s
     # drain it, however fast the failing exports return. Then one metric export interval (2 s)
     # while the process still runs.
     run = await run_service(harness, manifest, mode, env, log_dir, (DROP_REQUESTS, DROP_SPANS), linger_s=2)
-    dropped = await eventually(lambda: harness.readback.metric_sum(selector, run_id), lambda value: value > 0, 30)
+    dropped = await eventually(
+        lambda: harness.readback.metric_sum(selector, run_id), lambda value: value is not None and value > 0, 30
+    )
     return DroppedSpans(run, dropped)
 
 

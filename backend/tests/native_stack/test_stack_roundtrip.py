@@ -107,7 +107,7 @@ async def test_exact_counts_round_trip(native_stack: NativeStack) -> None:
         async def log_records() -> float:
             return await readback.log_records(SERVICE, run_id)
 
-        async def counter() -> float:
+        async def counter() -> float | None:
             return await readback.metric_sum("tracetax_roundtrip_requests_total", run_id)
 
         span_count, record_count, counter_value = await asyncio.gather(
