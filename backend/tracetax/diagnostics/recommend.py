@@ -11,13 +11,17 @@ Rules, each fed with what the experiment measured (never with assumptions passed
   times the batch (the SDK defaults' ratio, 2048/512). The field measured why: the export
   batch close to the queue size hurts throughput; the trade-off for higher throughput is a
   bigger queue than the batch (../shared/seeds/000, the MPSC + signal-batching study).
-- cpu-over-budget: CPU overhead above budget with no drops -> head sampling at the ratio that
-  brings the traced share of that overhead within budget.
+- cpu-over-budget: CPU overhead above budget -> head sampling at the ratio that brings the
+  traced share of that overhead within budget. Judged on CPU whatever the drop counters say
+  (sampling lowers the per-trace work either way); known or unknown drops are said beside it.
 - no-telemetry: a configuration meant to export (its processor is not `none`) stored no span,
   no log record and no metric in any round (each read as 0, not unknown) while its overhead was
   measured -> say what it costs and that it yields nothing (e.g. the agent does not instrument
   the service's HTTP server); it is listed in `no_telemetry` and never the one to start from.
-- Nothing fired -> keep the setting, and say so, naming only what was established.
+- Nothing fired and every rule ran -> keep the setting, and say so, naming only what was
+  established. Nothing fired but a rule could not run -> "No recommendation yet", with why:
+  never "Keep" while a rule that might have fired was not evaluated. A summary whose rules
+  include cpu-over-budget opens with what is over budget.
 
 A rule that cannot be evaluated for want of an input (drops unknown, the CPU change not
 measured, the span rate unknown) is listed in `not_evaluated` with why, and the summary never
@@ -192,34 +196,39 @@ def batch_near_queue(facts: ConfigurationFacts, peers: list[ConfigurationFacts])
 
 
 def cpu_over_budget(facts: ConfigurationFacts, budget_pct: float) -> RuleFiring | None:
+    """CPU per request over budget -> head sampling at the ratio that brings the traced share
+    within it. Judged on CPU alone: sampling lowers the per-trace work whether or not spans
+    were dropped, so unknown or non-zero drops do not silence it (they are said beside it)."""
     overhead = facts.cpu_overhead
     estimate = overhead.relative_pct.estimate if overhead is not None else None
     if overhead is None or estimate is None or estimate <= budget_pct or overhead.direction != "worse":
         return None  # within budget, or not distinguishable from noise
-    if facts.dropped_spans is None or facts.dropped_spans > 0 or facts.processor == "none":
-        return None  # drops are fixed first; unknown drops: do not guess
+    if facts.processor == "none":
+        return None
     needed = budget_pct / estimate
     ratio = next((step for step in SAMPLING_STEPS if step <= needed), SAMPLING_STEPS[-1])
     return RuleFiring(
         rule="cpu-over-budget",
         configuration=facts.name,
-        message=f"CPU per request is {estimate:.1f}% above the baseline (budget {budget_pct:g}%) with no "
-        f"dropped spans. Sampling {ratio:.0%} of traces scales the per-trace work down to about "
-        f"{estimate * ratio:.1f}%.",
+        message=f"CPU per request is {estimate:+.1f}% against the baseline, over the {budget_pct:g}% budget. "
+        f"Sampling {ratio:.0%} of traces scales the per-trace work down to about {estimate * ratio:.1f}%."
+        + _drops_beside_cpu(facts),
         evidence={
             "cpu_change": overhead.summary,
             "cpu_overhead_pct": overhead.relative_pct.model_dump(),
             "budget_pct": budget_pct,
-            "dropped_spans": 0,
+            "dropped_spans": facts.dropped_spans,
         },
         setting={"OTEL_TRACES_SAMPLER": "parentbased_traceidratio", "OTEL_TRACES_SAMPLER_ARG": f"{ratio:g}"},
     )
 
 
-def _cpu_above_budget(facts: ConfigurationFacts, budget_pct: float) -> bool:
-    overhead = facts.cpu_overhead
-    estimate = overhead.relative_pct.estimate if overhead is not None else None
-    return overhead is not None and estimate is not None and estimate > budget_pct and overhead.direction == "worse"
+def _drops_beside_cpu(facts: ConfigurationFacts) -> str:
+    if facts.dropped_spans is None:
+        return f" Spans dropped inside the SDK are unknown ({facts.dropped_spans_unknown or 'no ledger read'})."
+    if facts.dropped_spans > 0:
+        return f" The SDK also dropped {facts.dropped_spans:,.0f} spans: see the queue rule."
+    return " No spans were dropped."
 
 
 def not_evaluated(facts: ConfigurationFacts, budget_pct: float) -> list[RuleNotEvaluated]:
@@ -243,12 +252,6 @@ def not_evaluated(facts: ConfigurationFacts, budget_pct: float) -> list[RuleNotE
         overhead = facts.cpu_overhead
         if overhead is None or overhead.relative_pct.estimate is None:
             skip("cpu-over-budget", "the change of CPU per request was not measured")
-        elif _cpu_above_budget(facts, budget_pct) and facts.dropped_spans is None:
-            skip(
-                "cpu-over-budget",
-                f"CPU per request is above the {budget_pct:g}% budget ({overhead.relative_pct.estimate:+.1f}%), but "
-                f"{drops_unknown}: sampling is advised only once nothing is dropped",
-            )
     return skipped
 
 
@@ -369,14 +372,22 @@ def _recommendation(
     for firing in firings:
         if firing.configuration == start.name:
             env.update({k: v for k, v in firing.setting.items() if k.startswith("OTEL_")})
-    own = [f.rule for f in firings if f.configuration == start.name]
+    own = [f for f in firings if f.configuration == start.name]
     own_skipped = [item for item in skipped if item.configuration == start.name]
+    over_budget = next((f for f in own if f.rule == "cpu-over-budget"), None)
     if own:
-        summary = f"Start from {start.name} and apply: {', '.join(own)}."
-    else:
+        # What is over budget comes first: a reader who stops at the first sentence knows it.
+        lead = f"Over budget: {over_budget.message.split('. ')[0]}. " if over_budget else ""
+        summary = f"{lead}Start from {start.name} and apply: {', '.join(f.rule for f in own)}."
+    elif own_skipped:
+        # Never "Keep" while a rule could not run: it might have fired.
         established = _established(start, cpu_budget_pct, [item.rule for item in own_skipped])
-        rule = "no rule that could be evaluated" if own_skipped else "no rule"
-        summary = f"Keep {start.name}: {rule} fired for it" + (f" ({established})." if established else ".")
-    if own_skipped:
+        summary = f"No recommendation yet for {start.name}: {_not_evaluated_text(own_skipped)}" + (
+            f". Established: {established}." if established else "."
+        )
+    else:
+        established = _established(start, cpu_budget_pct, [])
+        summary = f"Keep {start.name}: no rule fired for it" + (f" ({established})." if established else ".")
+    if own and own_skipped:
         summary += f" Not evaluated for {start.name}: {_not_evaluated_text(own_skipped)}."
     return Recommendation(start_from=start.name, processor=start.processor, env=env, summary=summary, rules=firings)
