@@ -201,7 +201,8 @@ def round_facts(spec: ExperimentSpec, round_: Round, manifest: ServiceManifest |
         dropped_spans_selector=manifest.dropped_spans_selector(configuration.processor) if manifest else None,
         sampler=configuration.env.get("OTEL_TRACES_SAMPLER"),
         span_name=signals.span_name if signals else None,
-        flushed=round_.shutdown is None or round_.shutdown.get("flushed") is True,
+        # Without an SDK there is nothing held to flush: an unclean exit loses no telemetry.
+        flushed=configuration.processor == "none" or round_.shutdown is None or round_.shutdown.get("flushed") is True,
         demo=demo,
         stack_down=stack_down_during(round_),
     )
