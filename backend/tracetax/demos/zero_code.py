@@ -34,6 +34,30 @@ AGENT_LANGUAGES = ("python", "java", "node")
 INSTALL_HINT = "run `make zero-code` (or `make up`)"
 
 
+# What each processor is, in words, for the language it runs under: `agent` is a different
+# program per language (the recommendation names the one the user would install).
+_PROCESSOR_NAMES = {
+    "none": "no OpenTelemetry SDK",
+    "simple": "SimpleSpanProcessor",
+    "batch": "BatchSpanProcessor",
+    "ebpf": "eBPF auto-instrumentation (go.opentelemetry.io/auto)",
+}
+_AGENT_NAMES = {
+    "python": "Python zero-code instrumentation (opentelemetry-instrument)",
+    "java": "the OpenTelemetry Java agent",
+    "node": "Node zero-code instrumentation (@opentelemetry/auto-instrumentations-node)",
+    "go": "eBPF auto-instrumentation (go.opentelemetry.io/auto)",
+}
+
+
+def processor_name(processor: str, language: str) -> str:
+    """ "batch" -> "BatchSpanProcessor"; "agent" -> the zero-code program of `language`; an
+    unknown processor as it is."""
+    if processor == "agent":
+        return _AGENT_NAMES.get(language, f"{language} zero-code instrumentation")
+    return _PROCESSOR_NAMES.get(processor, processor)
+
+
 class LaunchUnavailableError(RuntimeError):
     """The launch a configuration asks for cannot run here; the message says why and what to do."""
 

@@ -99,6 +99,9 @@ class RuleNotEvaluated(BaseModel):
 class Recommendation(BaseModel):
     start_from: str | None
     processor: str | None
+    # The processor in words for the service's language ("the OpenTelemetry Java agent" only
+    # for Java); set by the caller, which knows the language.
+    processor_name: str | None = None
     env: dict[str, str]
     summary: str
     rules: list[RuleFiring]

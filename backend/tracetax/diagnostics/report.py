@@ -17,6 +17,7 @@ from tracetax.db import repository as repo
 from tracetax.db.models import Experiment, LedgerReading, Round
 from tracetax.db.repository import FINAL_EXPERIMENT_STATES
 from tracetax.demos.catalog import ServiceManifest
+from tracetax.demos.zero_code import processor_name
 from tracetax.diagnostics.ledger import (
     RoundFacts,
     RoundLedger,
@@ -352,8 +353,14 @@ def _build(
         dropped_spans=dropped,
         sample_traces=samples,
         where_export_runs=stacks,
-        recommendation=recommend(facts, cpu_budget_pct),
+        recommendation=_named(recommend(facts, cpu_budget_pct), spec.service.language),
     )
+
+
+def _named(recommendation: Recommendation, language: str) -> Recommendation:
+    if recommendation.processor is not None:
+        recommendation.processor_name = processor_name(recommendation.processor, language)
+    return recommendation
 
 
 def _located(summary: StackSummary, share: str) -> float | None:

@@ -2695,6 +2695,8 @@ export interface components {
             start_from: string | null;
             /** Processor */
             processor: string | null;
+            /** Processor Name */
+            processor_name?: string | null;
             /** Env */
             env: {
                 [key: string]: string;

@@ -492,6 +492,7 @@ export function diagnostics(extra: Partial<Diagnostics> = {}): Diagnostics {
     recommendation: {
       start_from: "batch-default",
       processor: "batch",
+      processor_name: "BatchSpanProcessor",
       env: { OTEL_BSP_MAX_QUEUE_SIZE: "8192" },
       summary: "Start from batch-default and apply: queue-too-small.",
       rules: [

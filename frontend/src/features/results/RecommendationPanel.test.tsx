@@ -31,3 +31,21 @@ describe("the recommendation's blind spots", () => {
     expect(within(skipped).getByText("its dropped spans are unknown")).toBeTruthy();
   });
 });
+
+describe("the recommended processor", () => {
+  it("is named as the backend names it for the service's language", () => {
+    const base = diagnostics().recommendation;
+    render(
+      <RecommendationPanel
+        recommendation={{
+          ...base,
+          processor: "agent",
+          processor_name:
+            "Node zero-code instrumentation (@opentelemetry/auto-instrumentations-node)",
+        }}
+      />,
+    );
+    expect(screen.getByText(/auto-instrumentations-node/)).toBeTruthy();
+    expect(screen.queryByText(/Java agent/)).toBeNull();
+  });
+});

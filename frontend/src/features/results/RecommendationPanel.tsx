@@ -1,6 +1,6 @@
 import type { Recommendation } from "../../api/types";
 import { Empty } from "../../components/States";
-import { envLines, evidenceRows, processorName, ruleSetting } from "./recommendation";
+import { envLines, evidenceRows, ruleSetting } from "./recommendation";
 
 /** The recommended setting, its summary, and every rule that fired with its evidence. */
 export function RecommendationPanel({ recommendation }: { recommendation: Recommendation }) {
@@ -29,8 +29,10 @@ export function RecommendationPanel({ recommendation }: { recommendation: Recomm
             <div>
               <dt>Processor</dt>
               <dd>
-                <code>{recommendation.processor}</code>{" "}
-                <span className="muted">({processorName(recommendation.processor)})</span>
+                <code>{recommendation.processor}</code>
+                {recommendation.processor_name && (
+                  <span className="muted"> ({recommendation.processor_name})</span>
+                )}
               </dd>
             </div>
           )}

@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { diagnostics } from "../../test/fixtures";
-import {
-  envLines,
-  evidenceRows,
-  evidenceValue,
-  humanize,
-  processorName,
-  ruleSetting,
-} from "./recommendation";
+import { envLines, evidenceRows, evidenceValue, humanize, ruleSetting } from "./recommendation";
 
 describe("the recommendation as text", () => {
   it("spells the setting as variables to paste", () => {
@@ -16,8 +9,6 @@ describe("the recommendation as text", () => {
       "OTEL_TRACES_SAMPLER_ARG=0.1",
     ]);
     expect(envLines(null)).toEqual([]);
-    expect(processorName("batch")).toBe("BatchSpanProcessor");
-    expect(processorName("custom")).toBe("custom");
     expect(ruleSetting({ processor: "batch" })).toEqual({ processor: "batch", env: [] });
     expect(ruleSetting({ OTEL_BSP_MAX_QUEUE_SIZE: "8" })).toEqual({
       processor: null,

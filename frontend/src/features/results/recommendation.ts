@@ -4,19 +4,6 @@
 import { intervalSummary, isInterval } from "../../components/results/overhead";
 import { formatNumber, formatPercent, MISSING } from "../../lib/format";
 
-const PROCESSORS: Record<string, string> = {
-  none: "no OpenTelemetry SDK",
-  simple: "SimpleSpanProcessor",
-  batch: "BatchSpanProcessor",
-  agent: "the OpenTelemetry Java agent",
-  ebpf: "eBPF auto-instrumentation",
-};
-
-/** "batch" → "BatchSpanProcessor"; unknown processors as they are. */
-export function processorName(processor: string): string {
-  return PROCESSORS[processor] ?? processor;
-}
-
 /** Environment variables as lines to paste: "OTEL_BSP_MAX_QUEUE_SIZE=8192". */
 export function envLines(env: Record<string, string> | null | undefined): string[] {
   return Object.entries(env ?? {}).map(([key, value]) => `${key}=${value}`);
