@@ -21,9 +21,9 @@ from tracetax.db import repository as repo
 from tracetax.db.models import Check, Experiment
 from tracetax.diagnostics.checks import Budget, Verdict
 from tracetax.history.changepoints import ChangePoint, SeriesPoint, change_points
-from tracetax.history.metrics import HISTORY_METRICS, metric_text
+from tracetax.history.metrics import HISTORY_METRICS, is_material, metric_text, shift_size_pct
 from tracetax.spec.service import parse_spec
-from tracetax.subjects.base import HistoryMetricText, SubjectContext
+from tracetax.subjects.base import HistoryMetricText, HistoryUnit, SubjectContext
 from tracetax.subjects.registry import subject_for
 
 DEFAULT_LIMIT = 100
@@ -124,6 +124,10 @@ class HistoryChangePoint:
     shift: float
     low: float
     high: float
+    # The shift's relative size (history.metrics.shift_size_pct) and whether it reaches the
+    # series' threshold: a significant shift below it is real but too small to matter.
+    size_pct: float | None = None
+    material: bool = True
 
 
 @dataclass
@@ -138,6 +142,8 @@ class HistorySeries:
     points: list[HistoryPoint]
     change_points: list[HistoryChangePoint]
     note: str | None = None
+    # The relative size below which a change point is listed as too small to matter.
+    material_pct: float = 1.0
 
 
 def _history_point(check: Check, experiment: Experiment, overheads: dict[str, Any] | None, metric: str) -> HistoryPoint:
@@ -166,9 +172,10 @@ def snapshots(
     return [(check, experiment, stored_snapshot(session, check, experiment, subjects)) for check, experiment in rows]
 
 
-def _change_points(points: Sequence[HistoryPoint]) -> list[HistoryChangePoint]:
+def _change_points(points: Sequence[HistoryPoint], unit: HistoryUnit, material_pct: float) -> list[HistoryChangePoint]:
     """Change points of the points with an estimate (unknown ones are left out, not read as 0),
-    each named by the first point after it in the whole series."""
+    each named by the first point after it in the whole series, and sized against the
+    threshold that makes one worth acting on."""
     measured = [
         (index, point, SeriesPoint(estimate=point.estimate, low=point.low, high=point.high))
         for index, point in enumerate(points)
@@ -179,6 +186,7 @@ def _change_points(points: Sequence[HistoryPoint]) -> list[HistoryChangePoint]:
     result = []
     for change in found:
         index, point, _ = measured[change.index]
+        size = shift_size_pct(change.before, change.shift, unit)
         result.append(
             HistoryChangePoint(
                 index=index,
@@ -189,6 +197,8 @@ def _change_points(points: Sequence[HistoryPoint]) -> list[HistoryChangePoint]:
                 shift=change.shift,
                 low=change.low,
                 high=change.high,
+                size_pct=size,
+                material=is_material(size, material_pct),
             )
         )
     return result
@@ -208,10 +218,13 @@ def history_series(
     branch: str | None = None,
     machine: str | None = None,
     limit: int = DEFAULT_LIMIT,
+    material_pct: float | None = None,
 ) -> HistorySeries:
     """The newest `limit` checks of the service's configuration as one metric's series, oldest
-    first, with its change points and the latest check's budget line for that metric."""
+    first, with its change points (each sized against `material_pct`, the metric's own
+    default when None) and the latest check's budget line for that metric."""
     text = metric_text(metric)
+    threshold = text.material_pct if material_pct is None else material_pct
     rows = repo.history_checks(session, service, configuration, branch, limit, machine=machine)
     if not rows:
         _raise_no_history(session, service, configuration, branch, machine)
@@ -232,8 +245,9 @@ def history_series(
         machine=machine,
         budget=_budget_of(rows[-1][0], text),
         points=points,
-        change_points=_change_points(points),
+        change_points=_change_points(points, text.unit, threshold),
         note=note,
+        material_pct=threshold,
     )
 
 
@@ -291,6 +305,9 @@ def service_history(
             series = [_history_point(check, experiment, overheads, metric) for check, experiment, overheads in stored]
             summary.latest[metric] = series[-1]
             summary.trend[metric] = [point.estimate for point in series]
-            summary.change_points[metric] = len(_change_points(series))
+            text = HISTORY_METRICS[metric]
+            found = _change_points(series, text.unit, text.material_pct)
+            # Only shifts worth acting on count: a real but tiny one is no news in a summary.
+            summary.change_points[metric] = sum(change.material for change in found)
         summaries.append(summary)
     return ServiceHistory(service=service, configurations=summaries)

@@ -55,10 +55,11 @@ def series_lines(series: dict[str, Any]) -> list[str]:
         lines.append("no change points")
     for change in changes:
         commit = change.get("commit") or change["check_id"]
+        small = "" if change.get("material", True) else f" (too small to matter: under {series['material_pct']:g}%)"
         lines.append(
             f"change point at {commit[:12]} (check {change['index'] + 1}): "
             f"{_value(change['before'], unit)} -> {_value(change['after'], unit)}, shift "
-            f"{_value(change['shift'], unit)} [{_value(change['low'], unit)}, {_value(change['high'], unit)}]"
+            f"{_value(change['shift'], unit)} [{_value(change['low'], unit)}, {_value(change['high'], unit)}]{small}"
         )
     if series.get("note"):
         lines.append(f"note: {series['note']}")
@@ -77,12 +78,20 @@ def register(app: typer.Typer) -> None:
         branch: Annotated[str | None, typer.Option(help="Only the checks of this branch.")] = None,
         machine: Annotated[str | None, typer.Option(help="Only the checks run on this machine fingerprint.")] = None,
         limit: Annotated[int, typer.Option(help="The newest N checks.")] = 100,
+        min_shift_pct: Annotated[
+            float | None,
+            typer.Option(
+                help="A change point smaller than this (points of %, or % of the level before it) is too small to "
+                "matter; default: the metric's own."
+            ),
+        ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the API's answer as JSON.")] = False,
         api: Annotated[str, typer.Option(envvar="TRACETAX_URL", help="TraceTax base URL.")] = "http://127.0.0.1:8000",
     ) -> None:
         """A configuration's overhead per commit (estimate and 95% interval) and its change points."""
         params: dict[str, Any] = {"service": service, "configuration": configuration, "metric": metric, "limit": limit}
-        params.update({k: v for k, v in (("branch", branch), ("machine", machine)) if v is not None})
+        optional = (("branch", branch), ("machine", machine), ("min_shift_pct", min_shift_pct))
+        params.update({k: v for k, v in optional if v is not None})
         with api_client(api, timeout=60) as http:
             try:
                 series = answer(http.get("/api/v1/history", params=params))

@@ -34,6 +34,32 @@ def metric_text(metric: str) -> HistoryMetricText:
     return text
 
 
+def shift_size_pct(before: float, shift: float, unit: HistoryUnit) -> float | None:
+    """How large a shift is, relative: for a relative metric (an overhead in %) its points of
+    %, already relative to the baseline; for the others the shift in % of the level before it
+    (None when that level is 0, where no relative size exists)."""
+    if unit == "pct":
+        return abs(shift)
+    if before == 0:
+        return None
+    return abs(shift) / abs(before) * 100
+
+
+def is_material(size_pct: float | None, threshold_pct: float) -> bool:
+    """A shift is worth acting on when its relative size reaches the threshold; a shift from a
+    level of 0 (no relative size) always is."""
+    return size_pct is None or size_pct >= threshold_pct
+
+
+def _amount(value: float) -> str:
+    """A count of bytes or spans with the digits that tell small values apart: a shift of a
+    fraction of a byte reads "0.31", not "0"."""
+    size = abs(value)
+    if size == 0 or size >= 10:
+        return f"{size:,.0f}"
+    return f"{size:.2f}" if size < 1 else f"{size:.1f}"
+
+
 def _signed(value: float, text: str) -> str:
     sign = "+" if value > 0 else MINUS if value < 0 else "±"
     return f"{sign}{text}"
@@ -43,10 +69,11 @@ def format_level(value: float, unit: HistoryUnit) -> str:
     """A point of the series: "+12.3%", "1,204 B", "+$41.20"."""
     if unit == "pct":
         return _signed(value, f"{abs(value):.1f}%")
+    sign = "-" if value < 0 else ""
     if unit == "bytes":
-        return f"{value:,.0f} B"
+        return f"{sign}{_amount(value)} B"
     if unit == "spans":
-        return f"{value:,.0f} spans"
+        return f"{sign}{_amount(value)} spans"
     return _signed(value, f"${abs(value):,.2f}")
 
 
@@ -55,9 +82,9 @@ def format_growth(value: float, unit: HistoryUnit) -> str:
     if unit == "pct":
         return _signed(value, f"{abs(value):.1f} points")
     if unit == "bytes":
-        return _signed(value, f"{abs(value):,.0f} B")
+        return _signed(value, f"{_amount(value)} B")
     if unit == "spans":
-        return _signed(value, f"{abs(value):,.0f} spans")
+        return _signed(value, f"{_amount(value)} spans")
     return _signed(value, f"${abs(value):,.2f}")
 
 
@@ -66,5 +93,5 @@ def format_bound(value: float, unit: HistoryUnit) -> str:
     if unit == "pct":
         return _signed(value, f"{abs(value):.1f}")
     if unit in ("bytes", "spans"):
-        return _signed(value, f"{abs(value):,.0f}")
+        return _signed(value, _amount(value))
     return _signed(value, f"${abs(value):,.2f}")

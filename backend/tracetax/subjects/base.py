@@ -95,6 +95,10 @@ class HistoryMetricText:
     label: str
     unit: HistoryUnit
     budget_field: str | None
+    # The smallest shift worth acting on, relative (history.metrics.shift_size_pct): a change
+    # point below it is listed as too small to matter, not drawn as a shift. Significance says
+    # a shift is real; this says whether anyone should care (a real +0.03% of bytes per request).
+    material_pct: float = 1.0
 
 
 def relative_metric(change: Change | None) -> HistoryMetric:

@@ -1201,7 +1201,7 @@ export interface components {
             };
             /**
              * Change Points
-             * @description Per metric, the change points among those checks.
+             * @description Per metric, the change points among those checks large enough to matter (material).
              */
             change_points: {
                 [key: string]: number;
@@ -1789,6 +1789,16 @@ export interface components {
             low: number;
             /** High */
             high: number;
+            /**
+             * Size Pct
+             * @description The shift's relative size: points of % for an overhead in %, else % of the level before it (None from a level of 0).
+             */
+            size_pct: number | null;
+            /**
+             * Material
+             * @description Whether the shift reaches `material_pct`: a significant shift below it is real but too small to matter, listed and not drawn.
+             */
+            material: boolean;
         };
         /**
          * HistoryGate
@@ -1917,6 +1927,11 @@ export interface components {
             change_points: components["schemas"]["HistoryChangePoint"][];
             /** Note */
             note?: string | null;
+            /**
+             * Material Pct
+             * @description The relative size below which a change point is too small to matter.
+             */
+            material_pct: number;
         };
         /**
          * Interval
@@ -5253,6 +5268,8 @@ export interface operations {
                 machine?: string | null;
                 /** @description The newest N checks (answered oldest first). */
                 limit?: number;
+                /** @description The relative size below which a change point is too small to matter (points of % for an overhead, else % of the level before it); the metric's default when absent. */
+                min_shift_pct?: number | null;
             };
             header?: never;
             path?: never;

@@ -53,9 +53,12 @@ export function historySeries(metric = "p99", extra: Partial<HistorySeries> = {}
         shift: 15,
         low: 13.4,
         high: 16.6,
+        size_pct: 15,
+        material: true,
       },
     ],
     note: null,
+    material_pct: 1,
     ...extra,
   } as HistorySeries;
 }

@@ -54,6 +54,16 @@ def get_history(
         str | None, Query(description="Only the checks run on this machine fingerprint.", **NAME)
     ] = None,
     limit: Annotated[int, Query(ge=1, le=1000, description="The newest N checks (answered oldest first).")] = 100,
+    min_shift_pct: Annotated[
+        float | None,
+        Query(
+            ge=0,
+            le=1000,
+            allow_inf_nan=False,
+            description="The relative size below which a change point is too small to matter (points of % for an "
+            "overhead, else % of the level before it); the metric's default when absent.",
+        ),
+    ] = None,
 ) -> HistorySeries:
     """The series of one metric over a configuration's checks, oldest first: per check its commit,
     branch, machine, verdict and the overhead's estimate with its 95% interval (None where not
@@ -61,7 +71,7 @@ def get_history(
     and the latest check's budget line for the metric."""
     with history_errors(), engine.sessions() as session:
         series = history.history_series(
-            session, engine.subjects, service, configuration, metric, branch, machine, limit
+            session, engine.subjects, service, configuration, metric, branch, machine, limit, min_shift_pct
         )
     return HistorySeries.model_validate(series)
 

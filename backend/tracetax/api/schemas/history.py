@@ -43,6 +43,14 @@ class HistoryChangePoint(BaseModel):
     shift: float
     low: float
     high: float
+    size_pct: float | None = Field(
+        description="The shift's relative size: points of % for an overhead in %, else % of the level before it "
+        "(None from a level of 0)."
+    )
+    material: bool = Field(
+        description="Whether the shift reaches `material_pct`: a significant shift below it is real but too small "
+        "to matter, listed and not drawn."
+    )
 
 
 class HistorySeries(BaseModel):
@@ -58,6 +66,7 @@ class HistorySeries(BaseModel):
     points: list[HistoryPoint] = Field(description="Oldest first.")
     change_points: list[HistoryChangePoint]
     note: str | None = None
+    material_pct: float = Field(description="The relative size below which a change point is too small to matter.")
 
 
 class ConfigurationHistory(BaseModel):
@@ -67,7 +76,9 @@ class ConfigurationHistory(BaseModel):
     checks: int = Field(description="The checks read (the newest, up to the trend's length).")
     latest: dict[str, HistoryPoint] = Field(description="Per metric, the latest check's point.")
     trend: dict[str, list[float | None]] = Field(description="Per metric, the recent estimates, oldest first.")
-    change_points: dict[str, int] = Field(description="Per metric, the change points among those checks.")
+    change_points: dict[str, int] = Field(
+        description="Per metric, the change points among those checks large enough to matter (material)."
+    )
 
 
 class ServiceHistory(BaseModel):

@@ -35,14 +35,42 @@ export function HistoryChart({ series, metric }: { series: HistorySeries; metric
 }
 
 function ChangePoints({ series, metric }: { series: HistorySeries; metric: HistoryMetric }) {
-  if (series.change_points.length === 0) {
-    return (
-      <p className="muted small">No change point: no shift larger than the points' own noise.</p>
-    );
-  }
+  const material = series.change_points.filter((change) => change.material);
+  const small = series.change_points.filter((change) => !change.material);
+  return (
+    <>
+      {material.length === 0 ? (
+        <p className="muted small">
+          No change point large enough to matter: no shift larger than the points' own noise and at
+          least {series.material_pct}% in size.
+        </p>
+      ) : (
+        <ChangePointList series={series} metric={metric} changes={material} />
+      )}
+      {small.length > 0 && (
+        <div data-testid="small-change-points">
+          <p className="muted small">
+            Too small to matter (real, but under {series.material_pct}%; not drawn):
+          </p>
+          <ChangePointList series={series} metric={metric} changes={small} />
+        </div>
+      )}
+    </>
+  );
+}
+
+function ChangePointList({
+  series,
+  metric,
+  changes,
+}: {
+  series: HistorySeries;
+  metric: HistoryMetric;
+  changes: HistorySeries["change_points"];
+}) {
   return (
     <ul className="change-points" aria-label={`Change points of the ${metric.label}`}>
-      {series.change_points.map((change) => {
+      {changes.map((change) => {
         const point = series.points[change.index];
         const at =
           shortSha(change.commit) ?? (point ? pointLabel(point) : `point ${change.index + 1}`);

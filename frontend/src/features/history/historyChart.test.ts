@@ -62,10 +62,18 @@ describe("changePointMarks", () => {
           shift: 1,
           low: 0.5,
           high: 1.5,
+          size_pct: 1,
+          material: true,
         },
       ],
     });
     expect(changePointMarks(series)).toEqual([]);
+  });
+
+  it("does not draw a change point too small to matter", () => {
+    const base = historySeries("bytes_per_request");
+    const small = { ...base.change_points[0], shift: 0.31, size_pct: 0.03, material: false };
+    expect(changePointMarks({ ...base, change_points: [small] })).toEqual([]);
   });
 });
 
@@ -112,6 +120,18 @@ describe("historyOption", () => {
       axisLabel: { formatter: (v: number) => string };
     };
     expect(yAxis.axisLabel.formatter(12.5)).toBe("+$12.50");
+  });
+
+  it("labels a narrow axis with the digits that tell its ticks apart", () => {
+    const points = [1117.1, 1117.3, 1117.6].map((estimate, i) =>
+      historyPoint(i, { estimate, low: estimate - 0.1, high: estimate + 0.1 }),
+    );
+    const series = historySeries("bytes_per_request", { points, change_points: [] });
+    const yAxis = historyOption(series).yAxis as {
+      axisLabel: { formatter: (v: number) => string };
+    };
+    expect(yAxis.axisLabel.formatter(1117.2)).toBe("1,117.2 B");
+    expect(yAxis.axisLabel.formatter(1117.4)).not.toBe(yAxis.axisLabel.formatter(1117.2));
   });
 });
 

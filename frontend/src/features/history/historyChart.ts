@@ -55,9 +55,13 @@ export function changePointText(change: HistoryChangePoint, unit: string, at: st
   return `${shift} ${interval} from ${at}`;
 }
 
-/** Where each change point is marked: the first point after the change, with its label. */
+/**
+ * Where each change point is marked: the first point after the change, with its label. Only
+ * shifts large enough to matter are drawn; a real but tiny one is listed beside the chart.
+ */
 export function changePointMarks(series: Pick<HistorySeries, "points" | "change_points" | "unit">) {
   return series.change_points
+    .filter((change) => change.material)
     .filter((change) => change.index >= 0 && change.index < series.points.length)
     .map((change) => {
       const at = change.commit
@@ -114,12 +118,41 @@ export function historyDescription(series: HistorySeries): string {
     .join(" ");
 }
 
+/**
+ * Decimals that tell the y axis' ticks apart: about five ticks over the values' span, each
+ * label with the digits of one tick's step (a span of a byte reads 1,117.2 / 1,117.4, not
+ * five times "1.09 KiB").
+ */
+export function axisDecimals(points: readonly HistoryPoint[]): number {
+  const values = points.flatMap((point) => [point.estimate, point.low, point.high]).filter(known);
+  if (values.length === 0) return 1;
+  const span = Math.max(...values) - Math.min(...values);
+  if (span <= 0) return 2;
+  return Math.min(4, Math.max(0, Math.ceil(-Math.log10(span / 5))));
+}
+
+/** An axis tick in the series' unit, with the decimals the axis needs. */
+export function axisLabel(value: number, unit: string, decimals: number): string {
+  // Cents at least for money; every tick of one axis with the same number of decimals.
+  const places = unit === "usd" ? Math.max(decimals, 2) : decimals;
+  const digits = Math.abs(value).toLocaleString("en-US", {
+    minimumFractionDigits: places,
+    maximumFractionDigits: places,
+  });
+  const sign = value > 0 ? "+" : value < 0 ? "\u2212" : "";
+  if (unit === "pct") return `${sign}${digits}%`;
+  if (unit === "bytes") return `${value < 0 ? "\u2212" : ""}${digits} B`;
+  if (unit === "usd") return `${sign}$${digits}`;
+  return `${value < 0 ? "\u2212" : ""}${digits} ${unit}`;
+}
+
 /** The chart: the estimate line over its interval band, change points and the budget marked. */
 export function historyOption(series: HistorySeries): EChartOption {
   const { points, unit } = series;
   const band = bandData(points);
+  const decimals = axisDecimals(points);
   const format = (value: unknown) =>
-    typeof value === "number" ? formatMetricValue(value, unit) : "";
+    typeof value === "number" ? axisLabel(value, unit, decimals) : "";
   const budget = known(series.budget)
     ? [
         {
