@@ -18,6 +18,7 @@ from tracetax.api.access_log import redact_tokens_in_access_log
 from tracetax.api.errors import validation_error
 from tracetax.api.main import api_router
 from tracetax.api.middleware import AllowedHosts, BodyLimit, HostGuard, TokenGuard
+from tracetax.api.redacted import RedactedJSONResponse
 from tracetax.api.shutdown import on_termination
 from tracetax.app.retention import RetentionTask, Store
 from tracetax.app.runtime import EngineRuntime
@@ -85,6 +86,8 @@ def create_app(settings: Settings | None = None, *, run_experiments: bool = True
         version=__version__,
         description="What OpenTelemetry costs a service, measured against real backends.",
         lifespan=lifespan,
+        # Every JSON answer hides the spec's secrets (api/redacted.py); `?reveal=true` with the token shows them.
+        default_response_class=RedactedJSONResponse,
     )
     app.state.settings = settings
     redact_tokens_in_access_log()

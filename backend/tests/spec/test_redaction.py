@@ -14,6 +14,7 @@ from tracetax.spec.redaction import (
     fill_secrets,
     is_secret_name,
     redact,
+    redact_at,
     redacted_locations,
 )
 
@@ -134,3 +135,9 @@ def test_without_a_stored_spec_every_redacted_value_is_named() -> None:
 
 def test_stars_under_an_ordinary_name_are_a_value_like_any_other() -> None:
     assert redacted_locations({"load": {"headers": {"Accept": REDACTED}}}) == []
+
+
+def test_a_value_found_at_a_secret_location_is_hidden() -> None:
+    assert redact_at(("body", "configurations", 1, "env", "SERVICE_TOKEN"), "t0ken") == REDACTED
+    assert redact_at(("body", "load", "headers"), {"Cookie": "c", "Accept": "a"}) == {"Cookie": REDACTED, "Accept": "a"}
+    assert redact_at(("body", "load", "rate"), "fast") == "fast"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import HTTPException, Request, Security, status
+from fastapi import Depends, HTTPException, Query, Request, Security, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from tracetax.api.schemas.errors import error_responses
@@ -47,6 +47,33 @@ def require_token(
         raise HTTPException(
             status.HTTP_401_UNAUTHORIZED, refusal.detail, headers={"WWW-Authenticate": refusal.challenge}
         )
+
+
+def reveal_requested(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Security(bearer)],
+    reveal: Annotated[
+        bool,
+        Query(
+            description="Answer the spec's secrets (the values of credential-carrying header and env names) as "
+            'stored instead of "***": only with the bearer token, whatever TRACETAX_READS_NEED_TOKEN says; '
+            "without a valid one it is 401."
+        ),
+    ] = False,
+) -> bool:
+    """Whether the answer may show its secrets: asked for, and the token sent (401 if not)."""
+    if not reveal:
+        return False
+    token: ApiToken = request.app.state.api_token
+    refusal = token.refusal_of(credentials.credentials if credentials is not None else None)
+    if refusal is not None:
+        raise HTTPException(
+            status.HTTP_401_UNAUTHORIZED, refusal.detail, headers={"WWW-Authenticate": refusal.challenge}
+        )
+    return True
+
+
+RevealDep = Annotated[bool, Depends(reveal_requested)]
 
 
 def require_allowed_service(settings: Settings, spec: AnySpec) -> None:

@@ -14,7 +14,7 @@ holds an object is walked into, never hidden.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 REDACTED = "***"
@@ -57,6 +57,14 @@ def redact(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [redact(item) for item in value]
     return value
+
+
+def redact_at(location: Sequence[object], value: Any) -> Any:
+    """`value` found at `location` (a validation error's `loc` and `input`): REDACTED when the
+    location ends in a secret name and the value is text, else redacted like any value."""
+    if location and _is_secret(location[-1], value):
+        return REDACTED
+    return redact(value)
 
 
 def fill_secrets(submitted: Any, stored: Any) -> Any:
