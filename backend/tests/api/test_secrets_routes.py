@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.api.conftest import go_check, go_spec
+from tracetax.api.routes.experiments import progress_event
 from tracetax.app.runtime import EngineRuntime
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
@@ -180,3 +181,8 @@ def test_a_422_never_echoes_a_secret(generated: TestClient) -> None:
     answer = generated.post("/api/v1/experiments", json=spec, headers=token_of(generated))
     assert answer.status_code == 422
     assert "s3cret" not in answer.text
+
+
+def test_a_progress_event_is_redacted() -> None:
+    event = progress_event({"phase": "round", "env": {"OTEL_EXPORTER_OTLP_HEADERS": OTLP_HEADERS}})
+    assert event.data == {"phase": "round", "env": {"OTEL_EXPORTER_OTLP_HEADERS": "***"}}

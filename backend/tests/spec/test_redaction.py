@@ -4,6 +4,7 @@ submitted again from a redacted answer."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from tracetax.spec.redaction import (
     is_secret_name,
     redact,
     redact_at,
+    redact_json,
     redacted_locations,
 )
 
@@ -141,3 +143,10 @@ def test_a_value_found_at_a_secret_location_is_hidden() -> None:
     assert redact_at(("body", "configurations", 1, "env", "SERVICE_TOKEN"), "t0ken") == REDACTED
     assert redact_at(("body", "load", "headers"), {"Cookie": "c", "Accept": "a"}) == {"Cookie": REDACTED, "Accept": "a"}
     assert redact_at(("body", "load", "rate"), "fast") == "fast"
+
+
+def test_a_json_answer_is_redacted_and_one_without_secrets_passes_as_it_is() -> None:
+    answer = json.dumps({"spec": spec_with_secrets(), "rate": 1.5}, separators=(",", ":")).encode()
+    assert json.loads(redact_json(answer)) == {"spec": redact(spec_with_secrets()), "rate": 1.5}
+    plain = b'{"headers":{"Accept":"text/plain"},"status":"queued","histogram":"a2V5OiJ0b2tlbiI="}'
+    assert redact_json(plain) is plain

@@ -14,6 +14,7 @@ from typing import Annotated
 from fastapi import Depends, HTTPException, Query, Request, Security, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from tracetax.api.redacted import reveal_in
 from tracetax.api.schemas.errors import error_responses
 from tracetax.core.api_token import ApiToken
 from tracetax.core.config import Settings
@@ -49,7 +50,7 @@ def require_token(
         )
 
 
-def reveal_requested(
+def reveal_when_asked(
     request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Security(bearer)],
     reveal: Annotated[
@@ -60,20 +61,22 @@ def reveal_requested(
             "without a valid one it is 401."
         ),
     ] = False,
-) -> bool:
-    """Whether the answer may show its secrets: asked for, and the token sent (401 if not)."""
+) -> None:
+    """A route's answer shows its secrets when asked (`reveal=true`) with the token (401 if
+    not): the request is marked so that api/redacted.py lets the answer pass as it is."""
     if not reveal:
-        return False
+        return
     token: ApiToken = request.app.state.api_token
     refusal = token.refusal_of(credentials.credentials if credentials is not None else None)
     if refusal is not None:
         raise HTTPException(
             status.HTTP_401_UNAUTHORIZED, refusal.detail, headers={"WWW-Authenticate": refusal.challenge}
         )
-    return True
+    reveal_in(request)
 
 
-RevealDep = Annotated[bool, Depends(reveal_requested)]
+# A route whose answer a token holder may ask to see with its secrets: `dependencies=[REVEALABLE]`.
+REVEALABLE = Depends(reveal_when_asked)
 
 
 def require_allowed_service(settings: Settings, spec: AnySpec) -> None:

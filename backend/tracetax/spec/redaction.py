@@ -13,8 +13,9 @@ holds an object is walked into, never hidden.
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 REDACTED = "***"
@@ -57,6 +58,26 @@ def redact(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [redact(item) for item in value]
     return value
+
+
+def redact_json(text: bytes) -> bytes:
+    """A JSON document with its secrets redacted. Most answers (results, diagnostics) hold no
+    secret-named key with a text value: those are returned as they are after one scan of the
+    bytes for `":"` (a few ms for megabytes), rather than parsed and written again."""
+    if not any(is_secret_name(key) for key in _text_valued_keys(text)):
+        return text
+    return json.dumps(redact(json.loads(text)), ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+
+
+def _text_valued_keys(text: bytes) -> Iterator[str]:
+    """Every key whose value is a string in compact JSON (`"key":"value"`), and the odd stretch
+    of a string value that looks like one: enough to tell that no secret-named key is there.
+    The names a secret can have (headers, env and setting names) hold no quote."""
+    position = text.find(b'":"')
+    while position != -1:
+        start = text.rfind(b'"', 0, position)
+        yield text[start + 1 : position].decode("utf-8", "replace")
+        position = text.find(b'":"', position + 3)
 
 
 def redact_at(location: Sequence[object], value: Any) -> Any:

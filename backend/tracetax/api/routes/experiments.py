@@ -12,10 +12,10 @@ from collections.abc import AsyncIterator
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Response, status
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import PlainTextResponse
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 
-from tracetax.api.auth import FORBIDDEN, RevealDep, require_allowed_service
+from tracetax.api.auth import FORBIDDEN, REVEALABLE, require_allowed_service
 from tracetax.api.deps import (
     EngineDep,
     FromExperiment,
@@ -27,7 +27,6 @@ from tracetax.api.deps import (
     secrets_filled,
     submission_errors,
 )
-from tracetax.api.redacted import revealed
 from tracetax.api.schemas.diagnostics import PipelineDiagnostics as PipelineDiagnosticsAnswer
 from tracetax.api.schemas.errors import QUEUE_FULL, error_responses
 from tracetax.api.schemas.experiments import (
@@ -106,21 +105,21 @@ def list_experiments(
 
 @router.get(
     "/{experiment_id}",
+    dependencies=[REVEALABLE],
     response_model=ExperimentDetail,
     responses=error_responses({404: "not found"}),
 )
-def get_experiment(experiment_id: str, engine: EngineDep, reveal: RevealDep) -> ExperimentDetail | JSONResponse:
+def get_experiment(experiment_id: str, engine: EngineDep) -> ExperimentDetail:
     """The experiment with its spec and rounds. The spec's secrets (the values of header and env
     names that carry a credential) are "***", unless `reveal=true` comes with the token."""
     experiment = load_experiment(engine, experiment_id)
     summary = ExperimentSummary.of(experiment, engine.queue.position(experiment.id))
-    detail = ExperimentDetail(
+    return ExperimentDetail(
         **summary.model_dump(),
         spec=experiment.spec,
         environment=experiment.environment,
         rounds=[RoundSummary.of(r, subject_named(subject_of(experiment.spec))) for r in experiment.rounds],
     )
-    return revealed(detail) if reveal else detail
 
 
 @router.post(

@@ -6,11 +6,9 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Response, status
-from fastapi.responses import JSONResponse
 
-from tracetax.api.auth import FORBIDDEN, RevealDep, require_allowed_service
+from tracetax.api.auth import FORBIDDEN, REVEALABLE, require_allowed_service
 from tracetax.api.deps import EngineDep, SettingsDep, deletion_errors, submission_errors
-from tracetax.api.redacted import revealed
 from tracetax.api.schemas.errors import QUEUE_FULL, error_responses
 from tracetax.api.schemas.tunings import TuningCreated, TuningDetail, TuningReportModel, TuningSummary
 from tracetax.app import retention, tunings
@@ -47,10 +45,11 @@ def list_tunings(engine: EngineDep, limit: Annotated[int, Query(ge=1, le=1000)] 
 
 @router.get(
     "/{tuning_id}",
+    dependencies=[REVEALABLE],
     response_model=TuningDetail,
     responses=error_responses({404: "not found"}),
 )
-def get_tuning(tuning_id: str, engine: EngineDep, reveal: RevealDep) -> TuningDetail | JSONResponse:
+def get_tuning(tuning_id: str, engine: EngineDep) -> TuningDetail:
     """The run's status, progress and experiments; its report (the trade-off, the Pareto front,
     the recommendation with its pasteable blocks and the confirmation's verdict) once finished.
     The spec's secrets are "***", unless `reveal=true` comes with the token."""
@@ -59,8 +58,7 @@ def get_tuning(tuning_id: str, engine: EngineDep, reveal: RevealDep) -> TuningDe
         if tuning is None:
             raise HTTPException(status.HTTP_404_NOT_FOUND, f"no tuning {tuning_id}")
         report = TuningReportModel.model_validate(tuning.report) if tuning.report else None
-        detail = TuningDetail(**TuningSummary.of(tuning).model_dump(), spec=tuning.spec, report=report)
-    return revealed(detail) if reveal else detail
+        return TuningDetail(**TuningSummary.of(tuning).model_dump(), spec=tuning.spec, report=report)
 
 
 @router.post(
