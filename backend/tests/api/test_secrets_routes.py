@@ -186,3 +186,16 @@ def test_a_422_never_echoes_a_secret(generated: TestClient) -> None:
 def test_a_progress_event_is_redacted() -> None:
     event = progress_event({"phase": "round", "env": {"OTEL_EXPORTER_OTLP_HEADERS": OTLP_HEADERS}})
     assert event.data == {"phase": "round", "env": {"OTEL_EXPORTER_OTLP_HEADERS": "***"}}
+
+
+def test_a_tuning_with_stars_for_a_secret_is_422_naming_it(generated: TestClient) -> None:
+    tuning = {
+        "service": {"kind": "demo", "language": "go"},
+        "load": {"rate": 500, "duration_s": 10, "warmup_s": 1},
+        "budgets": {"p99_overhead_pct": 10, "cpu_overhead_pct": 20},
+        "wall_time_s": 1200,
+        "current_env": {"OTEL_EXPORTER_OTLP_HEADERS": "***"},
+    }
+    answer = generated.post("/api/v1/tunings", json=tuning, headers=token_of(generated))
+    assert answer.status_code == 422, answer.text
+    assert [item["loc"] for item in answer.json()["detail"]] == [["body", "current_env", "OTEL_EXPORTER_OTLP_HEADERS"]]

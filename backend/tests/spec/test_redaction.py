@@ -150,3 +150,8 @@ def test_a_json_answer_is_redacted_and_one_without_secrets_passes_as_it_is() -> 
     assert json.loads(redact_json(answer)) == {"spec": redact(spec_with_secrets()), "rate": 1.5}
     plain = b'{"headers":{"Accept":"text/plain"},"status":"queued","histogram":"a2V5OiJ0b2tlbiI="}'
     assert redact_json(plain) is plain
+
+
+def test_an_indented_json_answer_is_redacted_too() -> None:
+    answer = json.dumps({"headers": {"Cookie": "c0okie"}}, indent=2).encode()
+    assert b"c0okie" not in redact_json(answer)

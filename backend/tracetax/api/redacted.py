@@ -47,11 +47,11 @@ class RedactSecrets:
                 if message.get("more_body", False):
                     return
                 body = b"".join(chunks)
-                if not state.get(REVEAL_STATE):
-                    body = redact_json(body)
-                MutableHeaders(raw=start["headers"])["content-length"] = str(len(body))
+                redacted = body if state.get(REVEAL_STATE) else redact_json(body)
+                if redacted is not body:  # a HEAD's empty body keeps the length its GET has
+                    MutableHeaders(raw=start["headers"])["content-length"] = str(len(redacted))
                 await send(start)
-                await send({"type": "http.response.body", "body": body})
+                await send({"type": "http.response.body", "body": redacted})
                 return
             await send(message)
 

@@ -70,14 +70,16 @@ def redact_json(text: bytes) -> bytes:
 
 
 def _text_valued_keys(text: bytes) -> Iterator[str]:
-    """Every key whose value is a string in compact JSON (`"key":"value"`), and the odd stretch
-    of a string value that looks like one: enough to tell that no secret-named key is there.
-    The names a secret can have (headers, env and setting names) hold no quote."""
-    position = text.find(b'":"')
-    while position != -1:
-        start = text.rfind(b'"', 0, position)
-        yield text[start + 1 : position].decode("utf-8", "replace")
-        position = text.find(b'":"', position + 3)
+    """Every key whose value is a string (`"key":"value"`, or `"key": "value"` when indented),
+    and the odd stretch of a string value that looks like one: enough to tell that no
+    secret-named key is there. The names a secret can have (header, env and setting names)
+    hold no quote."""
+    for separator in (b'":"', b'": "'):
+        position = text.find(separator)
+        while position != -1:
+            start = text.rfind(b'"', 0, position)
+            yield text[start + 1 : position].decode("utf-8", "replace")
+            position = text.find(separator, position + len(separator))
 
 
 def redact_at(location: Sequence[object], value: Any) -> Any:
