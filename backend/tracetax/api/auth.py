@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import HTTPException, Request, Security, status
+from fastapi import Depends, HTTPException, Query, Request, Security, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from tracetax.api.redacted import reveal_in
 from tracetax.api.schemas.errors import error_responses
 from tracetax.core.api_token import ApiToken
 from tracetax.core.config import Settings
@@ -47,6 +48,35 @@ def require_token(
         raise HTTPException(
             status.HTTP_401_UNAUTHORIZED, refusal.detail, headers={"WWW-Authenticate": refusal.challenge}
         )
+
+
+def reveal_when_asked(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Security(bearer)],
+    reveal: Annotated[
+        bool,
+        Query(
+            description="Answer the spec's secrets (the values of credential-carrying header and env names) as "
+            'stored instead of "***": only with the bearer token, whatever TRACETAX_READS_NEED_TOKEN says; '
+            "without a valid one it is 401."
+        ),
+    ] = False,
+) -> None:
+    """A route's answer shows its secrets when asked (`reveal=true`) with the token (401 if
+    not): the request is marked so that api/redacted.py lets the answer pass as it is."""
+    if not reveal:
+        return
+    token: ApiToken = request.app.state.api_token
+    refusal = token.refusal_of(credentials.credentials if credentials is not None else None)
+    if refusal is not None:
+        raise HTTPException(
+            status.HTTP_401_UNAUTHORIZED, refusal.detail, headers={"WWW-Authenticate": refusal.challenge}
+        )
+    reveal_in(request)
+
+
+# A route whose answer a token holder may ask to see with its secrets: `dependencies=[REVEALABLE]`.
+REVEALABLE = Depends(reveal_when_asked)
 
 
 def require_allowed_service(settings: Settings, spec: AnySpec) -> None:

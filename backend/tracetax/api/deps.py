@@ -6,18 +6,18 @@ from collections.abc import Callable, Coroutine, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Annotated, Any
 
-from fastapi import Depends, HTTPException, Request, Response, status
+from fastapi import Depends, HTTPException, Query, Request, Response, status
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 
 from tracetax.app.retention import NotFoundError, StillActiveError
 from tracetax.app.runtime import EngineRuntime
-from tracetax.app.submission import QueueFullError, UnknownServiceError
+from tracetax.app.submission import QueueFullError, UnknownServiceError, with_stored_secrets
 from tracetax.clients.health import Backends
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
 from tracetax.db.models import Experiment
-from tracetax.spec.service import SPEC_SUBJECTS, SpecError
+from tracetax.spec.service import SPEC_SUBJECTS, AnySpec, SpecError
 
 
 def get_backends(request: Request) -> Backends:
@@ -49,6 +49,26 @@ def load_experiment(engine: EngineRuntime, experiment_id: str) -> Experiment:
     if experiment is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, f"no experiment {experiment_id}")
     return experiment
+
+
+# A run again: the experiment whose stored spec fills the secrets answered as "***".
+FromExperiment = Annotated[
+    str | None,
+    Query(
+        max_length=36,
+        description='Run again: the experiment this spec was copied from. Each "***" where a secret goes '
+        "(a credential-carrying header or env name, as every answer shows it) is filled with that "
+        'experiment\'s stored value; without it, or with no value to fill, a "***" is 422 naming the field.',
+    ),
+]
+
+
+def secrets_filled(engine: EngineRuntime, spec: AnySpec, from_experiment: str | None) -> AnySpec:
+    """The spec with the secrets of `from_experiment` filled in (404 naming it when unknown);
+    call it inside `submission_errors` (a "***" left unfilled is a SpecError)."""
+    if from_experiment is None:
+        return spec
+    return with_stored_secrets(spec, load_experiment(engine, from_experiment).spec)
 
 
 @contextmanager

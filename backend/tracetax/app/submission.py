@@ -13,6 +13,8 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import BaseModel
+
 from tracetax.app.runtime import EngineRuntime
 from tracetax.core.config import Settings
 from tracetax.core.security import CommandNotAllowedError
@@ -23,6 +25,7 @@ from tracetax.diagnostics import calibration
 from tracetax.diagnostics.checks import Budget
 from tracetax.lab import pipelines
 from tracetax.spec.provenance import HistoryGate
+from tracetax.spec.redaction import REDACTED, Location, UnfilledSecretsError, fill_secrets, redacted_locations
 from tracetax.spec.service import AnySpec, ExperimentSpec, SpecError, parse_spec
 from tracetax.subjects.registry import subject_for
 
@@ -60,8 +63,38 @@ def validate(spec: AnySpec, services: dict[str, ServiceManifest], settings: Sett
     """The demo service's manifest (None for a user's own command or a pipeline) once the spec
     is within the settings' bounds and every configuration fits the service; raises
     UnknownServiceError or SpecError."""
+    refuse_redacted(spec)
     validate_bounds(spec, settings)
     return validate_service(spec, services, settings, pipelines.OverlayPolicy.from_settings(settings))
+
+
+def with_stored_secrets(spec: AnySpec, stored: dict[str, Any]) -> AnySpec:
+    """`spec`, copied from a stored experiment's redacted answer, with each REDACTED secret
+    filled from `stored` (that experiment's spec as stored): a run again that never showed the
+    secrets. A REDACTED value the stored spec has no value for is a SpecError naming it."""
+    submitted = spec.model_dump(mode="json")
+    try:
+        filled = fill_secrets(submitted, stored)
+    except UnfilledSecretsError as error:
+        raise SpecError([_redacted_error(loc, filled_from=True) for loc in error.locations]) from None
+    return spec if filled == submitted else type(spec).model_validate(filled)
+
+
+def refuse_redacted(spec: BaseModel) -> None:
+    """A REDACTED value where a secret goes would be sent to the service as it is: a SpecError
+    naming each, saying how to give the value (a spec, a check, a tuning alike)."""
+    locations = redacted_locations(spec.model_dump(mode="json"))
+    if locations:
+        raise SpecError([_redacted_error(loc, filled_from=False) for loc in locations])
+
+
+def _redacted_error(loc: Location, *, filled_from: bool) -> dict[str, Any]:
+    where = "the experiment named in from_experiment has no value here" if filled_from else "nothing fills it"
+    return {
+        "loc": loc,
+        "msg": f"{REDACTED!r} is a secret as answers show it, and {where}: give the value itself, or run "
+        "again with from_experiment naming the experiment whose spec holds it",
+    }
 
 
 def validate_bounds(spec: AnySpec, settings: Settings) -> None:

@@ -103,6 +103,7 @@ def probe_spec(spec: TuningSpec) -> ExperimentSpec:
 def check_spec(runtime: EngineRuntime, spec: TuningSpec) -> None:
     """Raises what the rungs' experiments would raise, before anything runs: an unknown service,
     a launch that cannot run here (named as the tuning's `processor`)."""
+    submission.refuse_redacted(spec)
     validate_bounds(spec, runtime.settings)
     try:
         validate_service(probe_spec(spec), runtime.subjects.services, runtime.settings)

@@ -151,7 +151,12 @@ class ApiToken:
 
     def refusal(self, method: str, path: str, presented: str | None) -> Refusal | None:
         """None when the request may pass, else why not (`presented`: the bearer token sent)."""
-        if not self.needed_for(method, path) or (presented is not None and token_matches(self.value(), presented)):
+        return self.refusal_of(presented) if self.needed_for(method, path) else None
+
+    def refusal_of(self, presented: str | None) -> Refusal | None:
+        """None when `presented` is the token, else why not: for what needs the token whatever
+        the settings say of reads (an answer with its secrets revealed)."""
+        if presented is not None and token_matches(self.value(), presented):
             return None
         if presented is None:
             return Refusal(f"This TraceTax requires an API token for this request: {self._where()}", "Bearer")

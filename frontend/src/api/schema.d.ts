@@ -85,7 +85,8 @@ export interface paths {
          *     or a Collector pipeline (`subject: collector`). One experiment measures at a time; the
          *     answer says where this one stands in the queue. A spec that does not fit the service, or
          *     a pipeline config the Collector refuses, is 422, each item naming its field (and the
-         *     file, line and component). A command service this backend may not start is 403.
+         *     file, line and component). A command service this backend may not start is 403. A run
+         *     again sends the stored spec as answered, secrets as "***", naming it in `from_experiment`.
          */
         post: operations["create_experiment_api_v1_experiments_post"];
         delete?: never;
@@ -101,7 +102,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get Experiment */
+        /**
+         * Get Experiment
+         * @description The experiment with its spec and rounds. The spec's secrets (the values of header and env
+         *     names that carry a credential) are "***", unless `reveal=true` comes with the token.
+         */
         get: operations["get_experiment_api_v1_experiments__experiment_id__get"];
         put?: never;
         post?: never;
@@ -362,7 +367,8 @@ export interface paths {
          * @description Queue an experiment of the baseline against the candidate and judge it against the budget:
          *     a service's configurations (`subject: service`, the default) or a Collector pipeline's
          *     variants (`subject: collector`, with the pipeline budget fields). A command service this
-         *     backend may not start is 403.
+         *     backend may not start is 403. A check run again names the experiment of the check it was
+         *     copied from in `from_experiment`, so the secrets its answers show as "***" are filled in.
          */
         post: operations["create_check_api_v1_checks_post"];
         delete?: never;
@@ -500,6 +506,7 @@ export interface paths {
          * Get Tuning
          * @description The run's status, progress and experiments; its report (the trade-off, the Pareto front,
          *     the recommendation with its pasteable blocks and the confirmation's verdict) once finished.
+         *     The spec's secrets are "***", unless `reveal=true` comes with the token.
          */
         get: operations["get_tuning_api_v1_tunings__tuning_id__get"];
         put?: never;
@@ -3704,7 +3711,10 @@ export interface operations {
     };
     create_experiment_api_v1_experiments_post: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Run again: the experiment this spec was copied from. Each "***" where a secret goes (a credential-carrying header or env name, as every answer shows it) is filled with that experiment's stored value; without it, or with no value to fill, a "***" is 422 naming the field. */
+                from_experiment?: string | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3782,7 +3792,10 @@ export interface operations {
     };
     get_experiment_api_v1_experiments__experiment_id__get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Answer the spec's secrets (the values of credential-carrying header and env names) as stored instead of "***": only with the bearer token, whatever TRACETAX_READS_NEED_TOKEN says; without a valid one it is 401. */
+                reveal?: boolean;
+            };
             header?: never;
             path: {
                 experiment_id: string;
@@ -4471,7 +4484,10 @@ export interface operations {
     };
     create_check_api_v1_checks_post: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Run again: the experiment this spec was copied from. Each "***" where a secret goes (a credential-carrying header or env name, as every answer shows it) is filled with that experiment's stored value; without it, or with no value to fill, a "***" is 422 naming the field. */
+                from_experiment?: string | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5092,7 +5108,10 @@ export interface operations {
     };
     get_tuning_api_v1_tunings__tuning_id__get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Answer the spec's secrets (the values of credential-carrying header and env names) as stored instead of "***": only with the bearer token, whatever TRACETAX_READS_NEED_TOKEN says; without a valid one it is 401. */
+                reveal?: boolean;
+            };
             header?: never;
             path: {
                 tuning_id: string;

@@ -4,6 +4,7 @@ import { type ExperimentDetail, isFinal } from "../api/types";
 import { DetailGate } from "../components/DetailPage";
 import { EXPERIMENTS, ExperimentHeader } from "../features/experiment/ExperimentHeader";
 import { DeleteExperimentButton } from "../features/experiments/DeleteExperimentButton";
+import { RunAgainButton } from "../features/experiments/RunAgainButton";
 import { LiveRun } from "../features/live-run/LiveRun";
 import { useDocumentTitle } from "../lib/useDocumentTitle";
 import { ExperimentResults, RoundsSoFar } from "./ExperimentResults";
@@ -36,6 +37,10 @@ function Experiment({ data }: { data: ExperimentDetail }) {
       <ExperimentHeader experiment={data} />
       {isFinal(data.status) && (
         <div className="page-actions">
+          <RunAgainButton
+            experiment={data}
+            onQueued={(again) => navigate(`/experiments/${again}`)}
+          />
           <DeleteExperimentButton experiment={data} onDeleted={() => navigate("/")} />
         </div>
       )}

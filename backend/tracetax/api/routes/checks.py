@@ -11,7 +11,15 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, HTTPException, Query, Response, status
 
 from tracetax.api.auth import FORBIDDEN, require_allowed_service
-from tracetax.api.deps import EngineDep, SettingsDep, SpecRoute, deletion_errors, submission_errors
+from tracetax.api.deps import (
+    EngineDep,
+    FromExperiment,
+    SettingsDep,
+    SpecRoute,
+    deletion_errors,
+    secrets_filled,
+    submission_errors,
+)
 from tracetax.api.schemas.checks import CheckBody, CheckCreated, CheckStatus, MachineFingerprint, field_of
 from tracetax.api.schemas.errors import QUEUE_FULL, error_responses
 from tracetax.api.schemas.history import HistoryJudgementModel
@@ -38,13 +46,16 @@ router = APIRouter(prefix="/api/v1/checks", tags=["checks"], route_class=SpecRou
         **FORBIDDEN,
     },
 )
-def create_check(request: CheckBody, engine: EngineDep, settings: SettingsDep) -> CheckCreated:
+def create_check(
+    request: CheckBody, engine: EngineDep, settings: SettingsDep, from_experiment: FromExperiment = None
+) -> CheckCreated:
     """Queue an experiment of the baseline against the candidate and judge it against the budget:
     a service's configurations (`subject: service`, the default) or a Collector pipeline's
     variants (`subject: collector`, with the pipeline budget fields). A command service this
-    backend may not start is 403."""
+    backend may not start is 403. A check run again names the experiment of the check it was
+    copied from in `from_experiment`, so the secrets its answers show as "***" are filled in."""
     with submission_errors(field_of):
-        spec = request.experiment_spec()
+        spec = secrets_filled(engine, request.experiment_spec(), from_experiment)
         require_allowed_service(settings, spec)
         check, queued = queue_check(engine, spec, request.budget, request.strict, request.origin())
     return CheckCreated.of(check.id, queued)

@@ -15,14 +15,16 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Response, status
 from fastapi.responses import PlainTextResponse
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 
-from tracetax.api.auth import FORBIDDEN, require_allowed_service
+from tracetax.api.auth import FORBIDDEN, REVEALABLE, require_allowed_service
 from tracetax.api.deps import (
     EngineDep,
+    FromExperiment,
     SettingsDep,
     SpecRoute,
     deletion_errors,
     load_experiment,
     require_configuration,
+    secrets_filled,
     submission_errors,
 )
 from tracetax.api.schemas.diagnostics import PipelineDiagnostics as PipelineDiagnosticsAnswer
@@ -45,6 +47,7 @@ from tracetax.diagnostics.ledger import RoundLedger
 from tracetax.diagnostics.pipeline import PipelineDiagnostics
 from tracetax.diagnostics.report import Diagnostics
 from tracetax.diagnostics.stacks import FlameGraph
+from tracetax.spec.redaction import redact
 from tracetax.spec.service import SpecBody, parse_spec, subject_of
 from tracetax.subjects.base import DiagnosticsOptions
 from tracetax.subjects.registry import subject_for, subject_named
@@ -68,14 +71,18 @@ STOPPING_RETRY_MS = 5000
         **FORBIDDEN,
     },
 )
-def create_experiment(spec: SpecBody, engine: EngineDep, settings: SettingsDep) -> ExperimentCreated:
+def create_experiment(
+    spec: SpecBody, engine: EngineDep, settings: SettingsDep, from_experiment: FromExperiment = None
+) -> ExperimentCreated:
     """Validate the spec and queue the experiment: a service (`subject: service`, the default)
     or a Collector pipeline (`subject: collector`). One experiment measures at a time; the
     answer says where this one stands in the queue. A spec that does not fit the service, or
     a pipeline config the Collector refuses, is 422, each item naming its field (and the
-    file, line and component). A command service this backend may not start is 403."""
-    require_allowed_service(settings, spec)
+    file, line and component). A command service this backend may not start is 403. A run
+    again sends the stored spec as answered, secrets as "***", naming it in `from_experiment`."""
     with submission_errors():
+        spec = secrets_filled(engine, spec, from_experiment)
+        require_allowed_service(settings, spec)
         queued = queue_experiment(engine, spec)
     return ExperimentCreated(
         id=queued.experiment.id,
@@ -96,8 +103,15 @@ def list_experiments(
     return [ExperimentSummary.of(e, engine.queue.position(e.id)) for e in experiments]
 
 
-@router.get("/{experiment_id}", response_model=ExperimentDetail, responses=error_responses({404: "not found"}))
+@router.get(
+    "/{experiment_id}",
+    dependencies=[REVEALABLE],
+    response_model=ExperimentDetail,
+    responses=error_responses({404: "not found"}),
+)
 def get_experiment(experiment_id: str, engine: EngineDep) -> ExperimentDetail:
+    """The experiment with its spec and rounds. The spec's secrets (the values of header and env
+    names that carry a credential) are "***", unless `reveal=true` comes with the token."""
     experiment = load_experiment(engine, experiment_id)
     summary = ExperimentSummary.of(experiment, engine.queue.position(experiment.id))
     return ExperimentDetail(
@@ -178,8 +192,8 @@ def experiment_to_follow(experiment_id: str, engine: EngineDep) -> Experiment:
 
 
 def progress_event(payload: object) -> ServerSentEvent:
-    """One `progress` event; its data is the payload as JSON."""
-    return ServerSentEvent(event="progress", data=payload)
+    """One `progress` event; its data is the payload as JSON, its secrets redacted like every answer's."""
+    return ServerSentEvent(event="progress", data=redact(payload))
 
 
 def finished_event(experiment_id: str, status: str) -> ServerSentEvent:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Response, status
 
-from tracetax.api.auth import FORBIDDEN, require_allowed_service
+from tracetax.api.auth import FORBIDDEN, REVEALABLE, require_allowed_service
 from tracetax.api.deps import EngineDep, SettingsDep, deletion_errors, submission_errors
 from tracetax.api.schemas.errors import QUEUE_FULL, error_responses
 from tracetax.api.schemas.tunings import TuningCreated, TuningDetail, TuningReportModel, TuningSummary
@@ -43,10 +43,16 @@ def list_tunings(engine: EngineDep, limit: Annotated[int, Query(ge=1, le=1000)] 
         return [TuningSummary.of(t) for t in repo.list_tunings(session, limit)]
 
 
-@router.get("/{tuning_id}", response_model=TuningDetail, responses=error_responses({404: "not found"}))
+@router.get(
+    "/{tuning_id}",
+    dependencies=[REVEALABLE],
+    response_model=TuningDetail,
+    responses=error_responses({404: "not found"}),
+)
 def get_tuning(tuning_id: str, engine: EngineDep) -> TuningDetail:
     """The run's status, progress and experiments; its report (the trade-off, the Pareto front,
-    the recommendation with its pasteable blocks and the confirmation's verdict) once finished."""
+    the recommendation with its pasteable blocks and the confirmation's verdict) once finished.
+    The spec's secrets are "***", unless `reveal=true` comes with the token."""
     with engine.sessions() as session:
         tuning = repo.get_tuning(session, tuning_id)
         if tuning is None:
