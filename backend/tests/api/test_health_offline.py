@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import httpx
+from pydantic import AnyHttpUrl
 
 from tests.api.conftest import offline_headers
 from tracetax.core.config import Settings
@@ -37,3 +38,28 @@ async def test_openapi_documents_health() -> None:
         schema = (await client.get("/openapi.json")).json()
     assert "/api/health" in schema["paths"]
     assert "503" in schema["paths"]["/api/health"]["get"]["responses"]
+
+
+async def test_health_shows_no_credential_of_a_store_url(offline_settings: Settings) -> None:
+    """A store URL with userinfo or a token in its query is used as configured, shown without them."""
+    with_credentials = {
+        name: AnyHttpUrl(str(url).replace("http://", "http://reader:hunter2@").rstrip("/") + "/?token=hunter2")
+        for name, url in offline_settings.model_dump(include={"tempo_url", "loki_url", "metrics_url"}).items()
+    }
+    settings = offline_settings.model_copy(
+        update={**with_credentials, "collector_health_url": AnyHttpUrl("http://u:hunter2@127.0.0.1:9/?api_key=hunter2")}
+    )
+    app = create_app(settings, run_experiments=False)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(
+            transport=transport, base_url="http://testserver", headers=offline_headers()
+        ) as client:
+            response = await client.get("/api/health")
+    assert response.status_code == 503
+    assert "hunter2" not in response.text and "reader" not in response.text, response.text
+    by_name = {c["name"]: c for c in response.json()["components"]}
+    assert by_name["tempo"]["url"] == str(with_credentials["tempo_url"]).replace("reader:hunter2@", "").replace(
+        "token=hunter2", "token=***"
+    )
+    assert by_name["collector"]["url"] == "http://127.0.0.1:9/?api_key=***"

@@ -49,9 +49,9 @@ def serve(monkeypatch: pytest.MonkeyPatch, handler: Handler) -> list[httpx.Reque
 
 def test_the_client_sends_the_token_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TRACETAX_API_TOKEN", f" {TOKEN}\n")
-    assert cli_api.api_client("http://x", 1).headers["authorization"] == f"Bearer {TOKEN}"
+    assert cli_api.api_client("http://127.0.0.1:8000", 1).headers["authorization"] == f"Bearer {TOKEN}"
     monkeypatch.setenv("TRACETAX_API_TOKEN", "")
-    assert "authorization" not in cli_api.api_client("http://x", 1).headers
+    assert "authorization" not in cli_api.api_client("http://127.0.0.1:8000", 1).headers
 
 
 def test_401_without_a_token_says_to_set_it(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -103,12 +103,12 @@ def test_without_the_variable_the_client_reads_the_token_file(
     monkeypatch: pytest.MonkeyPatch, own_state_dir: Path
 ) -> None:
     monkeypatch.delenv("TRACETAX_API_TOKEN", raising=False)
-    assert "authorization" not in cli_api.api_client("http://x", 1).headers  # no backend ever ran here
+    assert "authorization" not in cli_api.api_client("http://127.0.0.1:8000", 1).headers  # no backend ever ran here
     generated = read_or_create_token_file(own_state_dir / "api-token")
-    assert cli_api.api_client("http://x", 1).headers["authorization"] == f"Bearer {generated}"
+    assert cli_api.api_client("http://127.0.0.1:8000", 1).headers["authorization"] == f"Bearer {generated}"
     # The variable wins over the file.
     monkeypatch.setenv("TRACETAX_API_TOKEN", TOKEN)
-    assert cli_api.api_client("http://x", 1).headers["authorization"] == f"Bearer {TOKEN}"
+    assert cli_api.api_client("http://127.0.0.1:8000", 1).headers["authorization"] == f"Bearer {TOKEN}"
 
 
 def test_the_token_file_setting_is_followed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -116,7 +116,7 @@ def test_the_token_file_setting_is_followed(monkeypatch: pytest.MonkeyPatch, tmp
     elsewhere = tmp_path / "elsewhere" / "token"
     generated = read_or_create_token_file(elsewhere)
     monkeypatch.setenv("TRACETAX_API_TOKEN_FILE", str(elsewhere))
-    assert cli_api.api_client("http://x", 1).headers["authorization"] == f"Bearer {generated}"
+    assert cli_api.api_client("http://127.0.0.1:8000", 1).headers["authorization"] == f"Bearer {generated}"
 
 
 def test_an_unsafe_token_file_is_not_sent_and_the_401_says_why(
@@ -160,3 +160,46 @@ def test_the_side_by_side_instances_flag_reaches_the_request_s_load(
     assert body["load"]["side_by_side_instances"] == 2
     model = CheckRequest if command == "check" else CalibrationRequest
     assert model.model_validate(body).load.side_by_side_instances == 2
+
+
+# -- where the token may go (issue 40) ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "url", ["http://127.0.0.1:8000", "http://localhost:8000", "http://[::1]:8000", "https://lab.example.com"]
+)
+def test_the_token_goes_over_https_anywhere_or_plain_http_to_loopback(
+    monkeypatch: pytest.MonkeyPatch, url: str
+) -> None:
+    monkeypatch.setenv("TRACETAX_API_TOKEN", TOKEN)
+    assert cli_api.api_client(url, 1).headers["authorization"] == f"Bearer {TOKEN}"
+
+
+def test_the_token_is_not_sent_in_clear_text_to_another_host(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRACETAX_API_TOKEN", TOKEN)
+    monkeypatch.delenv("TRACETAX_ALLOW_INSECURE_TOKEN", raising=False)
+    seen = serve(monkeypatch, lambda _: httpx.Response(202, json={"id": "c1", "estimated_seconds": 1}))
+    result = CliRunner().invoke(
+        app, ["check", "--api", "http://lab.example.com:8000", "--service", "go", "--p99-overhead-pct", "10"]
+    )
+    assert result.exit_code == 2, result.output
+    said = " ".join(result.output.split())
+    assert "--api" in said and "https://" in said and "TRACETAX_ALLOW_INSECURE_TOKEN=1" in said, said
+    assert TOKEN not in result.output
+    assert seen == []  # nothing was sent
+
+
+def test_clear_text_to_another_host_is_allowed_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRACETAX_API_TOKEN", TOKEN)
+    monkeypatch.setenv("TRACETAX_ALLOW_INSECURE_TOKEN", "1")
+    assert cli_api.api_client("http://lab.example.com:8000", 1).headers["authorization"] == f"Bearer {TOKEN}"
+
+
+@pytest.mark.parametrize("url", ["http://lab.example.com:8000", "https://lab.example.com", "http://10.0.0.5:8000"])
+def test_the_token_file_of_this_machine_goes_to_loopback_only(
+    monkeypatch: pytest.MonkeyPatch, own_state_dir: Path, url: str
+) -> None:
+    monkeypatch.delenv("TRACETAX_API_TOKEN", raising=False)
+    generated = read_or_create_token_file(own_state_dir / "api-token")
+    assert "authorization" not in cli_api.api_client(url, 1).headers
+    assert cli_api.api_client("http://127.0.0.1:8000", 1).headers["authorization"] == f"Bearer {generated}"

@@ -42,3 +42,11 @@ def test_spans_in_trace_reads_both_otlp_json_shapes() -> None:
     v2 = {"trace": {"resourceSpans": [{"resource": resource, "scopeSpans": [{"spans": [span]}]}]}}
     assert len(spans_in_trace(batches)) == 2
     assert spans_in_trace(v2)[0]["resource"] == resource
+
+
+async def test_a_readiness_error_names_the_url_without_its_credentials() -> None:
+    url = closed_port_url().replace("http://", "http://reader:hunter2@")
+    async with LokiClient(url, timeout_s=1) as loki:
+        with pytest.raises(BackendError) as raised:
+            await loki.wait_ready(timeout_s=0.2)
+    assert "hunter2" not in str(raised.value) and url.replace("reader:hunter2@", "") in str(raised.value)

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
+from sqlalchemy.orm import Session
 
 from tracetax.app.runtime import EngineRuntime
 from tracetax.core.config import Settings
@@ -132,10 +134,12 @@ def _duration(seconds: float) -> str:
 
 
 def refuse_when_queue_full(runtime: EngineRuntime) -> None:
-    """QueueFullError when TRACETAX_MAX_QUEUE_LENGTH experiments are waiting (the running one
-    is not counted). Call it under `admission`, before anything is stored."""
+    """QueueFullError when TRACETAX_MAX_QUEUE_LENGTH places are taken: experiments waiting and
+    tunings waiting for their first rung (the running experiment is not counted). Under
+    `admission`, right before something is stored, it decides; called before a spec's
+    validation as well, it spares a request the work (`otelcol validate`) of a refusal."""
     with runtime.sessions() as session:
-        waiting = len(repo.queued_ids(session))
+        waiting = repo.waiting_count(session)
     if waiting >= runtime.settings.max_queue_length:
         raise QueueFullError(waiting)
 
@@ -152,19 +156,37 @@ def validate_service(
     return subject_for(spec).validate(spec, services, settings, overlays or pipelines.OverlayPolicy(None))
 
 
-def queue_experiment(runtime: EngineRuntime, spec: AnySpec, *, admitted: bool = False, check: bool = False) -> Queued:
+# What is stored with an experiment in the same admission step (a tuning's rung takes its run's place).
+RecordWith = Callable[[Session, Experiment], None]
+
+
+def queue_experiment(
+    runtime: EngineRuntime, spec: AnySpec, *, admitted: bool = False, record: RecordWith | None = None
+) -> Queued:
     """Validate, store and queue; one experiment measures at a time. Refused with
     QueueFullError, nothing stored, when the queue is full, unless the experiment belongs to a
     run already `admitted` (a tuning's rungs: the tuning was counted when it started)."""
+    if not admitted:
+        refuse_when_queue_full(runtime)
     validate(spec, runtime.subjects.services, runtime.settings)
-    if not check:
-        refuse_precision_without_target(spec)
+    refuse_precision_without_target(spec)
+    return enqueue(runtime, spec, admitted=admitted, record=record)
+
+
+def enqueue(
+    runtime: EngineRuntime, spec: AnySpec, *, admitted: bool = False, record: RecordWith | None = None
+) -> Queued:
+    """Store and queue a validated spec. Counting the places taken and taking one is one step
+    under `admission`, `record` included: submissions at once never take more places than
+    TRACETAX_MAX_QUEUE_LENGTH allows."""
     with admission:
         if not admitted:
             refuse_when_queue_full(runtime)
         with runtime.sessions() as session:
             label = subject_for(spec).label(spec)
             experiment = repo.create_experiment(session, stored_spec(spec), label, spec.name, provenance_of(spec))
+            if record is not None:
+                record(session, experiment)
         position = runtime.queue.submit(experiment.id)
     return Queued(experiment, position, spec.estimated_seconds())
 
@@ -202,9 +224,10 @@ def queue_check(
     check's rounds is refused (SpecError naming the budget field); calibrations are of
     services only so far."""
     origin = origin or CheckOrigin()
+    refuse_when_queue_full(runtime)
     validate(spec, runtime.subjects.services, runtime.settings)
     refuse_unresolvable(runtime, spec, budget)
-    queued = queue_experiment(runtime, spec, check=True)
+    queued = enqueue(runtime, spec)
     gate = origin.against_history
     with runtime.sessions() as session:
         check = repo.create_check(

@@ -12,11 +12,14 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from sqlalchemy.orm import Session
+
 from tracetax.app import submission
 from tracetax.app.runtime import EngineRuntime
 from tracetax.app.submission import queue_experiment, refuse_when_queue_full, validate_service
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
+from tracetax.db.models import Experiment
 from tracetax.spec.service import ExperimentSpec, SpecError, parse_spec
 from tracetax.subjects.base import DiagnosticsOptions
 from tracetax.subjects.registry import subject_for
@@ -44,9 +47,8 @@ class EngineLab:
             raise TuningCancelledError()
         spec = parse_spec(body)
         # The tuning was counted against the queue's length when it started: its rungs run.
-        queued = queue_experiment(self.runtime, spec, admitted=True)
+        queued = queue_experiment(self.runtime, spec, admitted=True, record=self._record)
         experiment_id = queued.experiment.id
-        self._record(experiment_id)
         while (status := self._status(experiment_id)) not in repo.FINAL_EXPERIMENT_STATES:
             if self.cancel.is_set():
                 self.runtime.queue.cancel(experiment_id)
@@ -66,11 +68,14 @@ class EngineLab:
             experiment = repo.get_experiment(session, experiment_id)
             return experiment.status if experiment else "failed"
 
-    def _record(self, experiment_id: str) -> None:
-        with self.runtime.sessions() as session:
-            tuning = repo.get_tuning(session, self.tuning_id)
-            if tuning is not None:
-                repo.update_tuning(session, tuning, experiment_ids=[*tuning.experiment_ids, experiment_id])
+    def _record(self, session: Session, experiment: Experiment) -> None:
+        """The rung joins the run's experiments in the step that queues it: the first one takes
+        the run's place in the queue (the run is `queued` until then, and counted as waiting)."""
+        tuning = repo.get_tuning(session, self.tuning_id)
+        if tuning is not None:
+            repo.update_tuning(
+                session, tuning, status="running", experiment_ids=[*tuning.experiment_ids, experiment.id]
+            )
 
 
 @dataclass
@@ -155,9 +160,10 @@ def _tuning_field(loc: tuple[Any, ...]) -> tuple[Any, ...]:
 
 def start(runtime: EngineRuntime, spec: TuningSpec) -> str:
     """Store the run and start its thread; returns its id."""
+    refuse_when_queue_full(runtime)  # before the checks: a refusal costs nothing
     check_spec(runtime, spec)
     with submission.admission:
-        # Counted like an experiment: its first rung joins the queue as soon as its thread starts.
+        # Counted like an experiment while `queued`: its first rung takes its place (EngineLab._record).
         refuse_when_queue_full(runtime)
         with runtime.sessions() as session:
             tuning = repo.create_tuning(session, spec.model_dump(mode="json"), spec.name)
@@ -196,7 +202,6 @@ def _run(runtime: EngineRuntime, tuning_id: str, spec: TuningSpec, handle: _Hand
             if tuning is not None:
                 repo.update_tuning(session, tuning, **changes)
 
-    update(status="running")
     try:
         result = tune(spec, EngineLab(runtime, tuning_id, handle.cancel), say=lambda line: update(progress=line))
         update(status="completed", report=report_json(result), progress="finished")

@@ -7,6 +7,11 @@ the state directory (TRACETAX_API_TOKEN_FILE, default `<state dir>/api-token`) w
 exists: against `make up`'s backend the CLI needs nothing set. Never from an option: a command
 line shows in `ps` and in shell history. `tracetax run` measures in this process and needs none
 of this.
+
+Where the token goes (`token_refusal`): the generated token file belongs to the backend on this
+machine and is sent to a loopback address only; TRACETAX_API_TOKEN goes over https anywhere, or
+over plain http to loopback. Plain http to another host would show it to the network: refused,
+naming `--api`, unless TRACETAX_ALLOW_INSECURE_TOKEN says so out loud.
 """
 
 from __future__ import annotations
@@ -16,9 +21,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import typer
 
 from tracetax.core.api_token import TOKEN_FILE_SETTING, TokenFileError, default_token_file, read_token_file
-from tracetax.core.security import TOKEN_SETTING
+from tracetax.core.security import TOKEN_SETTING, is_loopback
+
+INSECURE_TOKEN_SETTING = "TRACETAX_ALLOW_INSECURE_TOKEN"  # noqa: S105 (the variable's name, not a token)
+API_OPTION = "'--api' / TRACETAX_URL"
 
 
 class ApiAnswerError(Exception):
@@ -50,9 +59,40 @@ def token_file() -> Path:
 
 
 def api_client(base_url: str, timeout: float) -> httpx.Client:
-    token = api_token()
+    """A client of the API at `base_url` that sends the token where it may go; a token that may
+    not go there is a usage error naming `--api` (typer prints it, exit code 2)."""
+    token = token_for(base_url)
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     return httpx.Client(base_url=base_url, timeout=timeout, headers=headers)
+
+
+def token_for(base_url: str) -> str | None:
+    """The token to send to `base_url`: TRACETAX_API_TOKEN where `token_refusal` allows it, the
+    token file's on loopback only; raises typer.BadParameter for TRACETAX_API_TOKEN over plain
+    http to another host."""
+    url = httpx.URL(base_url)
+    loopback = is_loopback(url.host)
+    operator_token = os.environ.get(TOKEN_SETTING, "").strip()
+    if not operator_token:
+        return api_token() if loopback else None
+    refusal = token_refusal(url.scheme, loopback, _truthy(os.environ.get(INSECURE_TOKEN_SETTING, "")))
+    if refusal is not None:
+        raise typer.BadParameter(refusal, param_hint=API_OPTION)
+    return operator_token
+
+
+def token_refusal(scheme: str, loopback: bool, insecure_allowed: bool) -> str | None:
+    """Why TRACETAX_API_TOKEN may not be sent over `scheme` to such a host; None when it may."""
+    if scheme == "https" or loopback or insecure_allowed:
+        return None
+    return (
+        f"{TOKEN_SETTING} would go in clear text over {scheme}:// to a host that is not this machine; "
+        f"give --api an https:// URL (or a loopback address), or set {INSECURE_TOKEN_SETTING}=1 to send it anyway"
+    )
+
+
+def _truthy(value: str) -> bool:
+    return value.strip().lower() in ("1", "true", "yes", "on")
 
 
 def answer(response: httpx.Response, expected: int = 200) -> dict[str, Any]:

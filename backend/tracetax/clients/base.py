@@ -9,6 +9,8 @@ from typing import Any, ClassVar, Self
 
 import httpx
 
+from tracetax.core.urls import redact_url, redact_urls
+
 
 class BackendError(RuntimeError):
     """A call to Tempo, Loki or the metrics store failed.
@@ -18,6 +20,8 @@ class BackendError(RuntimeError):
     """
 
     def __init__(self, backend: str, query: str, cause: str) -> None:
+        # Logged and stored (a ledger stage's error): a URL in it never shows its credentials.
+        query, cause = redact_urls(query), redact_urls(cause)
         super().__init__(f"{backend}: {query} failed: {cause}")
         self.backend = backend
         self.query = query
@@ -55,14 +59,14 @@ class BackendClient:
         await self._http.aclose()
 
     async def ready(self, timeout_s: float | None = None) -> tuple[bool, str]:
-        """One readiness probe: (ready, reason). Never raises."""
+        """One readiness probe: (ready, reason), the reason quoting no credential of a URL. Never raises."""
         try:
             response = await self._http.get(self.ready_path, timeout=timeout_s)
         except httpx.HTTPError as error:
-            return False, f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+            return False, redact_urls(f"{type(error).__name__}: {error}" if str(error) else type(error).__name__)
         if response.status_code == 200:
             return True, "ready"
-        return False, f"HTTP {response.status_code}: {response.text.strip()[:200]}"
+        return False, redact_urls(f"HTTP {response.status_code}: {response.text.strip()[:200]}")
 
     async def wait_ready(self, timeout_s: float = 60.0, max_delay_s: float = 2.0) -> None:
         """Poll readiness with exponential backoff; raise BackendError naming the backend."""
@@ -78,7 +82,9 @@ class BackendClient:
             await asyncio.sleep(delay)
             delay = min(delay * 2, max_delay_s)
         raise BackendError(
-            self.backend, f"readiness {self.base_url}{self.ready_path}", f"not ready after {timeout_s:.0f}s ({reason})"
+            self.backend,
+            f"readiness {redact_url(self.base_url)}{self.ready_path}",
+            f"not ready after {timeout_s:.0f}s ({reason})",
         )
 
     async def get_json(self, path: str, query: str, params: dict[str, Any] | None = None) -> Any:

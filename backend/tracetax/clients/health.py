@@ -18,6 +18,7 @@ from tracetax import __version__
 from tracetax.clients.base import BackendClient, BackendError
 from tracetax.clients.readback import COLLECTOR_SERVICE_NAME, RunReadback
 from tracetax.core.config import Settings
+from tracetax.core.urls import redact_url, redact_urls
 
 # The Collector has no build-info endpoint: its version is read from its own telemetry in the
 # metrics store (service.version on target_info), falling back to the pinned build version.
@@ -53,12 +54,12 @@ async def _backend_health(
     name: str, client: BackendClient, version_of: Callable[[], Awaitable[dict[str, Any]]], timeout_s: float
 ) -> ComponentHealth:
     ready, reason = await client.ready(timeout_s=timeout_s)
-    health = ComponentHealth(name=name, url=client.base_url, ready=ready, detail="" if ready else reason)
+    health = ComponentHealth(name=name, url=redact_url(client.base_url), ready=ready, detail="" if ready else reason)
     if ready:
         try:
             health.version = str((await asyncio.wait_for(version_of(), timeout_s)).get("version") or "") or None
         except (BackendError, TimeoutError) as error:
-            health.detail = f"version unknown: {error}"
+            health.detail = redact_urls(f"version unknown: {error}")
     return health
 
 
@@ -67,15 +68,14 @@ async def _collector_ready(backends: Backends, settings: Settings) -> tuple[bool
     try:
         response = await backends.probe.get(str(settings.collector_health_url))
     except httpx.HTTPError as error:
-        return False, f"{type(error).__name__}: {error}".rstrip(": ")
+        return False, redact_urls(f"{type(error).__name__}: {error}".rstrip(": "))
     if response.status_code != 200:
-        return False, f"HTTP {response.status_code}: {response.text.strip()[:200]}"
+        return False, redact_urls(f"HTTP {response.status_code}: {response.text.strip()[:200]}")
     return True, "ready"
 
 
 async def _collector_health(backends: Backends, settings: Settings) -> ComponentHealth:
-    url = str(settings.collector_health_url)
-    health = ComponentHealth(name="collector", url=url, ready=False)
+    health = ComponentHealth(name="collector", url=redact_url(str(settings.collector_health_url)), ready=False)
     health.ready, reason = await _collector_ready(backends, settings)
     if not health.ready:
         health.detail = reason

@@ -157,6 +157,15 @@ def queued_ids(session: Session) -> list[str]:
     )
 
 
+def waiting_count(session: Session) -> int:
+    """What holds a place in the queue: the experiments waiting, and the tunings waiting for
+    their first rung (a tuning's place passes to that rung when it is queued, see
+    tracetax.app.tunings)."""
+    experiments = select(func.count()).select_from(Experiment).where(Experiment.status == "queued")
+    tunings = select(func.count()).select_from(Tuning).where(Tuning.status == "queued")
+    return (session.scalar(experiments) or 0) + (session.scalar(tunings) or 0)
+
+
 def set_status(session: Session, experiment: Experiment, status: str, error: str | None = None) -> None:
     if experiment.status in FINAL_EXPERIMENT_STATES:
         raise ImmutableResultError(f"experiment {experiment.id} is already {experiment.status}")

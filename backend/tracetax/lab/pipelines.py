@@ -387,7 +387,11 @@ def yaml_errors(path: Path, max_bytes: int = DEFAULT_MAX_CONFIG_BYTES) -> list[d
 
 
 def validate(
-    files: list[Path], env: dict[str, str], collector: Path | None = None, max_bytes: int = DEFAULT_MAX_CONFIG_BYTES
+    files: list[Path],
+    env: dict[str, str],
+    collector: Path | None = None,
+    max_bytes: int = DEFAULT_MAX_CONFIG_BYTES,
+    timeout_s: float = VALIDATE_TIMEOUT_S,
 ) -> None:
     """Raise PipelineConfigError unless the Collector accepts `files` merged in order with the
     LAB_* variables `env` (ports are not bound, so not checked). Checks the YAML first, then
@@ -407,12 +411,12 @@ def validate(
                 cwd=home,
                 capture_output=True,
                 text=True,
-                timeout=VALIDATE_TIMEOUT_S,
+                timeout=timeout_s,
                 check=False,
             )
         except subprocess.TimeoutExpired as error:
             raise PipelineConfigError(
-                [_error(files[-1], None, None, f"`{binary.name} validate` did not finish in {VALIDATE_TIMEOUT_S:.0f}s")]
+                [_error(files[-1], None, None, f"`{binary.name} validate` did not finish in {timeout_s:.0f}s")]
             ) from error
     if result.returncode != 0:
         message = collector_message(result.stderr or result.stdout)

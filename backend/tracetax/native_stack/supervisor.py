@@ -29,6 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from tracetax.core.urls import redact_url
 from tracetax.native_stack.components import Component
 from tracetax.system import processes, procfs
 from tracetax.system.placement import PlacementError, stack_cpus_from_environment
@@ -306,7 +307,7 @@ def format_table(rows: list[ComponentStatus]) -> str:
         state = "ready" if row.ready else "FAILED"
         if row.ready and row.ready_after_s is not None:
             note = f"ready after {row.ready_after_s:.1f}s"
-        body.append((row.name, row.url, state, note))
+        body.append((row.name, redact_url(row.url), state, note))
     widths = [max(len(str(line[i])) for line in (header, *body)) for i in range(3)]
     lines = []
     for line in (header, *body):

@@ -51,6 +51,7 @@ from tracetax.spec.inputs import (
     QueryValue,
     SideBySideTiming,
 )
+from tracetax.spec.otel_env import local_variable_errors
 from tracetax.spec.presets import PRESETS
 from tracetax.spec.provenance import Provenance
 
@@ -330,6 +331,8 @@ class ConfigurationSpec(InputModel):
                 f"only OTEL_* variables may be overridden, got {', '.join(sorted(bad))} "
                 "(the processor is chosen with `processor`, not TRACETAX_PROCESSOR)"
             )
+        if local := local_variable_errors(env):
+            raise ValueError("; ".join(local))
         return env
 
     def exports(self, signal: Literal["traces", "logs", "metrics"]) -> bool:

@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import Field, ValidationInfo, field_validator
 
 from tracetax.spec.inputs import ENV_ENTRIES, NAME_CHARS, EnvKey, EnvValue, InputModel
+from tracetax.spec.otel_env import local_variable_errors
 from tracetax.spec.service import Concurrency, LoadSpec, ServiceRef
 from tracetax.tuning.halving import REFERENCES, Costs, minimum_wall_time_s
 
@@ -58,6 +59,8 @@ class TuningSpec(InputModel):
         bad = sorted(key for key in env if not key.startswith("OTEL_"))
         if bad:
             raise ValueError(f"only OTEL_* variables, got {', '.join(bad)}")
+        if local := local_variable_errors(env):
+            raise ValueError("; ".join(local))
         return env
 
     @field_validator("wall_time_s")

@@ -2,7 +2,8 @@ import { OPENAPI_EXTENSIONS } from "../../api/openapiConstants";
 import { fieldId } from "../../api/validation";
 import { type EnvRow, uid } from "./form";
 
-/** Common OpenTelemetry variables, offered as suggestions (any OTEL_* name is accepted), as the
+/** Common OpenTelemetry variables, offered as suggestions (any OTEL_* name is accepted but those naming
+ * files, code or processes on the backend's machine: backend/tracetax/spec/otel_env.py), as the
  * backend publishes them (ConfigurationSpec's `x-otel-suggestions`). */
 export const OTEL_SUGGESTIONS: readonly string[] =
   OPENAPI_EXTENSIONS.ConfigurationSpec["x-otel-suggestions"];
