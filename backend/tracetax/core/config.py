@@ -70,8 +70,16 @@ class Settings(BaseSettings):
 
     # Bounds on what one request may ask for (docs: README "Security").
     max_request_body_bytes: int = Field(default=1_048_576, ge=1024)
-    # rate x duration of any load phase: the requests one phase may send.
+    # rate x duration of any load phase: the requests one phase may send, every load of the
+    # side-by-side phase together (rate x seconds x configurations x instances).
     max_phase_requests: int = Field(default=3_000_000, ge=1)
+    # The requests a whole experiment may send: every phase of every round (a precision's most
+    # rounds), the side-by-side phase's instances included.
+    max_experiment_requests: int = Field(default=100_000_000, ge=1)
+    # The same for a Collector pipeline's spans: one phase (the side-by-side phase's
+    # telemetrygens together, the ramp's fastest step) and the whole experiment.
+    max_phase_spans: int = Field(default=100_000_000, ge=1)
+    max_experiment_spans: int = Field(default=1_000_000_000, ge=1)
     # A spec's whole estimated wall time, in seconds.
     max_spec_estimate_s: float = Field(default=6 * 3600, gt=0, allow_inf_nan=False)
     # Experiments waiting in the queue at once (429 past it).

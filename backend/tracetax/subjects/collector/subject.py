@@ -37,7 +37,7 @@ from tracetax.subjects.base import (
 )
 from tracetax.subjects.collector.rounds import PipelineRounds
 from tracetax.subjects.collector.tables import ledger_table, pipeline_results_table, recommendation_table
-from tracetax.subjects.collector.validation import validate_pipelines
+from tracetax.subjects.collector.validation import span_errors, validate_pipelines
 from tracetax.subjects.tables import changes_table
 
 
@@ -65,7 +65,7 @@ class Collector(Subject[PipelineSpec, PipelineDiagnostics]):
         return "collector"
 
     def bound_errors(self, spec: PipelineSpec, settings: Settings) -> list[dict[str, Any]]:
-        return []  # telemetrygen's spans are counted, not read back one by one
+        return span_errors(spec, settings)
 
     def validate(
         self, spec: PipelineSpec, services: dict[str, ServiceManifest], settings: Settings, overlays: OverlayPolicy

@@ -1,9 +1,13 @@
-"""A Collector pipeline spec at submission: every variant's config accepted by the Collector."""
+"""A Collector pipeline spec at submission: within the operator's bounds, every variant's
+config accepted by the Collector."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from tracetax.core.config import Settings
 from tracetax.lab import pipelines, telemetrygen
-from tracetax.spec.collector import PipelineSpec
+from tracetax.spec.collector import MAX_SPANS_PER_S, PipelineSpec
 from tracetax.spec.service import SpecError
 
 
@@ -33,3 +37,48 @@ def validate_pipelines(spec: PipelineSpec, overlays: pipelines.OverlayPolicy) ->
         )
     if errors:
         raise SpecError(errors)
+
+
+def span_errors(spec: PipelineSpec, settings: Settings) -> list[dict[str, Any]]:
+    """What the operator's bounds refuse of the spans a spec sends: each phase (the side-by-side
+    phase's telemetrygens together, the ramp's fastest step) within TRACETAX_MAX_PHASE_SPANS,
+    the side-by-side phase's telemetrygens together within one's rate, and the whole experiment
+    within TRACETAX_MAX_EXPERIMENT_SPANS; every error at the field to change."""
+    load = spec.load
+    errors = []
+    for field, (seconds, spans) in spec.spans_by_phase().items():
+        if spans > settings.max_phase_spans:
+            loads = spec.side_by_side_loads() if field.startswith("side_by_side") else 1
+            together = f" x {loads} variants side by side" if loads > 1 else ""
+            rate = "the ramp's fastest step" if field == "ramp.step_s" else f"load.spans_per_s {load.spans_per_s:g}/s"
+            errors.append(
+                {
+                    "loc": ("load", *field.split(".")),
+                    "msg": f"{rate} for load.{field} {seconds:g} s{together} is about {spans:,.0f} spans in one "
+                    f"phase, more than TRACETAX_MAX_PHASE_SPANS allows ({settings.max_phase_spans:,}): lower "
+                    f"load.spans_per_s or load.{field}",
+                }
+            )
+    loads = spec.side_by_side_loads()
+    if load.spans_per_s * loads > MAX_SPANS_PER_S:
+        errors.append(
+            {
+                "loc": ("load", "spans_per_s"),
+                "msg": f"the side-by-side phase runs {loads} telemetrygens at once at load.spans_per_s "
+                f"{load.spans_per_s:g}/s each, {load.spans_per_s * loads:,.0f} spans/s together, more than one may "
+                f"send ({MAX_SPANS_PER_S:,}/s): lower load.spans_per_s, or set load.side_by_side_s to 0",
+            }
+        )
+    total = spec.max_spans()
+    if total > settings.max_experiment_spans:
+        errors.append(
+            {
+                "loc": ("rounds",),
+                "msg": f"the experiment may send about {total:,.0f} spans ({spec.rounds} rounds of "
+                f"{spec.spans_per_round():,.0f}: {len(spec.configurations)} variants' own phases with every ramp "
+                f"step, and the side-by-side phase), more than TRACETAX_MAX_EXPERIMENT_SPANS allows "
+                f"({settings.max_experiment_spans:,}): fewer rounds or variants, a lower load.spans_per_s or "
+                "shorter phases",
+            }
+        )
+    return errors
