@@ -84,6 +84,11 @@ class Settings(BaseSettings):
     max_spec_estimate_s: float = Field(default=6 * 3600, gt=0, allow_inf_nan=False)
     # Experiments waiting in the queue at once (429 past it).
     max_queue_length: int = Field(default=50, ge=1)
+    # Reads that compute (diagnostics, results, checks, history, cost, stacks, logs, traces)
+    # running at once; one more waits up to 2 s for a slot, then is 429 with Retry-After.
+    max_heavy_reads: int = Field(default=4, ge=1)
+    # Experiment event streams (SSE) open at once; one more is 429 with Retry-After.
+    max_event_streams: int = Field(default=16, ge=1)
     # A pipeline variant's own config_file must lie under this directory (or the lab's own
     # overlays) and be a regular file of at most max_config_file_bytes.
     pipeline_overlays_dir: Path | None = None
