@@ -14,12 +14,13 @@ from fastapi import HTTPException
 from fastapi.testclient import TestClient
 
 from tests.api.conftest import go_spec, offline_headers
-from tests.api.test_results_answers import finish, service_round, store_rounds
+from tests.api.test_results_answers import finish, pipeline_round, service_round, store_rounds
 from tracetax.api.routes import experiments as experiment_routes
 from tracetax.core.config import Settings
-from tracetax.diagnostics import report
-from tracetax.engine.aggregate import RoundData, aggregate
+from tracetax.diagnostics import pipeline, report
+from tracetax.engine.aggregate import RoundData, aggregate, aggregate_variant
 from tracetax.main import create_app
+from tracetax.spec.collector import PipelineSpec
 from tracetax.spec.service import parse_spec
 
 EXPERIMENTS = "/api/v1/experiments"
@@ -70,6 +71,41 @@ def test_a_new_cpu_budget_costs_no_new_bootstrap(client: TestClient, monkeypatch
     # The budget still applies: the answer at the default is the one without a budget.
     plain = client.get(f"{EXPERIMENTS}/{experiment_id}/diagnostics").json()
     assert plain == answers[0].json() and builds == [experiment_id]
+
+
+def test_a_new_target_span_rate_costs_no_new_bootstrap(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pipeline, "_CACHE", {})
+    builds: list[str] = []
+    build = pipeline.build_pipeline
+
+    def counted(experiment: Any, *args: Any, **kwargs: Any) -> Any:
+        builds.append(experiment.id)
+        return build(experiment, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "build_pipeline", counted)
+    sessions = client.app.state.engine.sessions  # type: ignore[attr-defined]
+    names = ("batch-default", "batch-tuned")
+    spec = PipelineSpec.model_validate(
+        {
+            "subject": "collector",
+            "configurations": [{"pipeline": names[0], "baseline": True}, {"pipeline": names[1]}],
+            "load": {"spans_per_s": 1000, "duration_s": 2},
+            "rounds": 2,
+        }
+    ).model_dump(mode="json")
+    rounds = [pipeline_round(name, i, stored_ledger=True) for i in range(2) for name in names]
+    experiment_id, stored = store_rounds(sessions, spec, rounds)
+    data = [RoundData(r.configuration, r.round_index, "completed", None, r.figures, r.resources) for r in stored]
+    finish(sessions, experiment_id, {n: aggregate_variant(n, [d for d in data if d.configuration == n]) for n in names})
+    targets = [None, 5000, 20_000, 5000]
+    answers = [
+        client.get(f"{EXPERIMENTS}/{experiment_id}/diagnostics", params={"target_spans_per_s": t} if t else {})
+        for t in targets
+    ]
+    assert [answer.status_code for answer in answers] == [200] * 4, answers[-1].text
+    assert builds == [experiment_id]
+    sized = [answer.json()["recommendation"]["target_spans_per_s"] for answer in answers]
+    assert sized == [1000, 5000, 20_000, 5000]
 
 
 # -- non-finite query numbers ----------------------------------------------------------------

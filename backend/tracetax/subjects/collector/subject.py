@@ -19,6 +19,7 @@ from tracetax.diagnostics.pipeline import (
     PipelineDiagnostics,
     build_pipeline,
     collect_pipeline_traces,
+    diagnostics_for,
     pipeline_samples,
 )
 from tracetax.diagnostics.rounds import flags_that_matter
@@ -97,7 +98,7 @@ class Collector(Subject[PipelineSpec, PipelineDiagnostics]):
         options: DiagnosticsOptions,
     ) -> PipelineDiagnostics:
         readings = repo.ledger_readings(session, experiment.id)
-        return build_pipeline(experiment, spec, readings, options.target_spans_per_s)
+        return diagnostics_for(experiment, spec, readings, options.target_spans_per_s)
 
     def verdict(
         self,
