@@ -17,7 +17,7 @@ from tracetax import __version__
 from tracetax.api.access_log import redact_tokens_in_access_log
 from tracetax.api.errors import validation_error
 from tracetax.api.main import api_router
-from tracetax.api.middleware import AllowedHosts, BodyLimit, HostGuard, TokenGuard
+from tracetax.api.middleware import AllowedHosts, BodyLimit, HostGuard, ReadGuard, TokenGuard
 from tracetax.api.redacted import RedactSecrets
 from tracetax.api.shutdown import on_termination
 from tracetax.app.retention import RetentionTask, Store
@@ -91,14 +91,22 @@ def create_app(settings: Settings | None = None, *, run_experiments: bool = True
     redact_tokens_in_access_log()
     api_token = ApiToken(settings)
     app.state.api_token = api_token
-    # The last added runs first: Host and Origin, then the body's size, then the token, all
-    # before routing and before any body is read (api/middleware.py).
     # Innermost: every JSON answer, a route's or an error's, hides the spec's secrets
     # (api/redacted.py); `?reveal=true` with the token shows them.
     app.add_middleware(RedactSecrets)
+    # The last added runs first: Host and Origin, then the body's size, then the token, then
+    # the heavy reads' site and number, all before routing and before any body is read
+    # (api/middleware.py).
+    allowed = AllowedHosts(settings.host, settings.allowed_hosts)
+    app.add_middleware(
+        ReadGuard,
+        allowed=allowed,
+        max_heavy_reads=settings.max_heavy_reads,
+        max_event_streams=settings.max_event_streams,
+    )
     app.add_middleware(TokenGuard, token=api_token)
     app.add_middleware(BodyLimit, limit=settings.max_request_body_bytes)
-    app.add_middleware(HostGuard, allowed=AllowedHosts(settings.host, settings.allowed_hosts))
+    app.add_middleware(HostGuard, allowed=allowed)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.include_router(api_router)
     if (settings.frontend_dist / "index.html").exists():

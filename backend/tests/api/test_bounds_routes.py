@@ -164,10 +164,123 @@ def test_a_spec_longer_than_the_estimate_cap_is_a_422_naming_the_setting(bounded
 @pytest.mark.parametrize("bounded", [{"max_phase_requests": 20_000}], indirect=True)
 def test_a_tunings_longest_rung_counts_against_the_phase_cap(bounded: TestClient) -> None:
     # 500 req/s for the load's 10 s is 5,000 requests; its last rung may measure ~100 s of 1200.
-    response = bounded.post(TUNINGS, json=tuning())
+    response = bounded.post(TUNINGS, json=tuning(load={"rate": 500, "duration_s": 10, "side_by_side_s": 0}))
     assert response.status_code == 422, response.text
     [item] = response.json()["detail"]
     assert item["loc"] == ["body", "wall_time_s"] and "last rung" in item["msg"], item["msg"]
+
+
+# -- every phase, the side-by-side phase and its instances included (issue 40, item 2) ------
+
+# The issue's spec: accepted before (202, about 7,239 s), its side-by-side phase 360 million
+# requests for each of the 4 instances of each configuration.
+SIDE_BY_SIDE_FLOOD = {"rate": 100_000, "duration_s": 1, "side_by_side_s": 3600, "side_by_side_instances": 4}
+
+
+def test_the_side_by_side_phase_counts_against_the_phase_cap_every_instance_included(client: TestClient) -> None:
+    response = client.post(EXPERIMENTS, json=go_spec(load=SIDE_BY_SIDE_FLOOD))
+    assert response.status_code == 422, response.text
+    items = {tuple(item["loc"]): item["msg"] for item in response.json()["detail"]}
+    phase = items[("body", "load", "side_by_side_s")]
+    assert "TRACETAX_MAX_PHASE_REQUESTS" in phase and "2,880,000,000 requests" in phase, phase
+    assert "8 loads (2 configurations x 4 instances" in phase, phase
+    # Eight loads at 100,000/s at once: past what one load may send.
+    assert "800,000 requests/s together" in items[("body", "load", "side_by_side_instances")]
+    assert "TRACETAX_MAX_EXPERIMENT_REQUESTS" in items[("body", "rounds")]
+    assert client.get(EXPERIMENTS).json() == []
+
+
+def test_the_side_by_side_phases_loads_together_are_bounded_by_one_loads_rate(client: TestClient) -> None:
+    # 30,000/s for 1 s is far within every request cap; 2 configurations x 2 instances send 120,000/s.
+    load = {"rate": 30_000, "warmup_s": 0, "duration_s": 1, "max_throughput_s": 0, "side_by_side_instances": 2}
+    response = client.post(EXPERIMENTS, json=go_spec(load=load, sample_stacks=False))
+    assert response.status_code == 422, response.text
+    [item] = response.json()["detail"]
+    assert item["loc"] == ["body", "load", "side_by_side_instances"] and "120,000 requests/s" in item["msg"]
+    # Measured one at a time, the same load is accepted.
+    alone = client.post(EXPERIMENTS, json=go_spec(load=load | {"side_by_side_s": 0}, sample_stacks=False))
+    assert alone.status_code == 202, alone.text
+
+
+@pytest.mark.parametrize("bounded", [{"max_experiment_requests": 10_000}], indirect=True)
+def test_the_whole_experiments_requests_are_bounded_by_their_own_setting(bounded: TestClient) -> None:
+    # A round of go_spec: 2 configurations x 800 requests alone (warm-up, measured phase and
+    # stacks at 100/s), and 2 x 300 side by side (its warm-up and window as long as the solo's).
+    response = bounded.post(EXPERIMENTS, json=go_spec(rounds=5))
+    assert response.status_code == 422, response.text
+    [item] = response.json()["detail"]
+    assert item["loc"] == ["body", "rounds"], item
+    assert "TRACETAX_MAX_EXPERIMENT_REQUESTS" in item["msg"] and "11,000 requests" in item["msg"], item["msg"]
+    assert bounded.post(EXPERIMENTS, json=go_spec(rounds=4)).status_code == 202
+
+
+@pytest.mark.parametrize("bounded", [{"max_experiment_requests": 10_000}], indirect=True)
+def test_a_precisions_most_rounds_count_against_the_experiment_cap(bounded: TestClient) -> None:
+    precision = {"metrics": ["p50"], "half_width_pct": 5, "max_wall_time_s": 3600}
+    response = bounded.post(EXPERIMENTS, json=go_spec(rounds=2, precision=precision))
+    assert response.status_code == 422, response.text
+    assert locations(response) == [("body", "precision", "max_wall_time_s")]
+
+
+def test_the_estimate_on_submission_counts_the_side_by_side_phase(client: TestClient) -> None:
+    # Each configuration: start 3, warm-up 1, measure 2, stacks 5, stop 2 (13 s); side by side:
+    # start 3, warm-up 1, 30 s, stop 2, settle 2.5 (38.5 s).
+    response = client.post(EXPERIMENTS, json=go_spec(load=go_spec()["load"] | {"side_by_side_s": 30}))
+    assert response.status_code == 202, response.text
+    assert response.json()["estimated_seconds"] == pytest.approx(2 * 13 + 38.5)
+
+
+@pytest.mark.parametrize(
+    ("url", "body"),
+    [
+        (CHECKS, go_check(load=SIDE_BY_SIDE_FLOOD)),
+        (CALIBRATIONS, {"service": {"kind": "demo", "language": "go"}, "load": SIDE_BY_SIDE_FLOOD, "rounds": 2}),
+    ],
+)
+def test_checks_and_calibrations_count_the_side_by_side_phase(client: TestClient, url: str, body: Any) -> None:
+    response = client.post(url, json=body)
+    assert response.status_code == 422, response.text
+    assert ("body", "load", "side_by_side_s") in locations(response), response.text
+    assert client.get(url).json() == [] and client.get(EXPERIMENTS).json() == []
+
+
+def test_a_tunings_largest_rung_counts_its_side_by_side_phase(client: TestClient) -> None:
+    # A rung may run 6 candidates beside the 2 references, 4 instances each, at 5,000/s: 160,000/s.
+    load = {"rate": 5000, "duration_s": 10, "warmup_s": 1, "side_by_side_instances": 4}
+    response = client.post(TUNINGS, json=tuning(load=load))
+    assert response.status_code == 422, response.text
+    assert ("body", "load", "side_by_side_instances") in locations(response), response.text
+    assert client.get(TUNINGS).json() == []
+
+
+def pipeline(load: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    return {
+        "subject": "collector",
+        "configurations": [{"pipeline": "passthrough", "baseline": True}, {"pipeline": "batch-default"}],
+        "load": load,
+    } | changes
+
+
+def test_a_pipelines_side_by_side_phase_counts_against_the_span_cap(client: TestClient) -> None:
+    load = {"spans_per_s": 600_000, "duration_s": 5, "side_by_side_s": 3600}
+    response = client.post(EXPERIMENTS, json=pipeline(load))
+    assert response.status_code == 422, response.text
+    items = {tuple(item["loc"]): item["msg"] for item in response.json()["detail"]}
+    assert "TRACETAX_MAX_PHASE_SPANS" in items[("body", "load", "side_by_side_s")]
+    assert "1,200,000 spans/s together" in items[("body", "load", "spans_per_s")]
+    assert "TRACETAX_MAX_EXPERIMENT_SPANS" in items[("body", "rounds")]
+    assert client.get(EXPERIMENTS).json() == []
+
+
+@pytest.mark.parametrize("bounded", [{"max_phase_spans": 1_000_000}], indirect=True)
+def test_a_pipelines_ramp_step_counts_against_the_span_cap(bounded: TestClient) -> None:
+    # The ramp's fastest step: 10,000 x 1.5^7 spans/s, its last under its top of 200,000/s, for 10 s.
+    load = {"spans_per_s": 10_000, "duration_s": 5, "side_by_side_s": 0, "ramp": {"step_s": 10}}
+    response = bounded.post(EXPERIMENTS, json=pipeline(load))
+    assert response.status_code == 422, response.text
+    [item] = response.json()["detail"]
+    assert item["loc"] == ["body", "load", "ramp", "step_s"] and "TRACETAX_MAX_PHASE_SPANS" in item["msg"], item
+    assert "about 1,708,594 spans" in item["msg"], item["msg"]
 
 
 # -- the queue's length ---------------------------------------------------------------------

@@ -218,13 +218,44 @@ def test_rate_times_duration_over_the_cap_names_the_phase_the_setting_and_the_nu
 
 
 def test_every_open_phase_counts_and_a_burst_adds_its_requests() -> None:
-    load = {"rate": 1000, "warmup_s": 30, "duration_s": 10, "stacks_s": 20, "max_throughput_s": 0}
+    # Each configuration's own phases (the side-by-side phase's are counted in the next test).
+    load = {"rate": 1000, "warmup_s": 30, "duration_s": 10, "stacks_s": 20, "max_throughput_s": 0, "side_by_side_s": 0}
     errors = bounds_errors(go_spec(load=load, rounds=1), max_phase_requests=15_000)
     assert [error["loc"] for error in errors] == [("load", "warmup_s"), ("load", "stacks_s")]
-    burst = {"rate": 1000, "duration_s": 10, "burst": {"start_s": 2, "duration_s": 4, "multiplier": 3}}
+    burst = {
+        "rate": 1000,
+        "duration_s": 10,
+        "side_by_side_s": 0,
+        "burst": {"start_s": 2, "duration_s": 4, "multiplier": 3},
+    }
     [error] = bounds_errors(go_spec(load=burst, rounds=1, sample_stacks=False), max_phase_requests=15_000)
     assert error["loc"] == ("load", "duration_s") and "18,000 requests" in error["msg"] and "burst" in error["msg"]
     validate_bounds(parse_spec(go_spec(load=burst, rounds=1, sample_stacks=False)), Settings(max_phase_requests=18_000))
+
+
+def test_the_side_by_side_phase_counts_every_load_its_warm_up_and_window_included() -> None:
+    # 3 configurations x 2 instances at 1,000/s: 6,000 requests a second side by side.
+    load = {"rate": 1000, "warmup_s": 2, "duration_s": 4, "side_by_side_s": 5, "side_by_side_instances": 2}
+    spec = parse_spec(
+        go_spec(
+            load=load, rounds=2, configurations=[{"preset": "none"}, {"preset": "batch-default"}, {"preset": "simple"}]
+        )
+    )
+    assert isinstance(spec, ExperimentSpec)
+    phases = spec.requests_by_phase()
+    assert phases["side_by_side_warmup_s"] == (2, 12_000) and phases["side_by_side_s"] == (5, 30_000)
+    # Each configuration's warm-up, measured phase and stacks (5 s), and the side-by-side phase.
+    assert spec.max_requests() == 2 * (3 * (2_000 + 4_000 + 5_000) + 42_000)
+    errors = bounds_errors(go_spec(load=load, rounds=2), max_phase_requests=15_000)
+    assert [error["loc"] for error in errors] == [("load", "side_by_side_s")]
+    assert "x 4 loads (2 configurations x 2 instances, side by side)" in errors[0]["msg"], errors[0]["msg"]
+    # Without the phase (side_by_side_s 0) nothing of it counts.
+    alone = parse_spec(go_spec(load=load | {"side_by_side_s": 0}))
+    assert isinstance(alone, ExperimentSpec) and set(alone.requests_by_phase()) == {
+        "warmup_s",
+        "duration_s",
+        "stacks_s",
+    }
 
 
 def test_a_spec_longer_than_the_estimate_cap_is_refused_with_its_estimate() -> None:

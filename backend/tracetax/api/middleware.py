@@ -9,13 +9,20 @@ In the order a request meets them (tracetax.main registers them):
    before a byte is read, or as soon as its streamed chunks add up to more.
 3. `TokenGuard`: the bearer token (401), before the body is read or parsed, so a request
    without it costs nothing and learns nothing from validation errors.
+4. `ReadGuard`: the reads that cost the machine (HEAVY_READS: diagnostics, results, checks,
+   history, cost, stacks, logs, traces) and the event streams: refused from another site's page
+   (403: a GET carries no Origin check otherwise, so any web page could fire them at a
+   developer's backend), and bounded in number at once (429 with Retry-After):
+   TRACETAX_MAX_HEAVY_READS, TRACETAX_MAX_EVENT_STREAMS.
 
 Each answers with JSON `{"detail": <sentence>}` like the routes do.
 """
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
+import re
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
@@ -121,11 +128,16 @@ class HostGuard:
         await self.app(scope, receive, send)
 
     def _allowed_origin(self, origin: str) -> bool:
-        # `null`: a sandboxed frame, a file:// page or a redirect from elsewhere; never ours.
-        if origin.strip().lower() == "null":
-            return False
-        parts = urlsplit(origin.strip())
-        return parts.scheme in ("http", "https") and self.allowed.allows(host_name(parts.netloc))
+        return allowed_origin(self.allowed, origin)
+
+
+def allowed_origin(allowed: AllowedHosts, origin: str) -> bool:
+    """Whether an Origin header names a page of one of the backend's names."""
+    # `null`: a sandboxed frame, a file:// page or a redirect from elsewhere; never ours.
+    if origin.strip().lower() == "null":
+        return False
+    parts = urlsplit(origin.strip())
+    return parts.scheme in ("http", "https") and allowed.allows(host_name(parts.netloc))
 
 
 class BodyTooLargeError(HTTPException):
@@ -210,3 +222,104 @@ def bearer_token(authorization: str | None) -> str | None:
     if scheme.lower() != "bearer" or not credentials.strip():
         return None
     return credentials.strip()
+
+
+HEAVY_READS_SETTING = "TRACETAX_MAX_HEAVY_READS"
+EVENT_STREAMS_SETTING = "TRACETAX_MAX_EVENT_STREAMS"
+# Reads that compute (a bootstrap, a check's verdict, a flame graph) or ask the stores (logs,
+# traces, the ledger), each seconds of a core at worst.
+HEAVY_READS = re.compile(
+    r"^/api/v1/(?:experiments/[^/]+/(?:diagnostics|results|cost|stacks|logs)(?:/.*)?"
+    r"|checks(?:/[^/]+)?|calibrations(?:/[^/]+)?|history(?:/.*)?|traces/[^/]+)/?$"
+)
+# Badges are meant for other sites' pages (a README): bounded like a heavy read, never refused
+# by site.
+EMBEDDED_READS = re.compile(r"^/api/v1/badges/.*$")
+# Event streams live as long as their experiment runs, holding its events and reloading it.
+EVENT_STREAMS = re.compile(r"^/api/v1/experiments/[^/]+/events/?$")
+# How long a heavy read waits for a slot before it is refused: a results page asks for a few
+# at once, which queue for a moment instead of failing.
+HEAVY_READ_WAIT_S = 2.0
+HEAVY_READ_RETRY_AFTER_S = 2
+EVENT_STREAM_RETRY_AFTER_S = 15
+
+
+class ReadGuard:
+    def __init__(self, app: ASGIApp, *, allowed: AllowedHosts, max_heavy_reads: int, max_event_streams: int) -> None:
+        self.app = app
+        self.allowed = allowed
+        self.max_heavy_reads = max_heavy_reads
+        self.max_event_streams = max_event_streams
+        self.heavy_reads = asyncio.Semaphore(max_heavy_reads)
+        self.event_streams = 0
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        if scope["type"] != "http" or scope["method"].upper() not in READ_METHODS:
+            await self.app(scope, receive, send)
+            return
+        streams, heavy = bool(EVENT_STREAMS.match(path)), bool(HEAVY_READS.match(path))
+        if not (streams or heavy or EMBEDDED_READS.match(path)):
+            await self.app(scope, receive, send)
+            return
+        if (streams or heavy) and (site := self._other_site(Headers(scope=scope))):
+            await _answer(
+                scope,
+                receive,
+                send,
+                403,
+                f"This read is refused from pages of other sites ({site}): open it in TraceTax's own UI, or "
+                f"have its operator add that host to {HOSTS_SETTING}",
+            )
+            return
+        if streams:
+            await self._stream(scope, receive, send)
+        else:
+            await self._heavy(scope, receive, send)
+
+    def _other_site(self, headers: Headers) -> str | None:
+        """What says the request comes from another site's page, or None."""
+        origin = headers.get("origin")
+        if origin is not None and not allowed_origin(self.allowed, origin):
+            return f"Origin {origin!r}"
+        if headers.get("sec-fetch-site", "").strip().lower() == "cross-site":
+            return "Sec-Fetch-Site: cross-site"
+        return None
+
+    async def _stream(self, scope: Scope, receive: Receive, send: Send) -> None:
+        # The event loop runs one thing at a time: counting and checking cannot interleave.
+        if self.event_streams >= self.max_event_streams:
+            await _answer(
+                scope,
+                receive,
+                send,
+                429,
+                f"{self.event_streams} event streams are open, the most {EVENT_STREAMS_SETTING} allows: close one "
+                "(another tab) or try again later",
+                **{"Retry-After": str(EVENT_STREAM_RETRY_AFTER_S)},
+            )
+            return
+        self.event_streams += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.event_streams -= 1
+
+    async def _heavy(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await asyncio.wait_for(self.heavy_reads.acquire(), HEAVY_READ_WAIT_S)
+        except TimeoutError:
+            await _answer(
+                scope,
+                receive,
+                send,
+                429,
+                f"{self.max_heavy_reads} reads that compute are running, the most {HEAVY_READS_SETTING} allows: "
+                "try again in a moment",
+                **{"Retry-After": str(HEAVY_READ_RETRY_AFTER_S)},
+            )
+            return
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.heavy_reads.release()

@@ -23,7 +23,8 @@ from tracetax.db.models import Experiment
 from tracetax.spec.service import ExperimentSpec, SpecError, parse_spec
 from tracetax.subjects.base import DiagnosticsOptions
 from tracetax.subjects.registry import subject_for
-from tracetax.subjects.service.validation import phase_request_errors
+from tracetax.subjects.service.validation import request_errors
+from tracetax.tuning.candidates import MAX_CANDIDATES
 from tracetax.tuning.halving import REFERENCES, BudgetTooSmallError
 from tracetax.tuning.search import TuningReport, configuration, tune
 from tracetax.tuning.spec import TuningSpec, costs, reserved_s
@@ -120,9 +121,11 @@ def check_spec(runtime: EngineRuntime, spec: TuningSpec) -> None:
 
 def validate_bounds(spec: TuningSpec, settings: Settings) -> None:
     """The tuning within the operator's bounds: it holds the queue for `wall_time_s`
-    (TRACETAX_MAX_SPEC_ESTIMATE_S), and its longest measured phase, a last rung's or the
-    confirmation's, sends at most TRACETAX_MAX_PHASE_REQUESTS."""
-    errors = []
+    (TRACETAX_MAX_SPEC_ESTIMATE_S), and its experiments send no more requests than any
+    experiment may. Checked on the largest experiment it may queue: the most candidates a rung
+    may have at the longest phase any rung may measure (a last rung's), side by side with the
+    references as the load asks; and the confirmation."""
+    errors: list[dict[str, Any]] = []
     if spec.wall_time_s > settings.max_spec_estimate_s:
         errors.append(
             {
@@ -131,14 +134,42 @@ def validate_bounds(spec: TuningSpec, settings: Settings) -> None:
                 f"({settings.max_spec_estimate_s:g} s): a tuning holds the queue for its whole wall time",
             }
         )
-    longest = spec.load.model_copy(update={"duration_s": longest_phase_s(spec)})
-    for error in phase_request_errors(longest, False, settings.max_phase_requests):
-        if error["loc"] == ("load", "duration_s") and longest.duration_s > spec.load.duration_s:
+    longest = longest_phase_s(spec)
+    rung = bounding_spec(spec, MAX_CANDIDATES + REFERENCES, longest, spec.rounds)
+    for error in request_errors(rung, settings):
+        if error["loc"] == ("load", "duration_s") and longest > spec.load.duration_s:
             error["loc"] = ("wall_time_s",)
-            error["msg"] += f" (the last rung measures up to {longest.duration_s:g} s within wall_time_s)"
+            error["msg"] += f" (the last rung measures up to {longest:g} s within wall_time_s)"
         errors.append(error)
-    if errors:
-        raise SpecError(errors)
+    confirmation_configurations = 1 + REFERENCES + int(bool(spec.current_env))
+    confirmation = bounding_spec(spec, confirmation_configurations, spec.load.duration_s, spec.confirm_rounds)
+    for error in request_errors(confirmation, settings):
+        if error["loc"] == ("rounds",):
+            error["loc"] = ("confirm_rounds",)
+        errors.append(error)
+    # The rung's and the confirmation's may be the same field's: each field once, the rung's first.
+    located: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for error in errors:
+        located.setdefault(tuple(error["loc"]), error)
+    if located:
+        raise SpecError(list(located.values()))
+
+
+def bounding_spec(spec: TuningSpec, configurations: int, measure_s: float, rounds: int) -> ExperimentSpec:
+    """An experiment the tuning may queue, for its bounds: `configurations` of the tuned launch
+    beside the baseline, measuring `measure_s` without a closed-loop phase, in `rounds` rounds."""
+    return ExperimentSpec.model_validate(
+        {
+            "service": spec.service.model_dump(mode="json"),
+            "configurations": [
+                configuration(spec, "no-sdk", processor="none"),
+                *(configuration(spec, f"candidate-{index}") for index in range(1, configurations)),
+            ],
+            "load": spec.load.model_dump(mode="json") | {"duration_s": measure_s, "max_throughput_s": 0},
+            "rounds": rounds,
+            "sample_stacks": False,
+        }
+    )
 
 
 def longest_phase_s(spec: TuningSpec) -> float:

@@ -70,12 +70,25 @@ class Settings(BaseSettings):
 
     # Bounds on what one request may ask for (docs: README "Security").
     max_request_body_bytes: int = Field(default=1_048_576, ge=1024)
-    # rate x duration of any load phase: the requests one phase may send.
+    # rate x duration of any load phase: the requests one phase may send, every load of the
+    # side-by-side phase together (rate x seconds x configurations x instances).
     max_phase_requests: int = Field(default=3_000_000, ge=1)
+    # The requests a whole experiment may send: every phase of every round (a precision's most
+    # rounds), the side-by-side phase's instances included.
+    max_experiment_requests: int = Field(default=100_000_000, ge=1)
+    # The same for a Collector pipeline's spans: one phase (the side-by-side phase's
+    # telemetrygens together, the ramp's fastest step) and the whole experiment.
+    max_phase_spans: int = Field(default=100_000_000, ge=1)
+    max_experiment_spans: int = Field(default=1_000_000_000, ge=1)
     # A spec's whole estimated wall time, in seconds.
     max_spec_estimate_s: float = Field(default=6 * 3600, gt=0, allow_inf_nan=False)
     # Experiments waiting in the queue at once (429 past it).
     max_queue_length: int = Field(default=50, ge=1)
+    # Reads that compute (diagnostics, results, checks, history, cost, stacks, logs, traces)
+    # running at once; one more waits up to 2 s for a slot, then is 429 with Retry-After.
+    max_heavy_reads: int = Field(default=4, ge=1)
+    # Experiment event streams (SSE) open at once; one more is 429 with Retry-After.
+    max_event_streams: int = Field(default=16, ge=1)
     # A pipeline variant's own config_file must lie under this directory (or the lab's own
     # overlays) and be a regular file of at most max_config_file_bytes.
     pipeline_overlays_dir: Path | None = None

@@ -7,6 +7,7 @@ Collector's cores, a load telemetrygen could not deliver). Knows nothing of HTTP
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -206,6 +207,39 @@ async def collect_pipeline_traces(
             )
         )
     repo.replace_ledger_readings(session, experiment.id, readings)
+
+
+# An experiment's diagnostics at its own span rate, by what they are computed from (as
+# report.build keeps a service's): the bootstrap takes a while, and a new target rate is only a
+# new recommendation.
+_CACHE: dict[tuple[Any, ...], PipelineDiagnostics] = {}
+_CACHE_SIZE = 64
+_CACHE_LOCK = threading.Lock()
+
+
+def diagnostics_for(
+    experiment: Experiment,
+    spec: PipelineSpec,
+    readings: Sequence[LedgerReading] = (),
+    target_spans_per_s: float | None = None,
+) -> PipelineDiagnostics:
+    """build_pipeline's answer, computed once per finished experiment and its readings; the
+    recommendation sized for `target_spans_per_s` (default the measured rate) after it."""
+    key = (experiment.id, experiment.status, tuple(sorted((r.run_id, str(r.collected_at)) for r in readings)))
+    with _CACHE_LOCK:
+        built = _CACHE.get(key)
+    if built is None:
+        built = build_pipeline(experiment, spec, readings)
+        if experiment.status in repo.FINAL_EXPERIMENT_STATES:
+            with _CACHE_LOCK:
+                if key not in _CACHE and len(_CACHE) >= _CACHE_SIZE:
+                    _CACHE.pop(next(iter(_CACHE)))
+                _CACHE[key] = built
+    if target_spans_per_s is None:
+        return built
+    aggregates = {result.configuration: result.aggregates for result in experiment.results}
+    recommendation = recommend_pipeline(aggregates, built.overhead, target_spans_per_s)
+    return built.model_copy(update={"recommendation": recommendation})
 
 
 def build_pipeline(

@@ -4,6 +4,7 @@ sample traces and the recommendation. Knows nothing of HTTP; the API and CLI cal
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -251,51 +252,62 @@ async def collect_ledger(
 
 
 # Diagnostics of finished experiments, by what they are computed from: the bootstrap takes
-# about a second per experiment, and the checks list asks for many at once.
-_CACHE: dict[tuple[Any, ...], Diagnostics] = {}
+# about a second per experiment, and the checks list asks for many at once. Kept without the
+# recommendation's CPU budget, which is applied after: a new budget costs no new bootstrap.
+_CACHE: dict[tuple[Any, ...], _Built] = {}
 _CACHE_SIZE = 128
 # The API's routes run in a thread pool and read and evict at once; the lock covers the dict
 # only, never the bootstrap, so two experiments are still computed side by side.
 _CACHE_LOCK = threading.Lock()
+DEFAULT_CPU_BUDGET_PCT = 10.0
+
+
+@dataclass(frozen=True)
+class _Built:
+    """An experiment's diagnostics with the recommendation at DEFAULT_CPU_BUDGET_PCT, and the
+    facts the recommendation is made of, for any other budget."""
+
+    diagnostics: Diagnostics
+    facts: list[ConfigurationFacts]
+    language: str
+
+    def at_budget(self, cpu_budget_pct: float) -> Diagnostics:
+        if cpu_budget_pct == DEFAULT_CPU_BUDGET_PCT:
+            return self.diagnostics
+        recommendation = _named(recommend(self.facts, cpu_budget_pct), self.language)
+        return self.diagnostics.model_copy(update={"recommendation": recommendation})
 
 
 def build(
-    session: Session, experiment: Experiment, manifest: ServiceManifest | None, cpu_budget_pct: float = 10.0
+    session: Session,
+    experiment: Experiment,
+    manifest: ServiceManifest | None,
+    cpu_budget_pct: float = DEFAULT_CPU_BUDGET_PCT,
 ) -> Diagnostics:
     readings = {
         reading.run_id: reading
         for reading in session.scalars(select(LedgerReading).where(LedgerReading.experiment_id == experiment.id))
     }
     # A finished experiment's rounds never change; its ledger can be collected again.
-    key = (
-        experiment.id,
-        experiment.status,
-        cpu_budget_pct,
-        tuple(sorted((r, v.collected_at) for r, v in readings.items())),
-    )
+    key = (experiment.id, experiment.status, tuple(sorted((r, v.collected_at) for r, v in readings.items())))
     with _CACHE_LOCK:
         cached = _CACHE.get(key)
     if cached is None:
-        cached = _build(experiment, manifest, cpu_budget_pct, readings)
+        cached = _build(experiment, manifest, readings)
         if experiment.status in FINAL_EXPERIMENT_STATES:
             _remember(key, cached)
-    return cached
+    return cached.at_budget(cpu_budget_pct)
 
 
-def _remember(key: tuple[Any, ...], diagnostics: Diagnostics) -> None:
-    """Keep `diagnostics` under `key`, the oldest entry leaving when the cache is full."""
+def _remember(key: tuple[Any, ...], built: _Built) -> None:
+    """Keep `built` under `key`, the oldest entry leaving when the cache is full."""
     with _CACHE_LOCK:
         if key not in _CACHE and len(_CACHE) >= _CACHE_SIZE:
             _CACHE.pop(next(iter(_CACHE)))
-        _CACHE[key] = diagnostics
+        _CACHE[key] = built
 
 
-def _build(
-    experiment: Experiment,
-    manifest: ServiceManifest | None,
-    cpu_budget_pct: float,
-    readings: dict[str, LedgerReading],
-) -> Diagnostics:
+def _build(experiment: Experiment, manifest: ServiceManifest | None, readings: dict[str, LedgerReading]) -> _Built:
     spec = ExperimentSpec.model_validate(experiment.spec)
     baseline = spec.baseline.name
     completed = [r for r in experiment.rounds if r.status == "completed"]
@@ -340,7 +352,7 @@ def _build(
         )
         for c in spec.configurations
     ]
-    return Diagnostics(
+    diagnostics = Diagnostics(
         experiment_id=experiment.id,
         baseline=baseline,
         overhead=overheads,
@@ -353,8 +365,9 @@ def _build(
         dropped_spans=dropped,
         sample_traces=samples,
         where_export_runs=stacks,
-        recommendation=_named(recommend(facts, cpu_budget_pct), spec.service.language),
+        recommendation=_named(recommend(facts, DEFAULT_CPU_BUDGET_PCT), spec.service.language),
     )
+    return _Built(diagnostics, facts, spec.service.language)
 
 
 def _named(recommendation: Recommendation, language: str) -> Recommendation:

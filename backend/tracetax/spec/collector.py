@@ -36,6 +36,9 @@ RAMP_STEP_OVERHEAD_S = 1.5
 PIPELINE_STARTUP_S = 2.0
 PIPELINE_STOP_S = 2.0
 NAME_PATTERN = r"^[a-z0-9][a-z0-9._%-]{0,39}$"
+# The most spans per second one telemetrygen sends, and all of a phase's together (the
+# side-by-side phase runs one per variant at once).
+MAX_SPANS_PER_S = 1_000_000
 # Variables an overlay may read besides the endpoints the lab sets itself.
 LAB_SETTING = re.compile(r"^LAB_[A-Z0-9_]+$")
 RESERVED_SETTINGS = {
@@ -148,12 +151,12 @@ class RampSpec(InputModel):
     sustainable rate, and CPU against rate along the way."""
 
     start_spans_per_s: float | None = Field(
-        default=None, gt=0, le=1_000_000, description="The first step's rate; by default the measured phase's."
+        default=None, gt=0, le=MAX_SPANS_PER_S, description="The first step's rate; by default the measured phase's."
     )
     factor: float = Field(default=1.5, ge=1.05, le=4, description="Each step's rate over the previous one's.")
     step_s: float = Field(default=3, ge=1, le=120, description="How long each step sends.")
     max_spans_per_s: float = Field(
-        default=200_000, gt=0, le=1_000_000, description="The ramp stops here at the latest."
+        default=200_000, gt=0, le=MAX_SPANS_PER_S, description="The ramp stops here at the latest."
     )
     max_steps: int = Field(default=12, ge=1, le=40)
 
@@ -170,7 +173,7 @@ class RampSpec(InputModel):
 class SpanLoadSpec(SideBySideTiming, InputModel):
     """telemetrygen's load: a constant span rate in traces of a fixed shape."""
 
-    spans_per_s: float = Field(gt=0, le=1_000_000, description="Constant span rate sent to the lab Collector.")
+    spans_per_s: float = Field(gt=0, le=MAX_SPANS_PER_S, description="Constant span rate sent to the lab Collector.")
     warmup_s: float = Field(default=2, ge=0, le=600)
     duration_s: float = Field(default=20, gt=0, le=3600, description="Measured phase.")
     drain_s: float = Field(
@@ -269,6 +272,45 @@ class PipelineSpec(InputModel):
     def runs_side_by_side(self) -> bool:
         """Whether each round starts with the side-by-side phase: asked for and more than one variant."""
         return self.load.side_by_side_seconds > 0 and len(self.configurations) > 1
+
+    def side_by_side_loads(self) -> int:
+        """The telemetrygens the side-by-side phase runs at once, one per variant (0 when it does not run)."""
+        return len(self.configurations) if self.runs_side_by_side() else 0
+
+    def spans_by_phase(self) -> dict[str, tuple[float, float]]:
+        """Each phase's (seconds, spans all of its telemetrygens send), by the field under `load`
+        giving its length: a variant's warm-up and measured phase, the ramp's fastest step
+        ("ramp.step_s") and, when it runs, the side-by-side phase's warm-up and window."""
+        load = self.load
+        phases = {
+            "warmup_s": (load.warmup_s, load.spans_per_s * load.warmup_s),
+            "duration_s": (load.duration_s, load.spans_per_s * load.duration_s),
+        }
+        rates = load.ramp.rates(load.spans_per_s) if load.ramp is not None else []
+        if load.ramp is not None and rates:
+            phases["ramp.step_s"] = (load.ramp.step_s, max(rates) * load.ramp.step_s)
+        loads = self.side_by_side_loads()
+        if loads:
+            for field, seconds in (
+                ("side_by_side_warmup_s", load.side_by_side_warmup_seconds),
+                ("side_by_side_s", load.side_by_side_seconds),
+            ):
+                phases[field] = (seconds, load.spans_per_s * seconds * loads)
+        return phases
+
+    def spans_per_round(self) -> float:
+        """Spans one round may send: each variant's warm-up, measured phase and every ramp step
+        (the ramp may run them all), and the side-by-side phase."""
+        load = self.load
+        own = load.spans_per_s * (load.warmup_s + load.duration_s)
+        if load.ramp is not None:
+            own += sum(load.ramp.rates(load.spans_per_s)) * load.ramp.step_s
+        together = sum(spans for field, (_, spans) in self.spans_by_phase().items() if field.startswith("side_by_side"))
+        return own * len(self.configurations) + together
+
+    def max_spans(self) -> float:
+        """Spans the whole experiment may send."""
+        return self.spans_per_round() * self.rounds
 
     def planned_looks(self) -> tuple[int, ...]:
         """A pipeline experiment runs its `rounds` (a precision is for services so far)."""

@@ -374,13 +374,18 @@ class Burst(InputModel):
     multiplier: float = Field(gt=1, le=100, description="The burst's rate is `rate` times this.")
 
 
+# The most requests per second one load sends, and all the loads of a phase together (the
+# side-by-side phase runs one load per instance of every configuration at once).
+MAX_RATE = 100_000
+
+
 class LoadSpec(SideBySideTiming, InputModel):
     # The methods `method` takes and those whose request carries no body, for the UI's choices.
     model_config = ConfigDict(
         json_schema_extra={"x-http-methods": list(HTTP_METHODS), "x-bodyless-methods": list(BODYLESS_METHODS)}
     )
 
-    rate: float = Field(gt=0, le=100_000, description="Open-model arrival rate, requests per second.")
+    rate: float = Field(gt=0, le=MAX_RATE, description="Open-model arrival rate, requests per second.")
     warmup_s: float = Field(default=5, ge=0, le=600)
     duration_s: float = Field(default=15, gt=0, le=3600, description="Measured open-model phase.")
     connections: int = Field(default=16, ge=1, le=1000)
@@ -682,6 +687,41 @@ class ExperimentSpec(InputModel):
         service = self.service
         twice = not isinstance(service, CommandServiceRef) or service.runs_twice
         return self.load.side_by_side_seconds > 0 and len(self.configurations) > 1 and twice
+
+    def side_by_side_loads(self) -> int:
+        """The loads the side-by-side phase runs at once, each at load.rate: one per instance of
+        every configuration (0 when the phase does not run)."""
+        return len(self.configurations) * self.load.side_by_side_instances if self.runs_side_by_side() else 0
+
+    def requests_by_phase(self) -> dict[str, tuple[float, float]]:
+        """Each open-model phase's (seconds, requests every load of it sends), by the field
+        giving its length: a configuration's own phases (LoadSpec.requests_by_phase) and, when
+        it runs, the side-by-side phase's warm-up and window, every instance of every
+        configuration counted."""
+        phases = self.load.requests_by_phase(self.sample_stacks)
+        loads = self.side_by_side_loads()
+        if loads:
+            load = self.load
+            for field, seconds in (
+                ("side_by_side_warmup_s", load.side_by_side_warmup_seconds),
+                ("side_by_side_s", load.side_by_side_seconds),
+            ):
+                phases[field] = (seconds, load.rate * seconds * loads)
+        return phases
+
+    def requests_per_round(self) -> float:
+        """Requests one round sends in its open-model phases: each configuration's own, and the
+        side-by-side phase's."""
+        own = sum(requests for _, requests in self.load.requests_by_phase(self.sample_stacks).values())
+        together = sum(
+            requests for field, (_, requests) in self.requests_by_phase().items() if field.startswith("side_by_side")
+        )
+        return own * len(self.configurations) + together
+
+    def max_requests(self) -> float:
+        """Requests the whole experiment may send in its open-model phases, over the most rounds
+        it may run (a precision's last look). The closed-loop phase is bounded by its seconds."""
+        return self.requests_per_round() * self.max_rounds()
 
 
 SPEC_SUBJECTS = ("service", "collector")

@@ -23,6 +23,8 @@ DEFAULTS = {
     "timeout_ms": BSP_DEFAULTS["OTEL_BSP_EXPORT_TIMEOUT"],
 }
 DELAYS_MS = (200, 1000, 5000)
+# candidates() gives at most this many: each delay's setting and its deeper queue.
+MAX_CANDIDATES = 2 * len(DELAYS_MS)
 HEADROOM = 2.0
 MIN_QUEUE, MAX_QUEUE = 256, 1 << 20
 MIN_BATCH, MAX_BATCH = 64, 8192

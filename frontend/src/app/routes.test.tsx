@@ -90,10 +90,12 @@ describe("routes", () => {
 });
 
 describe("retries", () => {
-  it("retries network errors and 5xx, never a 4xx", () => {
+  it("retries network errors, 5xx and 429, never another 4xx", () => {
     expect(shouldRetry(0, new ApiError(404, "no experiment x"))).toBe(false);
     expect(shouldRetry(0, new ApiError(422, "invalid"))).toBe(false);
     expect(shouldRetry(0, new ApiError(503, "unavailable"))).toBe(true);
+    expect(shouldRetry(0, new ApiError(429, "reads that compute are running"))).toBe(true);
+    expect(shouldRetry(2, new ApiError(429, "reads that compute are running"))).toBe(false);
     expect(shouldRetry(1, new ApiError(0, "unreachable"))).toBe(true);
     expect(shouldRetry(2, new ApiError(0, "unreachable"))).toBe(false);
   });

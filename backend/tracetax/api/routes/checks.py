@@ -106,8 +106,12 @@ def _status(engine: EngineDep, check: Check) -> CheckStatus:
     return result
 
 
+# The list judges every check it answers (a bootstrap each the first time): at most this many.
+MAX_LISTED_CHECKS = 100
+
+
 @router.get("", response_model=list[CheckStatus])
-def list_checks(engine: EngineDep, limit: Annotated[int, Query(ge=1, le=500)] = 50) -> list[CheckStatus]:
+def list_checks(engine: EngineDep, limit: Annotated[int, Query(ge=1, le=MAX_LISTED_CHECKS)] = 50) -> list[CheckStatus]:
     with engine.sessions() as session:
         checks = repo.list_checks(session, limit)
     return [_status(engine, check) for check in checks]

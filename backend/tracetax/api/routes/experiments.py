@@ -241,10 +241,17 @@ async def experiment_events(
 def get_diagnostics(
     experiment_id: str,
     engine: EngineDep,
-    cpu_budget_pct: Annotated[float, Query(gt=0, description="CPU overhead budget for the recommendation.")] = 10.0,
+    cpu_budget_pct: Annotated[
+        float, Query(gt=0, allow_inf_nan=False, description="CPU overhead budget for the recommendation.")
+    ] = 10.0,
     target_spans_per_s: Annotated[
         float | None,
-        Query(gt=0, le=10_000_000, description="Collector pipelines: size the recommendation for this span rate."),
+        Query(
+            gt=0,
+            le=10_000_000,
+            allow_inf_nan=False,
+            description="Collector pipelines: size the recommendation for this span rate.",
+        ),
     ] = None,
 ) -> Diagnostics | PipelineDiagnostics:
     """Overhead against the baseline with 95% intervals, the noise floor, the span ledger of
@@ -284,7 +291,8 @@ def get_stacks(
         Query(description="tree: the flame graph's call tree (JSON); folded: flamegraph.pl / speedscope input"),
     ] = "tree",
     min_share: Annotated[
-        float, Query(ge=0, le=0.5, description="Leave out tree nodes below this share of the samples.")
+        float,
+        Query(ge=0, le=0.5, allow_inf_nan=False, description="Leave out tree nodes below this share of the samples."),
     ] = 0.001,
 ) -> FlameGraph | PlainTextResponse:
     """The service's stack samples in the configuration's measured phases, all rounds merged."""
@@ -333,7 +341,13 @@ def get_stacks_diff(
         ),
     ] = "tree",
     min_share: Annotated[
-        float, Query(ge=0, le=0.5, description="Leave out tree frames below this share of both sides' samples.")
+        float,
+        Query(
+            ge=0,
+            le=0.5,
+            allow_inf_nan=False,
+            description="Leave out tree frames below this share of both sides' samples.",
+        ),
     ] = 0.001,
 ) -> FlameDiff | PlainTextResponse:
     """Where the added cost went: each frame's CPU per request in this configuration against

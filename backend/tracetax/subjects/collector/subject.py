@@ -19,6 +19,7 @@ from tracetax.diagnostics.pipeline import (
     PipelineDiagnostics,
     build_pipeline,
     collect_pipeline_traces,
+    diagnostics_for,
     pipeline_samples,
 )
 from tracetax.diagnostics.rounds import flags_that_matter
@@ -37,7 +38,7 @@ from tracetax.subjects.base import (
 )
 from tracetax.subjects.collector.rounds import PipelineRounds
 from tracetax.subjects.collector.tables import ledger_table, pipeline_results_table, recommendation_table
-from tracetax.subjects.collector.validation import validate_pipelines
+from tracetax.subjects.collector.validation import span_errors, validate_pipelines
 from tracetax.subjects.tables import changes_table
 
 
@@ -65,7 +66,7 @@ class Collector(Subject[PipelineSpec, PipelineDiagnostics]):
         return "collector"
 
     def bound_errors(self, spec: PipelineSpec, settings: Settings) -> list[dict[str, Any]]:
-        return []  # telemetrygen's spans are counted, not read back one by one
+        return span_errors(spec, settings)
 
     def validate(
         self, spec: PipelineSpec, services: dict[str, ServiceManifest], settings: Settings, overlays: OverlayPolicy
@@ -97,7 +98,7 @@ class Collector(Subject[PipelineSpec, PipelineDiagnostics]):
         options: DiagnosticsOptions,
     ) -> PipelineDiagnostics:
         readings = repo.ledger_readings(session, experiment.id)
-        return build_pipeline(experiment, spec, readings, options.target_spans_per_s)
+        return diagnostics_for(experiment, spec, readings, options.target_spans_per_s)
 
     def verdict(
         self,

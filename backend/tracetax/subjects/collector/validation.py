@@ -1,4 +1,5 @@
-"""A Collector pipeline spec at submission: every variant's config accepted by the Collector.
+"""A Collector pipeline spec at submission: within the operator's bounds, every variant's
+config accepted by the Collector.
 
 `otelcol validate` is a process of its own (well under a second, up to VALIDATE_TIMEOUT_S on a
 busy machine) and a spec has up to 12 variants: the work one request may cause is bounded.
@@ -11,9 +12,11 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
+from tracetax.core.config import Settings
 from tracetax.lab import pipelines, telemetrygen
-from tracetax.spec.collector import PipelineSpec
+from tracetax.spec.collector import MAX_SPANS_PER_S, PipelineSpec
 from tracetax.spec.service import SpecError
 
 # All of one request's `otelcol validate` runs together, in seconds: twice one run's own timeout.
@@ -71,3 +74,48 @@ def _verdict(files: list[Path], environment: dict[str, str], max_bytes: int, dea
     except (KeyError, ValueError, OSError) as error:
         return str(error).strip('"')
     return None
+
+
+def span_errors(spec: PipelineSpec, settings: Settings) -> list[dict[str, Any]]:
+    """What the operator's bounds refuse of the spans a spec sends: each phase (the side-by-side
+    phase's telemetrygens together, the ramp's fastest step) within TRACETAX_MAX_PHASE_SPANS,
+    the side-by-side phase's telemetrygens together within one's rate, and the whole experiment
+    within TRACETAX_MAX_EXPERIMENT_SPANS; every error at the field to change."""
+    load = spec.load
+    errors = []
+    for field, (seconds, spans) in spec.spans_by_phase().items():
+        if spans > settings.max_phase_spans:
+            loads = spec.side_by_side_loads() if field.startswith("side_by_side") else 1
+            together = f" x {loads} variants side by side" if loads > 1 else ""
+            rate = "the ramp's fastest step" if field == "ramp.step_s" else f"load.spans_per_s {load.spans_per_s:g}/s"
+            errors.append(
+                {
+                    "loc": ("load", *field.split(".")),
+                    "msg": f"{rate} for load.{field} {seconds:g} s{together} is about {spans:,.0f} spans in one "
+                    f"phase, more than TRACETAX_MAX_PHASE_SPANS allows ({settings.max_phase_spans:,}): lower "
+                    f"load.spans_per_s or load.{field}",
+                }
+            )
+    loads = spec.side_by_side_loads()
+    if load.spans_per_s * loads > MAX_SPANS_PER_S:
+        errors.append(
+            {
+                "loc": ("load", "spans_per_s"),
+                "msg": f"the side-by-side phase runs {loads} telemetrygens at once at load.spans_per_s "
+                f"{load.spans_per_s:g}/s each, {load.spans_per_s * loads:,.0f} spans/s together, more than one may "
+                f"send ({MAX_SPANS_PER_S:,}/s): lower load.spans_per_s, or set load.side_by_side_s to 0",
+            }
+        )
+    total = spec.max_spans()
+    if total > settings.max_experiment_spans:
+        errors.append(
+            {
+                "loc": ("rounds",),
+                "msg": f"the experiment may send about {total:,.0f} spans ({spec.rounds} rounds of "
+                f"{spec.spans_per_round():,.0f}: {len(spec.configurations)} variants' own phases with every ramp "
+                f"step, and the side-by-side phase), more than TRACETAX_MAX_EXPERIMENT_SPANS allows "
+                f"({settings.max_experiment_spans:,}): fewer rounds or variants, a lower load.spans_per_s or "
+                "shorter phases",
+            }
+        )
+    return errors

@@ -46,7 +46,7 @@ from tracetax.subjects.service.tables import (
 )
 from tracetax.subjects.service.validation import (
     manifest_for,
-    phase_request_errors,
+    request_errors,
     unresolvable_lines,
     validate_service,
 )
@@ -80,7 +80,7 @@ class Service(Subject[ExperimentSpec, Diagnostics]):
 
     def bound_errors(self, spec: ExperimentSpec, settings: Settings) -> list[dict[str, Any]]:
         # Every request of a load phase is read back into its histogram.
-        return phase_request_errors(spec.load, spec.sample_stacks, settings.max_phase_requests)
+        return request_errors(spec, settings)
 
     def validate(
         self, spec: ExperimentSpec, services: dict[str, ServiceManifest], settings: Settings, overlays: OverlayPolicy

@@ -17,9 +17,9 @@ from tracetax.diagnostics.overhead import NoiseFloor
 from tracetax.diagnostics.report import samples_by_configuration
 from tracetax.engine.experiment import measurement_placement
 from tracetax.spec.service import (
+    MAX_RATE,
     DemoServiceRef,
     ExperimentSpec,
-    LoadSpec,
     validate_against_catalog,
     validate_cores,
 )
@@ -34,21 +34,74 @@ class UnknownServiceError(LookupError):
         self.available = available
 
 
-def phase_request_errors(load: LoadSpec, sample_stacks: bool, max_requests: int) -> list[dict[str, Any]]:
+def request_errors(spec: ExperimentSpec, settings: Settings) -> list[dict[str, Any]]:
+    """What the operator's bounds refuse of the requests a spec sends: each load phase (the
+    side-by-side phase's loads together) within TRACETAX_MAX_PHASE_REQUESTS, the phase's loads
+    together within one load's rate, and the whole experiment within
+    TRACETAX_MAX_EXPERIMENT_REQUESTS; every error at the field to change."""
+    errors = phase_request_errors(spec, settings.max_phase_requests)
+    errors += together_rate_errors(spec)
+    total = spec.max_requests()
+    if total > settings.max_experiment_requests:
+        field = ("precision", "max_wall_time_s") if spec.precision is not None else ("rounds",)
+        rounds = f"up to {spec.max_rounds()}" if spec.precision is not None else str(spec.rounds)
+        errors.append(
+            {
+                "loc": field,
+                "msg": f"the experiment would send about {total:,.0f} requests ({rounds} rounds of "
+                f"{spec.requests_per_round():,.0f}: {len(spec.configurations)} configurations' own phases and the "
+                f"side-by-side phase), more than TRACETAX_MAX_EXPERIMENT_REQUESTS allows "
+                f"({settings.max_experiment_requests:,}): "
+                f"fewer {'.'.join(field)}, fewer configurations, a lower load.rate or shorter phases",
+            }
+        )
+    return errors
+
+
+def phase_request_errors(spec: ExperimentSpec, max_requests: int) -> list[dict[str, Any]]:
     """One error per load phase that would send more than `max_requests`, at its seconds' field."""
     errors = []
-    for field, (seconds, requests) in load.requests_by_phase(sample_stacks).items():
-        if requests > max_requests:
-            burst = " with its burst" if field == "duration_s" and load.burst is not None else ""
-            errors.append(
-                {
-                    "loc": ("load", field),
-                    "msg": f"load.rate {load.rate:g}/s for load.{field} {seconds:g} s{burst} is about "
-                    f"{requests:,.0f} requests in one phase, more than TRACETAX_MAX_PHASE_REQUESTS allows "
-                    f"({max_requests:,}): lower load.rate or load.{field}",
-                }
-            )
+    load = spec.load
+    for field, (seconds, requests) in spec.requests_by_phase().items():
+        if requests <= max_requests:
+            continue
+        burst = " with its burst" if field == "duration_s" and load.burst is not None else ""
+        loads = spec.side_by_side_loads() if field.startswith("side_by_side") else 1
+        together = (
+            f" x {loads} loads ({len(spec.configurations)} configurations x {load.side_by_side_instances} "
+            "instances, side by side)"
+            if loads > 1
+            else ""
+        )
+        lower = "load.rate, load.side_by_side_instances or" if loads > 1 else "load.rate or"
+        errors.append(
+            {
+                "loc": ("load", field),
+                "msg": f"load.rate {load.rate:g}/s for load.{field} {seconds:g} s{burst}{together} is about "
+                f"{requests:,.0f} requests in one phase, more than TRACETAX_MAX_PHASE_REQUESTS allows "
+                f"({max_requests:,}): lower {lower} load.{field}",
+            }
+        )
     return errors
+
+
+def together_rate_errors(spec: ExperimentSpec) -> list[dict[str, Any]]:
+    """The side-by-side phase's loads run at once, each at load.rate: together no faster than
+    one load may send (MAX_RATE)."""
+    loads = spec.side_by_side_loads()
+    load = spec.load
+    if load.rate * loads <= MAX_RATE:
+        return []
+    field = "side_by_side_instances" if load.side_by_side_instances > 1 else "rate"
+    return [
+        {
+            "loc": ("load", field),
+            "msg": f"the side-by-side phase runs {loads} loads at once ({len(spec.configurations)} configurations x "
+            f"{load.side_by_side_instances} instances) at load.rate {load.rate:g}/s each, "
+            f"{load.rate * loads:,.0f} requests/s together, more than one load may send ({MAX_RATE:,}/s): lower "
+            "load.rate or load.side_by_side_instances, or set load.side_by_side_s to 0",
+        }
+    ]
 
 
 def manifest_for(spec: ExperimentSpec, services: dict[str, ServiceManifest]) -> ServiceManifest | None:
