@@ -303,7 +303,7 @@ async def test_the_next_experiment_waits_for_the_stack_saying_why(
     assert [queue.position(x) for x in (first, second)] == [1, 2]
     message = queue.waiting_for(first)
     assert message is not None and message.startswith(
-        "waiting for the Collector (not ready: the Collector: ConnectError"
+        "waiting for the Collector (not ready: ConnectError: connection refused); it starts"
     )
     assert queue.waiting_for(second) is None  # only the next one is held; the others wait their turn
     held = [e for e in engine.events if e.experiment_id == first]
@@ -312,7 +312,7 @@ async def test_the_next_experiment_waits_for_the_stack_saying_why(
     assert held[0].rounds == 2
 
     stack.heal()
-    await wait_until(lambda: engine.executed == [first, second])
+    await wait_until(lambda: engine.executed == [first, second] and queue.running is None)
     assert queue.waiting_for(first) is None
     assert engine.events[-1].message == "the stack is ready again: starting"
     assert [status_of(sessions, x) for x in (first, second)] == ["completed"] * 2
@@ -332,7 +332,8 @@ async def test_an_experiment_held_for_the_stack_can_be_cancelled(
     queue.submit(first)
     queue.submit(second)
     await wait_until(lambda: queue.waiting_for(first) is not None)
-    assert (queue.waiting_for(first) or "").startswith("waiting for the metrics store and Tempo (")
+    expected = "waiting for the metrics store and Tempo (not ready: the metrics store: ConnectError; Tempo: HTTP 503)"
+    assert (queue.waiting_for(first) or "").startswith(expected)
     assert await asyncio.to_thread(queue.cancel, first) is True
     assert status_of(sessions, first) == "cancelled"
     await wait_until(lambda: queue.waiting_for(second) is not None)  # now the next one waits

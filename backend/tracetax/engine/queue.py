@@ -41,9 +41,13 @@ COMPONENT_NAMES = {"tempo": "Tempo", "loki": "Loki", "metrics": "the metrics sto
 
 def waiting_message(down: StackDown) -> str:
     """'waiting for the Collector (not ready: ConnectError)': why the next experiment has not started."""
-    names = [COMPONENT_NAMES.get(name, name) for name in sorted(down)]
-    who = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-    reasons = "; ".join(f"{COMPONENT_NAMES.get(name, name)}: {reason}" for name, reason in sorted(down.items()))
+    names = {name: COMPONENT_NAMES.get(name, name) for name in sorted(down)}
+    listed = list(names.values())
+    who = listed[0] if len(listed) == 1 else f"{', '.join(listed[:-1])} and {listed[-1]}"
+    if len(down) == 1:
+        reasons = next(iter(down.values()))
+    else:
+        reasons = "; ".join(f"{names[name]}: {down[name]}" for name in names)
     return (
         f"waiting for {who} (not ready: {reasons}); it starts once the stack is ready again, "
         f"checked every {STACK_RECHECK_S:.0f} s"
