@@ -185,3 +185,6 @@ def test_exits_and_summaries_in_words() -> None:
     assert line.startswith("restarted 2x, last: killed by SIGKILL at ")
     down = summary({"restarts": 1, "state": "down: starting it again in 4 s", "last_error": "port taken"})
     assert down == "restarted 1x, down: starting it again in 4 s, start failed: port taken"
+    assert summary({"restarts": 1, "state": "down: starting it again in 4 s", "last_error": "x"}, watching=False) == (
+        "restarted 1x"
+    )

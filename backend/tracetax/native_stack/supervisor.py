@@ -364,7 +364,9 @@ class Supervisor:
         supervision = self.supervision()
         rows = []
         for component in self.stack:
-            restarts = watch.summary(supervision.components.get(component.name, {})) if supervision else ""
+            restarts = ""
+            if supervision is not None:
+                restarts = watch.summary(supervision.components.get(component.name, {}), supervision.watching)
             if self.running_pid(component.name) is None:
                 rows.append(
                     ComponentStatus(

@@ -208,8 +208,9 @@ def run(watcher: Watcher, state: Path, stop: threading.Event, poll_s: float = PO
     write_record(state, watcher.record())
 
 
-def summary(watch: dict[str, Any]) -> str:
-    """One line of a component's record: 'restarted 2x, last: killed by SIGKILL at 08:12:03'."""
+def summary(watch: dict[str, Any], watching: bool = True) -> str:
+    """One line of a component's record: 'restarted 2x, last: killed by SIGKILL at 08:12:03'.
+    Without a watcher running, what it was about to do no longer holds and is left out."""
     restarts = int(watch.get("restarts") or 0)
     parts = [f"restarted {restarts}x" if restarts else "never restarted"]
     if watch.get("last_exit"):
@@ -217,8 +218,8 @@ def summary(watch: dict[str, Any]) -> str:
         when = f" at {time.strftime('%H:%M:%S', time.localtime(float(at)))}" if at is not None else ""
         parts.append(f"last: {watch['last_exit']}{when}")
     state = str(watch.get("state") or "running")
-    if state != "running":
+    if watching and state != "running":
         parts.append(state)
-    if watch.get("last_error"):
+    if watching and watch.get("last_error"):
         parts.append(f"start failed: {watch['last_error']}")
     return ", ".join(parts)

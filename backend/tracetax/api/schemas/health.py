@@ -17,7 +17,7 @@ class ComponentRestarts(BaseModel):
     # How it last ended ("killed by SIGKILL", "exit status 1"; unknown for one `make up` started).
     last_exit: str | None = None
     last_exit_at: datetime | None = None
-    # "running", or "down: starting it again in 4 s".
+    # "running", "down: starting it again in 4 s", or "not watched" (the watcher has stopped).
     state: str
     # Why the last attempt to start it failed (a port still taken), if it did.
     last_error: str | None = None
@@ -45,7 +45,8 @@ class StackSupervision(BaseModel):
                 last_exit_at=datetime.fromtimestamp(float(entry["last_exit_at"]), UTC)
                 if entry.get("last_exit_at") is not None
                 else None,
-                state=str(entry.get("state") or "running"),
+                # What a stopped watcher was about to do no longer holds.
+                state=str(entry.get("state") or "running") if supervision.watching else "not watched",
                 last_error=entry.get("last_error"),
             )
             for name, entry in supervision.components.items()
