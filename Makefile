@@ -40,7 +40,7 @@ clean: ## Stop everything and delete the state directory (data, logs) and build 
 	@if [ -x "$(UV)" ] && [ -d backend/.venv ]; then $(TRACETAX) stack clean; fi
 	rm -rf frontend/dist
 
-status: ## Show each component's readiness
+status: ## Show each component's readiness, restarts and last exit, and whether the watcher runs
 	@$(TRACETAX) stack status
 
 health: ## Ask the running backend's /api/health

@@ -21,6 +21,7 @@ from tests.databases import Databases, PostgresDatabases, SqliteDatabases
 from tests.stack_experiments import SharedExperiments
 from tracetax.native_stack.native import NativeStack
 from tracetax.native_stack.supervisor import format_table, http_ready, port_is_free
+from tracetax.native_stack.watch import WATCHER
 from tracetax.system import procfs
 from tracetax.system.placement import Placement
 
@@ -61,7 +62,10 @@ def native_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[NativeSta
         yield stack
     finally:
         stack.down()
-        leftovers = [c.name for c in stack.components if stack.supervisor.running_pid(c.name)]
+        # The watcher too: it would start again what `down` stopped.
+        leftovers = [
+            name for name in (*(c.name for c in stack.components), WATCHER) if stack.supervisor.running_pid(name)
+        ]
         assert not leftovers, f"still running after down: {leftovers}\n{format_table(stack.status())}"
         # `make down` leaves no listener: not Mimir's memberlist or gRPC port, not a child's.
         listening = [(c.name, port) for c in stack.components for port in c.ports if not port_is_free(port)]

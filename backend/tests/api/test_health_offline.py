@@ -8,6 +8,8 @@ from pydantic import AnyHttpUrl
 from tests.api.conftest import offline_headers
 from tracetax.core.config import Settings
 from tracetax.main import create_app
+from tracetax.native_stack.watch import write_record
+from tracetax.system.paths import state_dir
 
 
 async def test_all_down_is_503_with_reasons(offline_settings: Settings) -> None:
@@ -20,6 +22,24 @@ async def test_all_down_is_503_with_reasons(offline_settings: Settings) -> None:
         ) as client:
             response = await client.get("/api/health")
             live = await client.get("/api/health/live")
+            # Run by a native stack whose watcher restarted the Collector twice:
+            state_dir().mkdir(parents=True, exist_ok=True)
+            collector = {"restarts": 2, "last_exit": "killed by SIGKILL", "last_exit_at": 1.7e9, "state": "running"}
+            write_record(state_dir(), {"collector": collector, "tempo": {"restarts": 0, "state": "running"}})
+            supervised = (await client.get("/api/health")).json()["supervision"]
+    assert response.json()["supervision"] is None  # no native stack's watcher here
+    assert supervised["watching"] is True  # this process wrote the record and runs
+    restarts = {c["name"]: c for c in supervised["components"]}
+    assert restarts["collector"]["restarts"] == 2 and restarts["collector"]["last_exit"] == "killed by SIGKILL"
+    assert restarts["collector"]["last_exit_at"].startswith("2023-11-14T22:13:20")
+    assert restarts["tempo"] == {
+        "name": "tempo",
+        "restarts": 0,
+        "last_exit": None,
+        "last_exit_at": None,
+        "state": "running",
+        "last_error": None,
+    }
     assert live.status_code == 200
     assert response.status_code == 503
     report = response.json()

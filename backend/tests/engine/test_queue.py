@@ -245,11 +245,11 @@ async def test_an_error_in_the_serve_loop_itself_does_not_end_the_worker(
     original = queue._next
     calls = {"n": 0}
 
-    def broken_once() -> str | None:
+    def broken_once(expected: str) -> str | None:
         calls["n"] += 1
         if calls["n"] == 1:
             raise RuntimeError("a bug in the queue itself")
-        return original()
+        return original(expected)
 
     monkeypatch.setattr(queue, "_next", broken_once)
     await queue.start()
@@ -270,3 +270,89 @@ async def test_worker_alive_is_false_once_the_worker_is_gone(sessions: sessionma
     assert queue.worker_alive is True
     await queue.stop()
     assert queue.worker_alive is False
+
+
+class FlakyStack:
+    """The stack as the queue's probe sees it: down with a reason until `heal()`."""
+
+    def __init__(self) -> None:
+        self.down: dict[str, str] = {"collector": "ConnectError: connection refused"}
+        self.probes = 0
+
+    def probe(self) -> dict[str, str]:
+        self.probes += 1
+        return dict(self.down)
+
+    def heal(self) -> None:
+        self.down = {}
+
+
+async def test_the_next_experiment_waits_for_the_stack_saying_why(
+    sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(queue_module, "STACK_RECHECK_S", 0.05)
+    engine, stack = FakeEngine(sessions), FlakyStack()
+    queue = ExperimentQueue(engine, sessions)  # type: ignore[arg-type]
+    queue.stack_probe = stack.probe
+    await queue.start()
+    first, second = create(sessions, "first"), create(sessions, "second")
+    queue.submit(first)
+    queue.submit(second)
+    await wait_until(lambda: stack.probes >= 3)
+    assert engine.executed == []  # held: nothing started on a broken stack
+    assert [queue.position(x) for x in (first, second)] == [1, 2]
+    message = queue.waiting_for(first)
+    assert message is not None and message.startswith(
+        "waiting for the Collector (not ready: ConnectError: connection refused); it starts"
+    )
+    assert queue.waiting_for(second) is None  # only the next one is held; the others wait their turn
+    held = [e for e in engine.events if e.experiment_id == first]
+    assert len(held) == 1, "said once while the reason stays the same"
+    assert (held[0].phase, held[0].status, held[0].message) == ("queued", "queued", message)
+    assert held[0].rounds == 2
+
+    stack.heal()
+    await wait_until(lambda: engine.executed == [first, second] and queue.running is None)
+    assert queue.waiting_for(first) is None
+    assert engine.events[-1].message == "the stack is ready again: starting"
+    assert [status_of(sessions, x) for x in (first, second)] == ["completed"] * 2
+    await queue.stop()
+
+
+async def test_an_experiment_held_for_the_stack_can_be_cancelled(
+    sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(queue_module, "STACK_RECHECK_S", 60)  # the cancel itself wakes the worker
+    engine, stack = FakeEngine(sessions), FlakyStack()
+    stack.down = {"tempo": "HTTP 503", "metrics": "ConnectError"}
+    queue = ExperimentQueue(engine, sessions)  # type: ignore[arg-type]
+    queue.stack_probe = stack.probe
+    await queue.start()
+    first, second = create(sessions, "first"), create(sessions, "second")
+    queue.submit(first)
+    queue.submit(second)
+    await wait_until(lambda: queue.waiting_for(first) is not None)
+    expected = "waiting for the metrics store and Tempo (not ready: the metrics store: ConnectError; Tempo: HTTP 503)"
+    assert (queue.waiting_for(first) or "").startswith(expected)
+    assert await asyncio.to_thread(queue.cancel, first) is True
+    assert status_of(sessions, first) == "cancelled"
+    await wait_until(lambda: queue.waiting_for(second) is not None)  # now the next one waits
+    assert queue.waiting_for(first) is None and queue.position(second) == 1
+    assert engine.executed == []
+    await queue.stop()  # the shutdown ends the hold too
+    assert status_of(sessions, second) == "queued"  # for the next start
+
+
+async def test_a_failing_probe_never_holds_the_queue(sessions: sessionmaker[Session]) -> None:
+    engine = FakeEngine(sessions)
+    queue = ExperimentQueue(engine, sessions)  # type: ignore[arg-type]
+
+    def broken() -> dict[str, str]:
+        raise RuntimeError("probe bug")
+
+    queue.stack_probe = broken
+    await queue.start()
+    experiment_id = create(sessions, "x")
+    queue.submit(experiment_id)
+    await wait_until(lambda: engine.executed == [experiment_id])
+    await queue.stop()

@@ -1,7 +1,9 @@
 """Tempo and the Collector stopped in the middle of a round of the real stack: the engine's
 probe after that round (and before the next) finds them down, the rounds are flagged with
 them, and the ledger's stages read from them are unknown, never 0, even once they are back
-and the ledger is collected again. Both are started again afterwards for the later tests."""
+and the ledger is collected again. The stack's watcher is paused meanwhile (it would start them
+again within seconds: tests/native_stack/test_heal_stack.py); both are started again afterwards
+for the later tests, and the watcher with them."""
 
 from __future__ import annotations
 
@@ -48,6 +50,7 @@ def restart(stack: NativeStack, names: tuple[str, ...]) -> None:
         stack.supervisor.start(component)
         status = stack.supervisor.wait_ready(component)
         assert status.ready, status.detail
+    stack.supervisor.start_watcher()
 
 
 def signal_stages(ledger: list[dict[str, Any]], configuration: str) -> dict[str, dict[str, Any]]:
@@ -64,6 +67,7 @@ async def test_components_down_mid_round_flag_it_and_leave_their_stages_unknown(
         experiment_id = created.json()["id"]
         try:
             await wait_measuring(http, base, experiment_id)
+            await asyncio.to_thread(native_stack.supervisor.stop_watcher)  # they stay down
             for name in KILLED:
                 await asyncio.to_thread(native_stack.supervisor._stop_one, name)
             detail = await wait_final(http, base, experiment_id, timeout_s=240)

@@ -5,6 +5,7 @@ API's round summaries show it. A fake subject and probe: no stack, no service.""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -131,3 +132,37 @@ def test_record_stack_health_keeps_the_rounds_own_resources() -> None:
     untouched = RoundOutcome(status="completed", resources={"cpu_s": 1.0})
     record_stack_health(untouched, None, None)  # no probe: nothing recorded
     assert untouched.resources == {"cpu_s": 1.0}
+
+
+def test_a_component_that_exited_mid_round_flags_it_though_it_is_back(
+    sessions: sessionmaker[Session], tmp_path: Path
+) -> None:
+    engine = ExperimentEngine(
+        sessions,
+        tmp_path / "work",
+        publish=lambda _: None,
+        settings=Settings(),
+        open_subject=lambda spec: CompletingSubject([]),
+    )
+    engine.stack_probe = lambda: {}  # every component ready before and after each round
+    asked: list[float] = []
+
+    def exits(since: float) -> StackDown:
+        asked.append(since)
+        # The watcher saw the Collector exit during the second round and started it again.
+        return {"collector": "collector killed by SIGKILL"} if len(asked) == 2 else {}
+
+    engine.stack_exits = exits
+    started = time.time()
+    with sessions() as session:
+        experiment_id = repo.create_experiment(session, SPEC, "go", "probed").id
+    assert engine.execute(experiment_id, threading.Event(), threading.Event()) == "completed"
+    assert len(asked) == 2 and started <= asked[0] <= asked[1] <= time.time()  # since each round's start
+    with sessions() as session:
+        experiment = repo.get_experiment(session, experiment_id)
+        assert experiment is not None
+        summaries = [RoundSummary.of(r, SERVICE) for r in sorted(experiment.rounds, key=lambda r: r.order_index)]
+    first, second = (s.stack_health for s in summaries)
+    assert first is not None and first["flagged"] is False
+    assert second is not None and second["flagged"] is True and second["down"] == ["collector"]
+    assert second["after"] == {"collector": "collector killed by SIGKILL during the round (started again since)"}

@@ -7,13 +7,16 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tracetax.native_stack.components import Component
-from tracetax.native_stack.supervisor import StackError, Supervisor, format_table, port_is_free
+from tracetax.native_stack.supervisor import StackError, Supervisor, format_table, http_ready, port_is_free
+from tracetax.native_stack.watch import UNKNOWN_EXIT, WATCHER, read_supervision
 from tracetax.system.ports import free_port
 
 
@@ -217,3 +220,84 @@ def test_a_bad_cpu_override_stops_start_naming_the_variable(state: Path, monkeyp
     supervisor = Supervisor(state, [http_server("alpha", free_port())], report=lambda _: None)
     with pytest.raises(StackError, match="TRACETAX_SERVICE_CPUS='many'"):
         supervisor.up()
+
+
+# A watcher process as `stack up` starts one (`tracetax stack watch` builds the real stack's
+# components; this one watches a single HTTP server).
+WATCHER_SCRIPT = """
+import signal, sys, threading
+from pathlib import Path
+from tracetax.native_stack.components import Component
+from tracetax.native_stack.supervisor import Supervisor
+state, name, port = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+argv = (sys.executable, "-m", "http.server", port, "--bind", "127.0.0.1")
+component = Component(name=name, url="", ready_url=f"http://127.0.0.1:{port}/", argv=argv, ports=(int(port),))
+stop = threading.Event()
+signal.signal(signal.SIGTERM, lambda *_: stop.set())
+Supervisor(state, [component], report=lambda line: print(line, flush=True)).keep_up(stop)
+"""
+
+
+def wait_for(condition: Callable[[], object], timeout_s: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.1)
+
+
+def restarts_of(state: Path, name: str) -> dict[str, Any]:
+    supervision = read_supervision(state)
+    return supervision.components.get(name, {}) if supervision else {}
+
+
+def test_the_watcher_starts_again_what_exits_counts_it_and_down_stops_it_first(state: Path) -> None:
+    port = free_port()
+    component = http_server("alpha", port)
+    watcher_argv = (sys.executable, "-c", WATCHER_SCRIPT, str(state), "alpha", str(port))
+    supervisor = Supervisor(state, [component], report=lambda _: None, watcher_argv=watcher_argv)
+    supervisor.up()
+    watcher = supervisor.running_pid(WATCHER)
+    try:
+        assert watcher is not None and alive(watcher)
+        first = supervisor.running_pid("alpha")
+        assert first is not None
+        wait_for(lambda: restarts_of(state, "alpha").get("state") == "running")
+
+        os.kill(first, signal.SIGKILL)  # started by `up`: how it ended is not the watcher's to know
+        wait_for(lambda: restarts_of(state, "alpha").get("restarts") == 1)
+        second = supervisor.running_pid("alpha")
+        assert second not in (None, first)
+        assert restarts_of(state, "alpha")["last_exit"] == UNKNOWN_EXIT
+        wait_for(lambda: http_ready(component.ready_url)[0])
+
+        assert second is not None
+        os.kill(second, signal.SIGKILL)  # the watcher started this one: it knows
+        wait_for(lambda: restarts_of(state, "alpha").get("restarts") == 2)
+        assert restarts_of(state, "alpha")["last_exit"] == "killed by SIGKILL"
+        wait_for(lambda: supervisor.status()[0].ready)
+        row = supervisor.status()[0]
+        assert row.restarts.startswith("restarted 2x, last: killed by SIGKILL at "), row
+        assert "watcher: running" in supervisor.watcher_line()
+        assert "restarted 2x" in format_table(supervisor.status())
+        log = (state / "logs" / "watcher.log").read_text()
+        assert "alpha killed by SIGKILL; starting it again in 2 s" in log, log
+    finally:
+        supervisor.down()
+    third = supervisor.running_pid("alpha")
+    assert third is None and not alive(watcher)
+    time.sleep(2.5)  # longer than the backoff: nothing starts it again after `down`
+    assert supervisor.running_pid("alpha") is None and port_is_free(port)
+    assert "NOT running" in supervisor.watcher_line()
+    supervision = read_supervision(state)
+    assert supervision is not None and supervision.watching is False
+
+
+def test_two_starters_of_one_component_start_it_once(state: Path) -> None:
+    component = http_server("alpha", free_port())
+    first, second = Supervisor(state, [component], report=lambda _: None), Supervisor(state, [component])
+    try:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            pids = list(pool.map(lambda supervisor: supervisor.start(component), (first, second)))
+        assert pids[0] == pids[1]  # the second waited for the first and found it running
+    finally:
+        first.down()

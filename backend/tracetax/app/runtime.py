@@ -25,9 +25,29 @@ from tracetax.engine.experiment import ExperimentEngine, Sufficiency
 from tracetax.engine.progress import ProgressBroker, ProgressCallback
 from tracetax.engine.queue import ExperimentQueue
 from tracetax.engine.settle import Settle, fixed_settle, until_drained
+from tracetax.native_stack.watch import read_supervision
 from tracetax.spec.service import parse_spec
 from tracetax.subjects.base import SubjectContext
 from tracetax.subjects.registry import subject_for
+from tracetax.system.paths import state_dir
+
+# The native stack's components as the engine's probe names them (clients/health.py
+# `stack_down`): Prometheus scrapes the Collector's counters into the metrics store, so a gap
+# in it is one in "metrics". The backend is left out: a round does not outlive it.
+PROBE_NAMES = {"tempo": "tempo", "loki": "loki", "mimir": "metrics", "prometheus": "metrics", "collector": "collector"}
+
+
+def stack_exits_since(since: float) -> dict[str, str]:
+    """The components the native stack's watcher saw exit at or after `since` (wall clock),
+    by the probe's names; empty when no watcher ever ran in this state directory."""
+    supervision = read_supervision(state_dir())
+    if supervision is None:
+        return {}
+    exits: dict[str, str] = {}
+    for name, how in supervision.exits_since(since).items():
+        if name in PROBE_NAMES:
+            exits.setdefault(PROBE_NAMES[name], f"{name} {how}")
+    return exits
 
 
 @dataclass
@@ -86,6 +106,10 @@ class EngineRuntime:
         # Before and after each round, in the same thread: a round during which a component
         # was down is flagged, and its ledger stages read from that component are unknown.
         engine.stack_probe = lambda: asyncio.run(stack_down(settings))
+        # A component that exited mid-round but is back by its end flags the round all the same.
+        engine.stack_exits = stack_exits_since
+        # The next experiment waits while a component is down (TRACETAX_STACK_WAIT).
+        runtime.queue.stack_probe = engine.stack_probe if settings.stack_wait else None
         # After each planned look of an experiment asking for a precision: has it enough?
         engine.enough = runtime.sufficiency
         return runtime

@@ -6,6 +6,9 @@ import asyncio
 import json
 import math
 import os
+import signal
+import threading
+import time
 from pathlib import Path
 from typing import Annotated
 from urllib.parse import quote
@@ -157,10 +160,29 @@ def stack_status(state_dir: StateOption = None) -> None:
     stack = NativeStack(state_dir)
     statuses = stack.status()
     typer.echo(format_table(statuses))
+    typer.echo(stack.supervisor.watcher_line())
     link = stack.ui_link()
     if link and all(s.ready for s in statuses):
         typer.echo(f"\nUI (this link logs in): {link}")
     raise typer.Exit(0 if all(s.ready for s in statuses) else 1)
+
+
+@stack_app.command("watch", hidden=True)
+def stack_watch(state_dir: StateOption = None) -> None:
+    """Start again a component that exits, with backoff, until SIGTERM (`stack up` starts
+    this in the background, `stack down` stops it first)."""
+
+    def report(line: str) -> None:
+        typer.echo(f"{time.strftime('%Y-%m-%dT%H:%M:%S')} {line}")  # its log; echo flushes
+
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        # Only a flag: a start under way finishes and writes its pid file, so `down` finds it.
+        signal.signal(signum, lambda *_: stop.set())
+    stack = NativeStack(state_dir, report=report)
+    report(f"watching {', '.join(c.name for c in stack.components)} (state: {stack.state})")
+    stack.supervisor.keep_up(stop)
+    report("stopped")
 
 
 @stack_app.command("build")

@@ -141,6 +141,10 @@ class Settings(BaseSettings):
     # 10 s check.
     ledger_settle_s: float = Field(default=5.0, ge=0)
     health_probe_timeout_s: float = Field(default=1.5, gt=0)
+    # Hold the next experiment while a component of the stack (Tempo, Loki, the metrics store,
+    # the Collector) is not ready, rather than measure on a broken stack (engine/queue.py). Off:
+    # it starts anyway, and its rounds are flagged with what was down.
+    stack_wait: bool = True
 
     # Experiments, rounds and results. Default: SQLite in the state directory; any SQLAlchemy
     # URL works (postgresql+psycopg://... in Helm).

@@ -34,6 +34,9 @@ log = logging.getLogger(__name__)
 # The stack's components that are not ready, each with the reason (empty: all ready).
 StackDown = dict[str, str]
 StackProbe = Callable[[], StackDown]
+# The components that exited at or after a wall-clock time (name as the probe says it -> how),
+# even if they were started again since: the native stack's watcher records them.
+StackExits = Callable[[float], StackDown]
 # What the engine runs for a spec: its subject's rounds (tracetax.subjects, given by the caller).
 SubjectOpener = Callable[[AnySpec], RoundSubject]
 
@@ -102,6 +105,8 @@ class ExperimentEngine:
         self.after_run: Callable[[str], None] | None = None
         # Probes the stack's components before and after each round (None: not probed).
         self.stack_probe: StackProbe | None = None
+        # Which exited during a round although they are back by its end (None: not known).
+        self.stack_exits: StackExits | None = None
         # After each planned look, with the experiment id: whether it has what it asked for
         # (a precision, a check's conclusive lines); None from it: it asked for a number of rounds.
         self.enough: Callable[[str], Sufficiency | None] | None = None
@@ -264,10 +269,11 @@ class ExperimentEngine:
                 together=together.get(round_.configuration),
             )
             repo.update_round(session, round_, status="running", placement=placement.describe())
+            probed_at = time.time()
             down_before = self._probe_stack()
             outcome = subject.run_round(slot)
             if not slot.cancel.is_set():  # a stopped round is not measured: no need to wait
-                record_stack_health(outcome, down_before, self._probe_stack())
+                record_stack_health(outcome, down_before, self._probe_stack(exited_since=probed_at))
             values = {k: v for k, v in outcome.__dict__.items()}
             values["figures"] = outcome.figures.stored() if outcome.figures is not None else None
             if outcome.status == "cancelled" and shutdown.is_set() and not cancel.is_set():
@@ -345,13 +351,18 @@ class ExperimentEngine:
         )
         return subject.run_together(slot)
 
-    def _probe_stack(self) -> StackDown | None:
-        """The stack's components that are not ready now; None when there is no probe or it
-        failed (a round is never failed for it)."""
+    def _probe_stack(self, exited_since: float | None = None) -> StackDown | None:
+        """The stack's components that are not ready now, and with `exited_since` those that
+        exited after it (a watcher may have started one again before the round ended); None
+        when there is no probe or it failed (a round is never failed for it)."""
         if self.stack_probe is None:
             return None
         try:
-            return self.stack_probe()
+            down = self.stack_probe()
+            if exited_since is not None and self.stack_exits is not None:
+                for name, how in self.stack_exits(exited_since).items():
+                    down.setdefault(name, f"{how} during the round (started again since)")
+            return down
         except Exception as error:  # the probe's own fault must not stop a measurement
             log.warning("could not probe the stack's health: %r", error)
             return None

@@ -3,11 +3,17 @@
 Two measurements at once would share the machine's cores and corrupt each other's numbers.
 On start-up, an experiment left `running` by a previous process is marked interrupted and
 experiments left `queued` are queued again.
+
+The next experiment starts only once every component of the stack it measures through is
+ready (`stack_probe`): while one is down (the native stack's watcher is starting it again), it
+waits at the head of the queue, "waiting for the Collector" as its progress message, probed
+again every STACK_RECHECK_S, and can be cancelled meanwhile.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 import time
@@ -15,8 +21,8 @@ import time
 from sqlalchemy.orm import Session, sessionmaker
 
 from tracetax.db import repository as repo
-from tracetax.engine.experiment import ExperimentEngine
-from tracetax.engine.progress import ended
+from tracetax.engine.experiment import ExperimentEngine, StackDown, StackProbe
+from tracetax.engine.progress import Progress, ended
 from tracetax.system.processes import reap_leftovers
 
 log = logging.getLogger(__name__)
@@ -27,6 +33,25 @@ FAILURE_WRITE_ATTEMPTS = 4
 FAILURE_WRITE_FIRST_DELAY_S = 1.0
 # After an unexpected error in the worker's own loop, before it serves again (never a busy loop).
 SERVE_RETRY_DELAY_S = 1.0
+# How often the stack is probed again while the next experiment waits for it.
+STACK_RECHECK_S = 5.0
+# The stack's components as the probe names them (clients/health.py `stack_down`), in words.
+COMPONENT_NAMES = {"tempo": "Tempo", "loki": "Loki", "metrics": "the metrics store", "collector": "the Collector"}
+
+
+def waiting_message(down: StackDown) -> str:
+    """'waiting for the Collector (not ready: ConnectError)': why the next experiment has not started."""
+    names = {name: COMPONENT_NAMES.get(name, name) for name in sorted(down)}
+    listed = list(names.values())
+    who = listed[0] if len(listed) == 1 else f"{', '.join(listed[:-1])} and {listed[-1]}"
+    if len(down) == 1:
+        reasons = next(iter(down.values()))
+    else:
+        reasons = "; ".join(f"{names[name]}: {down[name]}" for name in names)
+    return (
+        f"waiting for {who} (not ready: {reasons}); it starts once the stack is ready again, "
+        f"checked every {STACK_RECHECK_S:.0f} s"
+    )
 
 
 class ExperimentQueue:
@@ -48,6 +73,10 @@ class ExperimentQueue:
         # When the shutdown began (monotonic): stop() waits for the worker until grace after it.
         self._stopping_since: float | None = None
         self.reaped: list[str] = []
+        # The stack's components not ready now (None: never wait for the stack; TRACETAX_STACK_WAIT).
+        self.stack_probe: StackProbe | None = None
+        # Why the next experiment waits (experiment id -> its message) while the stack is down.
+        self._held: dict[str, str] = {}
 
     def restore(self) -> None:
         """After a restart: an experiment left running is marked interrupted (its completed
@@ -134,6 +163,11 @@ class ExperimentQueue:
                 return self._waiting.index(experiment_id) + 1
             return None
 
+    def waiting_for(self, experiment_id: str) -> str | None:
+        """Why this queued experiment has not started although it is next (the stack is down)."""
+        with self._lock:
+            return self._held.get(experiment_id)
+
     def cancel(self, experiment_id: str) -> bool:
         """Cancel a waiting or the running experiment; False if it is neither."""
         with self._lock:
@@ -143,6 +177,8 @@ class ExperimentQueue:
             if experiment_id not in self._waiting:
                 return False
             self._waiting.remove(experiment_id)
+            self._held.pop(experiment_id, None)
+        self._wake()  # the worker may be holding it for the stack: on to the next one
         with self.sessions() as session:
             experiment = repo.get_experiment(session, experiment_id)
             if experiment is not None and experiment.status == "queued":
@@ -151,11 +187,17 @@ class ExperimentQueue:
                 self.engine.publish(ended(experiment_id, "cancelled", experiment.spec.get("rounds", 0)))
         return True
 
-    def _next(self) -> str | None:
+    def _head(self) -> str | None:
         with self._lock:
-            if not self._waiting:
+            return self._waiting[0] if self._waiting else None
+
+    def _next(self, expected: str) -> str | None:
+        """Take `expected` off the head to run it; None when it is no longer there (cancelled)."""
+        with self._lock:
+            if not self._waiting or self._waiting[0] != expected:
                 return None
             self.running = self._waiting.pop(0)
+            self._held.pop(self.running, None)
             self._cancel = threading.Event()
             return self.running
 
@@ -170,12 +212,17 @@ class ExperimentQueue:
                 await asyncio.sleep(SERVE_RETRY_DELAY_S)
 
     async def _serve_next(self) -> None:
-        experiment_id = self._next()
-        if experiment_id is None:
+        head = self._head()
+        if head is None:
             # A submit from another thread sets the event through the loop, so after this
             # clear: it cannot be lost.
             self._wakeup.clear()
             await self._wakeup.wait()
+            return
+        if not await self._stack_ready_for(head):
+            return
+        experiment_id = self._next(head)
+        if experiment_id is None:
             return
         try:
             await asyncio.to_thread(self.engine.execute, experiment_id, self._cancel, self._shutdown)
@@ -185,6 +232,47 @@ class ExperimentQueue:
         finally:
             with self._lock:
                 self.running = None
+
+    async def _stack_ready_for(self, experiment_id: str) -> bool:
+        """True when the stack is ready for the next experiment (or is not asked). Else hold it:
+        say why (once per change of reason) and wait for the next check, a cancel, a submit or
+        the shutdown, then False: the worker looks at the queue's head again."""
+        if self.stack_probe is None:
+            return True
+        # Cleared before the probe: a cancel meanwhile still wakes the wait below.
+        self._wakeup.clear()
+        try:
+            down = await asyncio.to_thread(self.stack_probe)
+        except Exception as error:  # the probe's own fault never holds the queue
+            log.warning("could not probe the stack's health before experiment %s: %r", experiment_id, error)
+            return True
+        if not down:
+            with self._lock:
+                was_held = self._held.pop(experiment_id, None) is not None
+            if was_held:
+                await asyncio.to_thread(self._publish_held, experiment_id, "the stack is ready again: starting")
+            return True
+        message = waiting_message(down)
+        with self._lock:
+            if experiment_id not in self._waiting:
+                return False  # cancelled during the probe
+            changed = self._held.get(experiment_id) != message
+            self._held[experiment_id] = message
+        if changed:
+            log.warning("experiment %s is next: %s", experiment_id, message)
+            await asyncio.to_thread(self._publish_held, experiment_id, message)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wakeup.wait(), STACK_RECHECK_S)
+        return False
+
+    def _publish_held(self, experiment_id: str, message: str) -> None:
+        with self.sessions() as session:
+            experiment = repo.get_experiment(session, experiment_id)
+            rounds = experiment.spec.get("rounds", 0) if experiment is not None else 0
+        event = Progress(
+            experiment_id=experiment_id, status="queued", phase="queued", rounds=rounds, slots=0, message=message
+        )
+        self.engine.publish(event)
 
     async def _record_failure(self, experiment_id: str, error: str) -> None:
         """Mark the experiment failed, trying again with backoff while the write itself fails.

@@ -43,6 +43,11 @@ def backend_argv(ports: Ports, shutdown_grace_s: float) -> tuple[str, ...]:
     )
 
 
+def watcher_argv(state: Path) -> tuple[str, ...]:
+    """The watcher (`tracetax stack watch`): the same interpreter, and so environment, as the CLI."""
+    return (sys.executable, "-m", "tracetax.cli", "stack", "watch", "--state-dir", str(state))
+
+
 class NativeStack:
     def __init__(self, state: Path | None = None, ports: Ports | None = None, report: Report = print) -> None:
         self.state = state or state_dir()
@@ -66,7 +71,7 @@ class NativeStack:
             else c
             for c in stack
         )
-        self.supervisor = Supervisor(self.state, self.components, report)
+        self.supervisor = Supervisor(self.state, self.components, report, watcher_argv=watcher_argv(self.state))
 
     def build(self, force: bool = False) -> None:
         self.report("Building what is missing (cached under the tool cache):")

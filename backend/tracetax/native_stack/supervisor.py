@@ -2,8 +2,13 @@
 
 Layout of the state directory:
     run/<component>.json   pid, process start time and argv of a running component
+    run/<component>.lock   held while it is started or stopped (`up`, the watcher, `down`)
     logs/<component>.log   its stdout and stderr
     data/<component>/      its data (kept by `down`, wiped by `clean`)
+    stack-watch.json       restarts and last exit of each component (watch.py)
+
+`up` ends by starting the watcher (watch.py: run/watcher.json, logs/watcher.log), which starts
+again a component that exits; `down` stops it before anything else.
 
 Each component runs in its own session (process group), so `down` stops it with everything
 it spawned and nothing outlives it. A pid file is trusted only if the pid still belongs to
@@ -16,20 +21,24 @@ only too): `make down` must work even if the backend's environment is broken.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import shutil
 import socket
 import subprocess
+import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from tracetax.core.urls import redact_url
+from tracetax.native_stack import watch
 from tracetax.native_stack.components import Component
 from tracetax.system import processes, procfs
 from tracetax.system.placement import PlacementError, stack_cpus_from_environment
@@ -51,6 +60,8 @@ class ComponentStatus:
     log: Path | None = None
     # Seconds from the start of waiting until ready (None when not ready or not measured).
     ready_after_s: float | None = None
+    # The watcher's restarts and last exit of it, in words ("" when no watcher ever ran).
+    restarts: str = ""
 
 
 def port_is_free(port: int, host: str = "127.0.0.1") -> bool:
@@ -101,11 +112,20 @@ def _tail(path: Path, lines: int = 8) -> str:
 
 class Supervisor:
     def __init__(
-        self, state: Path, stack: Iterable[Component], report: Report = print, cpus: set[int] | None = None
+        self,
+        state: Path,
+        stack: Iterable[Component],
+        report: Report = print,
+        cpus: set[int] | None = None,
+        watcher_argv: tuple[str, ...] | None = None,
     ) -> None:
         self.state = state
         self.stack = tuple(stack)
         self.report = report
+        # What `up` starts last to restart a component that exits (None: no watcher).
+        self.watcher_argv = watcher_argv
+        # The processes this object started, by component: how one ended is known only to its parent.
+        self.spawned: dict[str, subprocess.Popen[bytes]] = {}
         # The stack's cores; None: from the placement rule for this machine (and its
         # TRACETAX_SERVICE_CPUS / TRACETAX_LOADGEN_CPUS), read when a component starts.
         self.cpus = cpus
@@ -120,6 +140,15 @@ class Supervisor:
 
     def log_file(self, name: str) -> Path:
         return self.log_dir / f"{name}.log"
+
+    @contextlib.contextmanager
+    def _locked(self, name: str) -> Iterator[None]:
+        """One starter or stopper of `name` at a time, across processes (`up`, the watcher, `down`,
+        a test): the second finds it running, or gone, instead of racing for its ports."""
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        with (self.run_dir / f"{name}.lock").open("a") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)  # released when the file closes
+            yield
 
     def running_pid(self, name: str) -> int | None:
         """The pid of `name` if the process we started is still alive, else None."""
@@ -161,29 +190,74 @@ class Supervisor:
             raise StackError(f"cannot place the stack on this machine's cores: {error}") from None
 
     def start(self, component: Component) -> int:
-        existing = self.running_pid(component.name)
-        if existing is not None:
-            return existing
-        self._check_binary(component)
-        cpus = self._stack_cpus()
-        self._check_ports(component)
-        for folder in (self.run_dir, self.log_dir, self.data_dir):
-            folder.mkdir(parents=True, exist_ok=True)
-        if component.data_subdir:
-            (self.data_dir / component.data_subdir).mkdir(parents=True, exist_ok=True)
-        for path, text in component.files.items():
-            path.write_text(text)
-        log = self.log_file(component.name)
-        with log.open("ab") as out:
-            out.write(f"\n--- {time.strftime('%Y-%m-%dT%H:%M:%S')} starting {' '.join(component.argv)}\n".encode())
+        with self._locked(component.name):
+            existing = self.running_pid(component.name)
+            if existing is not None:
+                return existing
+            self._check_binary(component)
+            cpus = self._stack_cpus()
+            self._check_ports(component)
+            for folder in (self.run_dir, self.log_dir, self.data_dir):
+                folder.mkdir(parents=True, exist_ok=True)
+            if component.data_subdir:
+                (self.data_dir / component.data_subdir).mkdir(parents=True, exist_ok=True)
+            for path, text in component.files.items():
+                path.write_text(text)
+            return self._spawn(component.name, component.argv, {**os.environ, **component.env}, cpus)
+
+    def _spawn(self, name: str, argv: tuple[str, ...], env: dict[str, str], cpus: set[int] | None) -> int:
+        """Start `argv` in its own process group (`down` stops it and its children) on the
+        stack's cores, logging to logs/<name>.log, and write its pid file."""
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        with self.log_file(name).open("ab") as out:
+            out.write(f"\n--- {time.strftime('%Y-%m-%dT%H:%M:%S')} starting {' '.join(argv)}\n".encode())
             out.flush()
-            # Own process group (`down` stops it and its children), on the stack's cores.
-            process = processes.spawn(
-                component.argv, env={**os.environ, **component.env}, stdout=out, cwd=self.state, cpus=cpus
-            )
-        record = {"pid": process.pid, "start_time": procfs.start_time(process.pid), "argv": list(component.argv)}
-        self._pid_file(component.name).write_text(json.dumps(record))
+            process = processes.spawn(argv, env=env, stdout=out, cwd=self.state, cpus=cpus)
+        self.spawned[name] = process
+        record = {"pid": process.pid, "start_time": procfs.start_time(process.pid), "argv": list(argv)}
+        self._pid_file(name).write_text(json.dumps(record))
         return process.pid
+
+    # -- the watcher -----------------------------------------------------------------------
+
+    def start_watcher(self) -> int | None:
+        """Start the watcher (watch.py) unless it runs; None when this stack has none."""
+        if self.watcher_argv is None:
+            return None
+        with self._locked(watch.WATCHER):
+            existing = self.running_pid(watch.WATCHER)
+            if existing is not None:
+                return existing
+            return self._spawn(watch.WATCHER, self.watcher_argv, dict(os.environ), self._stack_cpus())
+
+    def stop_watcher(self) -> None:
+        """Stop the watcher: nothing restarts a component until `start_watcher`."""
+        self._stop_one(watch.WATCHER)
+
+    def keep_up(self, stop: threading.Event) -> None:
+        """The watcher's loop (`tracetax stack watch`): start again what exits until `stop`."""
+        by_name = {component.name: component for component in self.stack}
+        watcher = watch.Watcher(
+            names=tuple(by_name),
+            alive=lambda name: self.running_pid(name) is not None,
+            exit_of=self._exit_of,
+            start=lambda name: self.start(by_name[name]),
+            log=self.report,
+        )
+        watch.run(watcher, self.state, stop)
+
+    def _exit_of(self, name: str) -> str | None:
+        """How `name` ended, when this object started it (and so can reap it); else None."""
+        process = self.spawned.pop(name, None)
+        if process is None:
+            return None
+        try:
+            return watch.describe_exit(process.wait(timeout=5))
+        except subprocess.TimeoutExpired:  # its pid file says gone, the process does not: unknown
+            return None
+
+    def supervision(self) -> watch.Supervision | None:
+        return watch.read_supervision(self.state)
 
     def wait_ready(self, component: Component) -> ComponentStatus:
         log = self.log_file(component.name)
@@ -224,6 +298,9 @@ class Supervisor:
                 self.start(component)
             with ThreadPoolExecutor(max_workers=len(self.stack)) as pool:
                 statuses = list(pool.map(self.wait_ready, self.stack))
+            if all(status.ready for status in statuses) and self.watcher_argv is not None:
+                self.report("  starting the watcher (it starts again a component that exits)")
+                self.start_watcher()
         except StackError as error:
             self.down()
             raise StackError(str(error)) from None
@@ -251,12 +328,16 @@ class Supervisor:
         return next((c for c in self.stack if c.name == name), None)
 
     def _stop_one(self, name: str) -> None:
-        pid = self.running_pid(name)
-        pid_file = self._pid_file(name)
-        if pid is not None:
-            grace = self.stop_grace_s(name)
-            processes.stop_group(pid, grace, lambda: self.report(self._kill_message(name, grace)))
-        pid_file.unlink(missing_ok=True)
+        with self._locked(name):
+            pid = self.running_pid(name)
+            pid_file = self._pid_file(name)
+            if pid is not None:
+                grace = self.stop_grace_s(name)
+                processes.stop_group(pid, grace, lambda: self.report(self._kill_message(name, grace)))
+            pid_file.unlink(missing_ok=True)
+        process = self.spawned.pop(name, None)
+        if process is not None:
+            process.poll()  # reap it: this object started it
 
     def _kill_message(self, name: str, grace: float) -> str:
         """What `down` says when it kills `name`, with why when that is known to be harmless."""
@@ -265,7 +346,8 @@ class Supervisor:
         return f"  {name} did not stop within {grace:.0f}s: killing it{why}"
 
     def down(self) -> None:
-        """Stop every component, last started first; data stays."""
+        """Stop the watcher, then every component, last started first; data stays."""
+        self.stop_watcher()  # first: it would start again what is stopped next
         names = [component.name for component in reversed(self.stack)]
         # Pid files of components no longer in the stack definition are stopped too.
         if self.run_dir.exists():
@@ -280,20 +362,44 @@ class Supervisor:
     # -- status ----------------------------------------------------------------------------
 
     def status(self) -> list[ComponentStatus]:
+        supervision = self.supervision()
         rows = []
         for component in self.stack:
+            restarts = ""
+            if supervision is not None:
+                restarts = watch.summary(supervision.components.get(component.name, {}), supervision.watching)
             if self.running_pid(component.name) is None:
                 rows.append(
-                    ComponentStatus(component.name, component.url, False, "not running", self.log_file(component.name))
+                    ComponentStatus(
+                        component.name,
+                        component.url,
+                        False,
+                        "not running",
+                        self.log_file(component.name),
+                        restarts=restarts,
+                    )
                 )
                 continue
             ready, reason = http_ready(component.ready_url)
             rows.append(
                 ComponentStatus(
-                    component.name, component.url, ready, "" if ready else reason, self.log_file(component.name)
+                    component.name,
+                    component.url,
+                    ready,
+                    "" if ready else reason,
+                    self.log_file(component.name),
+                    restarts=restarts,
                 )
             )
         return rows
+
+    def watcher_line(self) -> str:
+        """Whether anything starts again a component that exits, for `stack status`."""
+        pid = self.running_pid(watch.WATCHER)
+        if pid is not None:
+            log = self.log_file(watch.WATCHER)
+            return f"watcher: running (pid {pid}): a component that exits is started again (log: {log})"
+        return "watcher: NOT running: a component that exits stays down until `make up`"
 
 
 def format_table(rows: list[ComponentStatus]) -> str:
@@ -307,6 +413,8 @@ def format_table(rows: list[ComponentStatus]) -> str:
         state = "ready" if row.ready else "FAILED"
         if row.ready and row.ready_after_s is not None:
             note = f"ready after {row.ready_after_s:.1f}s"
+        if row.restarts:
+            note = f"{note}  [{row.restarts}]" if note else row.restarts
         body.append((row.name, redact_url(row.url), state, note))
     widths = [max(len(str(line[i])) for line in (header, *body)) for i in range(3)]
     lines = []

@@ -210,7 +210,7 @@ export const OPENAPI_ENUMS = {
       "share_pct"
     ]
   },
-  "HealthReport": {
+  "HealthAnswer": {
     "status": [
       "ok",
       "degraded"

@@ -14,7 +14,8 @@ export interface paths {
         /**
          * Health
          * @description Readiness and version of the backend, Tempo, Loki, the metrics store and the Collector,
-         *     probed now. 200 when all are ready, 503 (same body) when any is not.
+         *     probed now, and in a native stack (`make up`) what its watcher restarted: each component's
+         *     restarts and last exit. 200 when all are ready, 503 (same body) when any is not.
          */
         get: operations["health_api_health_get"];
         put?: never;
@@ -1091,6 +1092,21 @@ export interface components {
              */
             detail: string;
         };
+        /** ComponentRestarts */
+        ComponentRestarts: {
+            /** Name */
+            name: string;
+            /** Restarts */
+            restarts: number;
+            /** Last Exit */
+            last_exit?: string | null;
+            /** Last Exit At */
+            last_exit_at?: string | null;
+            /** State */
+            state: string;
+            /** Last Error */
+            last_error?: string | null;
+        };
         /**
          * Concurrency
          * @description How many requests the service serves at once, and on how many cores: a study's dimension
@@ -1474,6 +1490,8 @@ export interface components {
             finished_at: string | null;
             /** Queue Position */
             queue_position?: number | null;
+            /** Waiting For */
+            waiting_for?: string | null;
             /** Error */
             error?: string | null;
             provenance?: components["schemas"]["Provenance"] | null;
@@ -1575,6 +1593,8 @@ export interface components {
             finished_at: string | null;
             /** Queue Position */
             queue_position?: number | null;
+            /** Waiting For */
+            waiting_for?: string | null;
             /** Error */
             error?: string | null;
             provenance?: components["schemas"]["Provenance"] | null;
@@ -1762,8 +1782,8 @@ export interface components {
             /** Detail */
             detail?: components["schemas"]["ValidationError"][];
         };
-        /** HealthReport */
-        HealthReport: {
+        /** HealthAnswer */
+        HealthAnswer: {
             /**
              * Status
              * @enum {string}
@@ -1771,6 +1791,7 @@ export interface components {
             status: "ok" | "degraded";
             /** Components */
             components: components["schemas"]["ComponentHealth"][];
+            supervision?: components["schemas"]["StackSupervision"] | null;
         };
         /**
          * HistoryChangePoint
@@ -3196,6 +3217,18 @@ export interface components {
             /** Export Cpu Per Request Us */
             export_cpu_per_request_us: number | null;
         };
+        /**
+         * StackSupervision
+         * @description The native stack's watcher (`make up` starts it): whether it runs and what it restarted.
+         */
+        StackSupervision: {
+            /** Watching */
+            watching: boolean;
+            /** Detail */
+            detail: string;
+            /** Components */
+            components: components["schemas"]["ComponentRestarts"][];
+        };
         /** Stage */
         Stage: {
             /** Stage */
@@ -3593,7 +3626,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HealthReport"];
+                    "application/json": components["schemas"]["HealthAnswer"];
                 };
             };
             /** @description no or a wrong bearer token where this request needs one */
@@ -3611,7 +3644,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HealthReport"];
+                    "application/json": components["schemas"]["HealthAnswer"];
                 };
             };
         };

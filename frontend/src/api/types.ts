@@ -17,7 +17,9 @@ export type RoundRaw = Schemas["RoundRaw"];
 export type ServiceInfo = Schemas["ServiceInfo"];
 export type ModeInfo = Schemas["ModeInfo"];
 export type Preset = Schemas["Preset"];
-export type HealthReport = Schemas["HealthReport"];
+export type HealthReport = Schemas["HealthAnswer"];
+/** A native stack component's restarts by the stack's watcher (`make up`). */
+export type ComponentRestarts = Schemas["ComponentRestarts"];
 export type ComponentHealth = Schemas["ComponentHealth"];
 export type Processor = ConfigurationSpec["processor"];
 /** Request concurrency and cores: a configuration's, or a whole tuning run's (spec/service.py). */

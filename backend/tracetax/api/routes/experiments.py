@@ -92,6 +92,13 @@ def create_experiment(
     )
 
 
+def summary_of(experiment: Experiment, engine: EngineDep) -> ExperimentSummary:
+    """Its summary with where it is in the queue and why it waits, if it does."""
+    return ExperimentSummary.of(
+        experiment, engine.queue.position(experiment.id), engine.queue.waiting_for(experiment.id)
+    )
+
+
 @router.get("", response_model=list[ExperimentSummary])
 def list_experiments(
     engine: EngineDep,
@@ -100,7 +107,7 @@ def list_experiments(
 ) -> list[ExperimentSummary]:
     with engine.sessions() as session:
         experiments = repo.list_experiments(session, service, limit)
-    return [ExperimentSummary.of(e, engine.queue.position(e.id)) for e in experiments]
+    return [summary_of(e, engine) for e in experiments]
 
 
 @router.get(
@@ -113,7 +120,9 @@ def get_experiment(experiment_id: str, engine: EngineDep) -> ExperimentDetail:
     """The experiment with its spec and rounds. The spec's secrets (the values of header and env
     names that carry a credential) are "***", unless `reveal=true` comes with the token."""
     experiment = load_experiment(engine, experiment_id)
-    summary = ExperimentSummary.of(experiment, engine.queue.position(experiment.id))
+    summary = ExperimentSummary.of(
+        experiment, engine.queue.position(experiment.id), engine.queue.waiting_for(experiment.id)
+    )
     return ExperimentDetail(
         **summary.model_dump(),
         spec=experiment.spec,
@@ -133,7 +142,9 @@ def cancel_experiment(experiment_id: str, engine: EngineDep) -> ExperimentSummar
     if not engine.queue.cancel(experiment_id):
         raise HTTPException(status.HTTP_409_CONFLICT, f"experiment {experiment_id} is {experiment.status}")
     experiment = load_experiment(engine, experiment_id)
-    return ExperimentSummary.of(experiment, engine.queue.position(experiment_id))
+    return ExperimentSummary.of(
+        experiment, engine.queue.position(experiment_id), engine.queue.waiting_for(experiment_id)
+    )
 
 
 @router.delete(
@@ -215,7 +226,8 @@ async def experiment_events(
         return
     if experiment.status == "queued":
         queued = {"experiment_id": experiment_id, "status": "queued", "phase": "queued"}
-        yield progress_event({**queued, "queue_position": engine.queue.position(experiment_id)})
+        position, waiting_for = engine.queue.position(experiment_id), engine.queue.waiting_for(experiment_id)
+        yield progress_event({**queued, "queue_position": position, "message": waiting_for})
     async for event in engine.broker.subscribe(experiment_id, idle_s=EVENTS_IDLE_S):
         if event is not None:
             yield progress_event(event)

@@ -9,25 +9,32 @@ from pydantic import BaseModel
 
 from tracetax.api.auth import UNAUTHORIZED, require_token
 from tracetax.api.deps import BackendsDep, EngineDep, SettingsDep
-from tracetax.clients.health import HealthReport, check_components
+from tracetax.api.schemas.health import HealthAnswer, StackSupervision
+from tracetax.clients.health import check_components
+from tracetax.native_stack.watch import read_supervision
+from tracetax.system.paths import state_dir
 
 router = APIRouter(prefix="/api/health", tags=["health"])
 
 
 @router.get(
     "",
-    response_model=HealthReport,
-    responses={503: {"model": HealthReport, "description": "at least one component is not ready"}, **UNAUTHORIZED},
+    response_model=HealthAnswer,
+    responses={503: {"model": HealthAnswer, "description": "at least one component is not ready"}, **UNAUTHORIZED},
     # The component addresses and versions are the deployment's business: behind the token.
     dependencies=[Depends(require_token)],
 )
-async def health(backends: BackendsDep, settings: SettingsDep, response: Response) -> HealthReport:
+async def health(backends: BackendsDep, settings: SettingsDep, response: Response) -> HealthAnswer:
     """Readiness and version of the backend, Tempo, Loki, the metrics store and the Collector,
-    probed now. 200 when all are ready, 503 (same body) when any is not."""
+    probed now, and in a native stack (`make up`) what its watcher restarted: each component's
+    restarts and last exit. 200 when all are ready, 503 (same body) when any is not."""
     report = await check_components(backends, settings)
     if report.status != "ok":
         response.status_code = status.HTTP_503_SERVICE_UNAVAILABLE
-    return report
+    supervision = read_supervision(state_dir())
+    return HealthAnswer(
+        **report.model_dump(), supervision=StackSupervision.of(supervision) if supervision is not None else None
+    )
 
 
 @router.get("/live")

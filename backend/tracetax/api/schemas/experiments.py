@@ -35,12 +35,17 @@ class ExperimentSummary(BaseModel):
     started_at: datetime | None
     finished_at: datetime | None
     queue_position: int | None = None
+    # Why it has not started although it is next: "waiting for the Collector (...)" while a
+    # component of the stack is down (the queue holds it until the stack is ready again).
+    waiting_for: str | None = None
     error: str | None = None
     # Where it came from (repository, branch, commit, pull request, CI run), when given.
     provenance: Provenance | None = None
 
     @classmethod
-    def of(cls, experiment: Experiment, queue_position: int | None) -> ExperimentSummary:
+    def of(
+        cls, experiment: Experiment, queue_position: int | None, waiting_for: str | None = None
+    ) -> ExperimentSummary:
         configurations = experiment.spec.get("configurations", [])
         return cls(
             id=experiment.id,
@@ -54,6 +59,7 @@ class ExperimentSummary(BaseModel):
             started_at=experiment.started_at,
             finished_at=experiment.finished_at,
             queue_position=queue_position,
+            waiting_for=waiting_for,
             error=experiment.error,
             provenance=Provenance.model_validate(experiment.provenance) if experiment.provenance else None,
         )

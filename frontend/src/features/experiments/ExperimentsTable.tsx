@@ -33,6 +33,9 @@ export function ExperimentsTable({ experiments }: { experiments: ExperimentSumma
             {experiment.status === "queued" && experiment.queue_position != null && (
               <div className="muted small">position {experiment.queue_position}</div>
             )}
+            {experiment.status === "queued" && experiment.waiting_for && (
+              <div className="muted small">{experiment.waiting_for}</div>
+            )}
           </StatusCell>
           <td>
             {isPipelineSummary(experiment) ? (

@@ -1,4 +1,4 @@
-import type { HealthReport } from "../../api/types";
+import type { ComponentRestarts, HealthReport } from "../../api/types";
 import { QueryStates } from "../../components/States";
 import { useHealth } from "./useHealth";
 
@@ -18,9 +18,24 @@ export function HealthPanel() {
   );
 }
 
+/** "2 (last: killed by SIGKILL)": what the stack's watcher restarted; "–" outside a native stack. */
+function restartsText(entry: ComponentRestarts | undefined): string {
+  if (!entry) return "–";
+  const last = entry.last_exit ? ` (last: ${entry.last_exit})` : "";
+  const down = entry.state === "running" ? "" : `; ${entry.state}`;
+  return `${entry.restarts}${last}${down}`;
+}
+
 function HealthTable({ report }: { report: HealthReport }) {
+  const supervision = report.supervision;
+  const restarts = new Map((supervision?.components ?? []).map((entry) => [entry.name, entry]));
   return (
     <div className="table-scroll">
+      {supervision && (
+        <p className={supervision.watching ? "muted small" : "error small"}>
+          Stack watcher: {supervision.detail}
+        </p>
+      )}
       <table>
         <caption>
           {report.status === "ok" ? "All components ready" : "Some components are not ready"}
@@ -31,6 +46,7 @@ function HealthTable({ report }: { report: HealthReport }) {
             <th scope="col">Status</th>
             <th scope="col">Version</th>
             <th scope="col">URL</th>
+            {supervision && <th scope="col">Restarts</th>}
           </tr>
         </thead>
         <tbody>
@@ -49,6 +65,7 @@ function HealthTable({ report }: { report: HealthReport }) {
               <td>
                 <code>{component.url}</code>
               </td>
+              {supervision && <td>{restartsText(restarts.get(component.name))}</td>}
             </tr>
           ))}
         </tbody>

@@ -78,7 +78,7 @@ export function LiveRun({ experiment }: { experiment: ExperimentDetail }) {
       ) : (
         <p role="status" className="muted">
           {experiment.status === "queued"
-            ? `Queued${experiment.queue_position ? ` at position ${experiment.queue_position}` : ""}; waiting for the first progress event…`
+            ? `Queued${experiment.queue_position ? ` at position ${experiment.queue_position}` : ""}; ${experiment.waiting_for ?? "waiting for the first progress event…"}`
             : "Waiting for the first progress event…"}
         </p>
       )}
