@@ -49,6 +49,8 @@ def backend(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], str, Path
         "TRACETAX_COLLECTOR_HEALTH_URL": closed_url(),
         "TRACETAX_HEALTH_PROBE_TIMEOUT_S": "0.5",
         "TRACETAX_LEDGER_SETTLE_S": "0",
+        # The stores are closed on purpose: the round must start anyway, not wait for them.
+        "TRACETAX_STACK_WAIT": "false",
     }
     argv = [sys.executable, "-m", "uvicorn", "tests.fixtures.shutdown_app:create_app", "--factory"]
     argv += ["--host", "127.0.0.1", "--port", str(port), "--timeout-graceful-shutdown", str(int(GRACE_S))]
