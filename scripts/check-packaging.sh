@@ -3,6 +3,8 @@
 #
 #   scripts/check-packaging.sh                 every check; exits non-zero if any failed
 #   scripts/check-packaging.sh --install-only  only install the tools into the cache
+#   scripts/check-packaging.sh --install-compose  only the compose plugin, linked into
+#                                              ~/.docker/cli-plugins so `docker compose` runs it
 #   UPDATE_GOLDEN=1 scripts/check-packaging.sh rewrite helm/tracetax/tests/golden/*.yaml from
 #                                              the current chart (review the diff, then commit)
 #
@@ -207,6 +209,17 @@ docker_compose() {
     "$COMPOSE_PLUGIN" "$@"
   fi
 }
+
+# `make docker` (scripts/docker-daemon.sh's callers): only the compose plugin, and `docker
+# compose` made to find it (~/.docker/cli-plugins, where the docker CLI looks by default).
+if [ "${1:-}" = "--install-compose" ]; then
+  go_tool docker-compose "$COMPOSE_VERSION" github.com/docker/compose/v2 ./cmd "$COMPOSE_PLUGIN" \
+    "-X github.com/docker/compose/v2/internal.Version=$COMPOSE_VERSION" || exit 1
+  plugins="${DOCKER_CONFIG:-$HOME/.docker}/cli-plugins"
+  mkdir -p "$plugins" && ln -sf "$COMPOSE_PLUGIN" "$plugins/docker-compose"
+  echo "docker compose $COMPOSE_VERSION: $plugins/docker-compose"
+  exit 0
+fi
 
 if [ "${1:-}" = "--install-only" ]; then
   started=$SECONDS
