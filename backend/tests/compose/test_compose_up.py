@@ -46,8 +46,8 @@ SPEC: dict[str, Any] = {
 
 def compose(*args: str, check: bool = True, timeout: float = 600) -> subprocess.CompletedProcess[str]:
     """`docker compose` on the local images, as scripts/compose-local.sh runs it."""
-    command = ["scripts/compose-local.sh", "-p", PROJECT, *args]
-    env = {**os.environ, "UI_PORT": UI_PORT, "GRAFANA_PORT": GRAFANA_PORT}
+    command = ["scripts/compose-local.sh", *args]
+    env = {**os.environ, "COMPOSE_PROJECT_NAME": PROJECT, "UI_PORT": UI_PORT, "GRAFANA_PORT": GRAFANA_PORT}
     done = subprocess.run(command, cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False)
     if check and done.returncode != 0:
         raise AssertionError(f"{' '.join(command)} exited {done.returncode}:\n{done.stdout}\n{done.stderr}")
