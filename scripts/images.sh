@@ -151,6 +151,9 @@ stage_backend() {
   local pysvc="$ROOT/instrumented-services/python"
   cp "$pysvc"/*.py "$pysvc/pyproject.toml" "$pysvc/uv.lock" "$pysvc/service.json" "$services/python/"
   venv_for "$services/python" "$services/python/.venv"
+  # The zero-code sets' pins: without an install in the image, those configurations are then
+  # reported "not installed" by name rather than as an unreadable versions.json.
+  cp -r "$ROOT/instrumented-services/zero-code" "$services/zero-code"
   find "$dir" -name __pycache__ -path '*/tracetax/*' -prune -exec rm -rf {} +
 }
 
