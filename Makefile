@@ -25,7 +25,8 @@ TRACETAX := cd backend && $(UV) run --frozen tracetax
 SERVICE_DIRS := $(sort $(dir $(wildcard instrumented-services/*/service.json)))
 
 .PHONY: help up down clean status health toolchain backend-deps frontend-deps frontend stack-build \
-        postgres services tools zero-code examples test test-unit test-backend test-frontend test-e2e lint bench-services bench-engine bench-stacks bench-truth bench-collector bench-studies bench-history check-packaging
+        postgres services tools zero-code examples test test-unit test-backend test-frontend test-e2e lint bench-services bench-engine bench-stacks bench-truth bench-collector bench-studies bench-history check-packaging \
+        docker images test-compose
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -118,17 +119,17 @@ lint: backend-deps frontend-deps ## Linters and type checkers
 	cd frontend && npx biome check . && npx tsc -b && npm run --silent check:api
 	@cd backend && $(UV) run --frozen python -c "import json, sys; from tracetax.main import create_app; current = create_app().openapi(); committed = json.load(open('../frontend/openapi.json')); sys.exit(0 if current == committed else 'frontend/openapi.json is stale: run cd frontend && npm run gen:openapi')"
 
-test: lint test-backend test-frontend test-e2e check-packaging ## Every test suite (starts the real stack if it is not running)
+test: lint test-backend test-frontend test-e2e check-packaging test-compose ## Every test suite (starts the real stack if it is not running)
 
 # Two passes. What measures nothing (pure logic, the offline API, PostgreSQL, schemathesis) runs on
 # every core (pytest-xdist); then, one test at a time, what starts real services and the stack:
 # those measure, and a measurement must have the cores to itself.
 test-backend: toolchain postgres backend-deps stack-build frontend services tools zero-code examples
-	cd backend && $(UV) run --frozen pytest -m "not stack and not services" -n auto
+	cd backend && $(UV) run --frozen pytest -m "not stack and not services and not compose" -n auto
 	cd backend && $(UV) run --frozen pytest -m "stack or services"
 
 test-unit: backend-deps frontend-deps ## The quick loop: pytest of pure logic and the offline API (no stack, demo services, schemathesis or PostgreSQL) and Vitest
-	cd backend && $(UV) run --frozen pytest -q -m "not stack and not schemathesis and not services and not postgres" -n auto
+	cd backend && $(UV) run --frozen pytest -q -m "not stack and not schemathesis and not services and not postgres and not compose" -n auto
 	cd frontend && npx vitest run
 
 test-e2e: backend-deps frontend services tools zero-code examples ## Browser tests (Chromium) against the running stack, or one started for them
@@ -136,6 +137,28 @@ test-e2e: backend-deps frontend services tools zero-code examples ## Browser tes
 
 check-packaging: ## Packaging checks without a Docker engine: compose, Dockerfiles, Helm chart (UPDATE_GOLDEN=1 rewrites the golden file)
 	@scripts/check-packaging.sh
+
+# Docker without systemd or a registry: Debian's engine and mmdebstrap, a daemon started by
+# scripts/docker-daemon.sh (stopped by `scripts/docker-daemon.sh stop`), the compose v2 plugin
+# (pinned in scripts/check-packaging.sh, built from the Go module proxy; docs/native-stack.md).
+docker: ## Docker for the images and the compose test: docker.io and mmdebstrap from Debian when missing (as root), dockerd started unless one answers, the compose v2 plugin
+	@if ! command -v dockerd >/dev/null || ! command -v mmdebstrap >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing docker.io and mmdebstrap from Debian (the Docker engine; the images' Debian base)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker.io mmdebstrap >/dev/null; \
+	  else echo "make: dockerd or mmdebstrap is missing: install a Docker engine and mmdebstrap (Debian: apt-get install docker.io mmdebstrap) and retry" >&2; exit 1; fi; \
+	fi
+	@scripts/check-packaging.sh --install-compose
+	@scripts/docker-daemon.sh start
+
+# Every image from what the targets before it built; nothing compiled twice (scripts/images.sh).
+images: docker backend-deps stack-build frontend services tools ## Build every image compose.yml runs, here, with no registry (names in images/local.env)
+	@scripts/images.sh build
+
+# The real compose.yml on the local images, published on UI_PORT 18000 (GRAFANA_PORT 13000) so
+# it runs beside `make up`'s stack; ends with `docker compose down -v`.
+test-compose: images ## `docker compose up` for real: every health check green, the UI, a Go experiment inside
+	cd backend && $(UV) run --frozen pytest -m compose -n 0 tests/compose
 
 test-frontend: frontend-deps
 	cd frontend && npx vitest run

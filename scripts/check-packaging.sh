@@ -3,6 +3,8 @@
 #
 #   scripts/check-packaging.sh                 every check; exits non-zero if any failed
 #   scripts/check-packaging.sh --install-only  only install the tools into the cache
+#   scripts/check-packaging.sh --install-compose  only the compose plugin, linked into
+#                                              ~/.docker/cli-plugins so `docker compose` runs it
 #   UPDATE_GOLDEN=1 scripts/check-packaging.sh rewrite helm/tracetax/tests/golden/*.yaml from
 #                                              the current chart (review the diff, then commit)
 #
@@ -20,7 +22,8 @@
 #             no start there without GRAFANA_ADMIN_PASSWORD).
 #   docker    each Dockerfile passes hadolint (errors fail, warnings are printed), its base images
 #             are pinned, and every path it COPYs/ADDs exists in its build context and is not
-#             excluded by that context's .dockerignore.
+#             excluded by that context's .dockerignore (images/<name>/Dockerfile: the context
+#             scripts/images.sh stages under the cache, once `make images` staged it).
 #   helm      the chart's copies of the components' configs (and compose's Tempo config) are what
 #             scripts/gen-stack-configs.py generates from their sources; `helm lint --strict` and
 #             `helm template` for each helm/tracetax/ci/*.yaml, validated by kubeconform -strict
@@ -207,6 +210,17 @@ docker_compose() {
     "$COMPOSE_PLUGIN" "$@"
   fi
 }
+
+# `make docker` (scripts/docker-daemon.sh's callers): only the compose plugin, and `docker
+# compose` made to find it (~/.docker/cli-plugins, where the docker CLI looks by default).
+if [ "${1:-}" = "--install-compose" ]; then
+  go_tool docker-compose "$COMPOSE_VERSION" github.com/docker/compose/v2 ./cmd "$COMPOSE_PLUGIN" \
+    "-X github.com/docker/compose/v2/internal.Version=$COMPOSE_VERSION" || exit 1
+  plugins="${DOCKER_CONFIG:-$HOME/.docker}/cli-plugins"
+  mkdir -p "$plugins" && ln -sf "$COMPOSE_PLUGIN" "$plugins/docker-compose"
+  echo "docker compose $COMPOSE_VERSION: $plugins/docker-compose"
+  exit 0
+fi
 
 if [ "${1:-}" = "--install-only" ]; then
   started=$SECONDS
@@ -472,6 +486,11 @@ done <<<"$COMPOSE_BUILDS"
 for dockerfile in instrumented-services/*/Dockerfile stack/*/Dockerfile; do
   [ -f "$dockerfile" ] && [ -z "${CONTEXT[$dockerfile]:-}" ] && CONTEXT[$dockerfile]="$(dirname "$dockerfile")"
 done
+# images/<name>/Dockerfile builds from the context scripts/images.sh stages in the cache (the
+# binaries `make` built): its COPY sources are checked there once staged (`make images`).
+for dockerfile in images/*/Dockerfile; do
+  [ -f "$dockerfile" ] && CONTEXT[$dockerfile]="$CACHE_DIR/images/$(basename "$(dirname "$dockerfile")")"
+done
 
 for dockerfile in $(printf '%s\n' "${!CONTEXT[@]}" | sort); do
   context="${CONTEXT[$dockerfile]}"
@@ -488,6 +507,10 @@ for dockerfile in $(printf '%s\n' "${!CONTEXT[@]}" | sort); do
     fi
   else
     bad "hadolint $dockerfile (hadolint not installed)"
+  fi
+  if [ ! -d "$context" ] && [[ "$dockerfile" == images/* ]]; then
+    note "$dockerfile: COPY sources not checked: its context is staged by \`make images\` ($context)"
+    continue
   fi
   if out="$(python3 - "$dockerfile" "$context" <<'PY' 2>&1
 import glob, json, os, re, shlex, sys
