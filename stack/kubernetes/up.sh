@@ -231,6 +231,7 @@ start_apiserver() {
     --profiling=false --v=1
   wait_ready kube-apiserver 120 kubectl get --raw /readyz
   kubectl apply -f "$K8S_DIR/manifests/cluster-rbac.yaml" >>"$LOGS/kubectl.log"
+  "$K8S_DIR/volumes.sh" >>"$LOGS/kubectl.log"
 }
 
 start_control_plane() {
