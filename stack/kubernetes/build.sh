@@ -72,6 +72,19 @@ images() {
   fi
 }
 
+# kube-proxy and kube-router run these by name, with their libraries and extension modules where
+# Debian puts them: installed (tools only, no service), not unpacked
+host_tools() {
+  command -v iptables >/dev/null && command -v ipset >/dev/null && command -v conntrack >/dev/null && return 0
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    step "installing Debian's iptables, ipset and conntrack (kube-proxy and kube-router run them)"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iptables ipset conntrack >/dev/null
+  else
+    echo "cluster-build: iptables, ipset and conntrack are missing: install them (apt-get install iptables ipset conntrack)" >&2
+    return 1
+  fi
+}
+
 helm() {
   [ -x "$HELM" ] && return 0
   step "installing helm $HELM_VERSION and the packaging tools (scripts/check-packaging.sh --install-only)"
@@ -80,4 +93,4 @@ helm() {
 
 command -v go >/dev/null || { echo "cluster-build: Go is needed (Go >= 1.26) to build Kubernetes and CoreDNS" >&2; exit 1; }
 command -v gcc >/dev/null || { echo "cluster-build: gcc is needed to compile the pause container (apt-get install gcc libc6-dev)" >&2; exit 1; }
-for part in debian kubernetes coredns kube_router helm images; do timed "$part"; done
+for part in host_tools debian kubernetes coredns kube_router helm images; do timed "$part"; done

@@ -9,6 +9,7 @@ next session starts from the same place.
 
 from __future__ import annotations
 
+import base64
 import os
 import shutil
 import socket
@@ -57,7 +58,10 @@ class Cluster:
         return result
 
     def helm_cmd(self, *args: str, check: bool = True, timeout: float = 900) -> subprocess.CompletedProcess[str]:
-        env = {**self.env, **{f"HELM_{kind}_HOME": f"{self.state}/helm/{kind.lower()}" for kind in ("CACHE", "CONFIG", "DATA")}}
+        env = {
+            **self.env,
+            **{f"HELM_{kind}_HOME": f"{self.state}/helm/{kind.lower()}" for kind in ("CACHE", "CONFIG", "DATA")},
+        }
         result = subprocess.run([self.helm, *args], capture_output=True, text=True, env=env, timeout=timeout)
         if check and result.returncode != 0:
             raise AssertionError(f"helm {' '.join(args)} failed:\n{result.stdout}{result.stderr}")
@@ -70,7 +74,7 @@ class Cluster:
 @pytest.fixture(scope="session")
 def cluster() -> Iterator[Cluster]:
     if os.geteuid() != 0:
-        pytest.fail("the cluster tests run as root (the kubelet, containerd and kube-proxy manage cgroups, mounts, iptables)")
+        pytest.fail("the cluster tests run as root (the kubelet and kube-proxy manage cgroups, mounts, iptables)")
     settings = _env_sh("KUBECONFIG", "HELM", "K8S_BIN", "K8S_STATE")
     found = Cluster(settings["KUBECONFIG"], settings["HELM"], settings["K8S_BIN"], settings["K8S_STATE"])
     if Path(found.kubeconfig).exists() and found.running():
@@ -101,14 +105,18 @@ class Release:
         encoded = self.cluster.kubectl(
             "-n", self.namespace, "get", "secret", f"{self.fullname}-api-token", "-o", "jsonpath={.data.api-token}"
         ).stdout
-        import base64
-
         return base64.b64decode(encoded).decode()
 
     def pod(self, component: str) -> str:
         return self.cluster.kubectl(
-            "-n", self.namespace, "get", "pod", "-l", f"app.kubernetes.io/component={component}",
-            "-o", "jsonpath={.items[0].metadata.name}",
+            "-n",
+            self.namespace,
+            "get",
+            "pod",
+            "-l",
+            f"app.kubernetes.io/component={component}",
+            "-o",
+            "jsonpath={.items[0].metadata.name}",
         ).stdout
 
 
@@ -124,7 +132,10 @@ def port_forward(cluster: Cluster, namespace: str, target: str, remote_port: int
     port = _free_port()
     process = subprocess.Popen(
         [f"{cluster.bin_dir}/kubectl", "-n", namespace, "port-forward", target, f"{port}:{remote_port}"],
-        env=cluster.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env=cluster.env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     try:
         deadline = time.monotonic() + 30
@@ -144,7 +155,16 @@ def port_forward(cluster: Cluster, namespace: str, target: str, remote_port: int
 
 def _uninstall(cluster: Cluster) -> None:
     cluster.helm_cmd("uninstall", RELEASE, "-n", NAMESPACE, "--wait", "--timeout", "3m", check=False)
-    cluster.kubectl("delete", "namespace", NAMESPACE, "--wait=true", "--timeout=180s", "--ignore-not-found", check=False, timeout=200)
+    cluster.kubectl(
+        "delete",
+        "namespace",
+        NAMESPACE,
+        "--wait=true",
+        "--timeout=180s",
+        "--ignore-not-found",
+        check=False,
+        timeout=200,
+    )
     subprocess.run([str(K8S / "volumes.sh")], env=cluster.env, capture_output=True, check=False)
 
 
@@ -152,14 +172,24 @@ def _uninstall(cluster: Cluster) -> None:
 def release(cluster: Cluster) -> Iterator[Release]:
     if shutil.which("docker") is None:
         pytest.fail("the chart's images come from Docker (docker compose build): docker is not installed")
-    imported = subprocess.run([str(K8S / "images.sh"), str(CLUSTER_VALUES)], capture_output=True, text=True, env=cluster.env)
+    images = [str(K8S / "images.sh"), str(CLUSTER_VALUES)]
+    imported = subprocess.run(images, capture_output=True, text=True, env=cluster.env)
     if imported.returncode != 0:
         pytest.fail(f"could not import the chart's images:\n{imported.stdout}{imported.stderr}")
     _uninstall(cluster)  # a release an interrupted session left
     start = time.monotonic()
     cluster.helm_cmd(
-        "install", RELEASE, str(CHART), "-n", NAMESPACE, "--create-namespace", "-f", str(CLUSTER_VALUES),
-        "--wait", "--timeout", "10m",
+        "install",
+        RELEASE,
+        str(CHART),
+        "-n",
+        NAMESPACE,
+        "--create-namespace",
+        "-f",
+        str(CLUSTER_VALUES),
+        "--wait",
+        "--timeout",
+        "10m",
     )
     elapsed = time.monotonic() - start
     try:
