@@ -32,15 +32,16 @@ our_shims() { grep -l -a -P -- "-address\\x00\\Q$CONTAINERD_SOCK\\E\\x00" /proc/
 pod_processes() { cat /sys/fs/cgroup/pids/kubepods/cgroup.procs $(find /sys/fs/cgroup/pids/kubepods -mindepth 1 -name cgroup.procs 2>/dev/null) 2>/dev/null | sort -u; }
 
 # iptables/ip6tables: delete every rule that jumps to one of our chains, then our chains
-# (KUBE-*: kube-proxy, kube-router, the kubelet; CNI-*: the portmap plugin). Docker's stay.
+# (KUBE-*: kube-proxy, kube-router, the kubelet; CNI-*: the portmap plugin; TRACETAX-K8S-*:
+# up.sh's FORWARD accept for the bridge). Docker's stay.
 clean_iptables() {
   local cmd=$1 table chain
   command -v "$cmd" >/dev/null || return 0
   for table in filter nat mangle raw; do
-    "$cmd-save" -t "$table" 2>/dev/null | grep -E '^-A ' | grep -E -- '-j (KUBE-|CNI-)|-g (KUBE-|CNI-)' | grep -vE '^-A (KUBE-|CNI-)' |
+    "$cmd-save" -t "$table" 2>/dev/null | grep -E '^-A ' | grep -E -- '-j (KUBE-|CNI-|TRACETAX-K8S-)|-g (KUBE-|CNI-|TRACETAX-K8S-)' | grep -vE '^-A (KUBE-|CNI-|TRACETAX-K8S-)' |
       while read -r rule; do eval "$cmd -t $table -D ${rule#-A }" 2>/dev/null; done
-    for chain in $("$cmd-save" -t "$table" 2>/dev/null | sed -n 's/^:\(\(KUBE-\|CNI-\)[^ ]*\).*/\1/p'); do "$cmd" -t "$table" -F "$chain" 2>/dev/null; done
-    for chain in $("$cmd-save" -t "$table" 2>/dev/null | sed -n 's/^:\(\(KUBE-\|CNI-\)[^ ]*\).*/\1/p'); do "$cmd" -t "$table" -X "$chain" 2>/dev/null; done
+    for chain in $("$cmd-save" -t "$table" 2>/dev/null | sed -n 's/^:\(\(KUBE-\|CNI-\|TRACETAX-K8S-\)[^ ]*\).*/\1/p'); do "$cmd" -t "$table" -F "$chain" 2>/dev/null; done
+    for chain in $("$cmd-save" -t "$table" 2>/dev/null | sed -n 's/^:\(\(KUBE-\|CNI-\|TRACETAX-K8S-\)[^ ]*\).*/\1/p'); do "$cmd" -t "$table" -X "$chain" 2>/dev/null; done
   done
 }
 
@@ -107,8 +108,8 @@ done
 grep -qE " $K8S_STATE/| /run/netns/cni-" /proc/self/mounts && left+=("mounts: $(awk '{print $2}' /proc/self/mounts | grep -E "^$K8S_STATE/|^/run/netns/cni-" | tr '\n' ' ')")
 ip link show "$BRIDGE" >/dev/null 2>&1 && left+=("bridge $BRIDGE")
 ip -o link show type veth 2>/dev/null | grep -q "master $BRIDGE" && left+=("veths on $BRIDGE")
-iptables-save 2>/dev/null | grep -qE '^:(KUBE-|CNI-)' && left+=("iptables chains: $(iptables-save | sed -n 's/^:\(\(KUBE-\|CNI-\)[^ ]*\).*/\1/p' | tr '\n' ' ')")
-ip6tables-save 2>/dev/null | grep -qE '^:(KUBE-|CNI-)' && left+=("ip6tables chains")
+iptables-save 2>/dev/null | grep -qE '^:(KUBE-|CNI-|TRACETAX-K8S-)' && left+=("iptables chains: $(iptables-save | sed -n 's/^:\(\(KUBE-\|CNI-\|TRACETAX-K8S-\)[^ ]*\).*/\1/p' | tr '\n' ' ')")
+ip6tables-save 2>/dev/null | grep -qE '^:(KUBE-|CNI-|TRACETAX-K8S-)' && left+=("ip6tables chains")
 ls -d /sys/fs/cgroup/*/kubepods >/dev/null 2>&1 && left+=("cgroups: $(ls -d /sys/fs/cgroup/*/kubepods | tr '\n' ' ')")
 if [ ${#left[@]} -gt 0 ]; then
   printf 'cluster-down: left behind: %s\n' "${left[@]}" >&2

@@ -70,9 +70,9 @@ record_host() {
   local host="$K8S_STATE/host-before"
   [ -f "$host/.complete" ] && return 0
   mkdir -p "$host"
+  # (not ip_forward: nothing here sets it, and Docker, started before or after, may rely on it)
   sysctl -e vm.overcommit_memory kernel.panic kernel.panic_on_oops kernel.keys.root_maxkeys kernel.keys.root_maxbytes \
-    net.ipv4.ip_forward net.ipv4.conf.all.route_localnet net.bridge.bridge-nf-call-iptables \
-    net.bridge.bridge-nf-call-ip6tables net.netfilter.nf_conntrack_max 2>/dev/null | tr -d ' ' >"$host/sysctl.txt"
+    net.ipv4.conf.all.route_localnet net.netfilter.nf_conntrack_max 2>/dev/null | tr -d ' ' >"$host/sysctl.txt"
   local path
   for path in /run/netns /run/containerd /var/lib/cni /var/log/containers /var/log/pods /var/lib/kubelet /var/run/kube-router /var/lib/kube-router; do
     [ -e "$path" ] && echo "present $path" || echo "absent $path"
@@ -199,6 +199,13 @@ make_bridge() {
   ip link show "$BRIDGE" >/dev/null 2>&1 || ip link add "$BRIDGE" type bridge
   ip addr show dev "$BRIDGE" | grep -q "inet $NODE_IP/" || ip addr add "$NODE_IP/${POD_CIDR#*/}" dev "$BRIDGE"
   ip link set "$BRIDGE" up
+  # Bridged pod traffic passes the FORWARD chain (br_netfilter), whose policy Docker sets to
+  # DROP. Accept it at the chain's end: after kube-router's policy rules (it inserts its jump
+  # first), so a NetworkPolicy still decides, and after Docker's, which match docker0 only.
+  iptables -N TRACETAX-K8S-FORWARD 2>/dev/null || iptables -F TRACETAX-K8S-FORWARD
+  iptables -A TRACETAX-K8S-FORWARD -i "$BRIDGE" -j ACCEPT
+  iptables -A TRACETAX-K8S-FORWARD -o "$BRIDGE" -j ACCEPT
+  iptables -C FORWARD -j TRACETAX-K8S-FORWARD 2>/dev/null || iptables -A FORWARD -j TRACETAX-K8S-FORWARD
 }
 
 start_etcd() {
