@@ -47,7 +47,7 @@ launch() {
 preflight() {
   [ "$(id -u)" = 0 ] || { echo "cluster-up: run as root (the kubelet, containerd and kube-proxy manage cgroups, mounts and iptables)" >&2; exit 1; }
   local missing=() f
-  for f in "$K8S_BIN/kube-apiserver" "$K8S_BIN/kubelet" "$COREDNS_BIN" "$KUBE_ROUTER_BIN" "$DEBIAN_ROOT/usr/bin/containerd" \
+  for f in "$K8S_BIN/kube-apiserver" "$K8S_BIN/kubelet" "$COREDNS_BIN" "$DEBIAN_ROOT/usr/bin/containerd" \
     "$IMAGES/pause-$K8S_VERSION.tar" "$IMAGES/coredns-$COREDNS_VERSION.tar"; do
     [ -e "$f" ] || missing+=("$f")
   done
@@ -276,12 +276,15 @@ start_node() {
   alive kube-proxy || launch kube-proxy "$K8S_BIN/kube-proxy" --config="$K8S_STATE/etc/kube-proxy.yaml" --v=1
   # kube-router as the NetworkPolicy enforcer only (iptables + ipset); routing, service proxy
   # and CNI are the bridge plugin's and kube-proxy's
-  alive kube-router || launch kube-router "$KUBE_ROUTER_BIN" --kubeconfig="$K8S_STATE/kube-router.kubeconfig" \
+  if [ ! -x "$KUBE_ROUTER_BIN" ]; then
+    say "no NetworkPolicy enforcer: kube-router is not built ($KUBE_ROUTER_BIN); policies are accepted, not enforced"
+  elif ! alive kube-router; then launch kube-router "$KUBE_ROUTER_BIN" --kubeconfig="$K8S_STATE/kube-router.kubeconfig" \
     --hostname-override="$NODE_NAME" --run-firewall=true --run-router=false --run-service-proxy=false \
-    --enable-cni=false --health-port=0 --metrics-port=0 --service-cluster-ip-range="$SERVICE_CIDR" --v=1
+      --enable-cni=false --health-port=0 --metrics-port=0 --service-cluster-ip-range="$SERVICE_CIDR" --v=1
+  fi
   wait_ready kubelet 90 kubectl wait node "$NODE_NAME" --for=condition=Ready --timeout=1s
   wait_ready kube-proxy 60 curl -sf http://127.0.0.1:10256/healthz
-  wait_ready kube-router 60 iptables -S KUBE-ROUTER-FORWARD
+  [ ! -x "$KUBE_ROUTER_BIN" ] || wait_ready kube-router 60 iptables -S KUBE-ROUTER-FORWARD
 }
 
 start_dns() {
