@@ -55,9 +55,13 @@ preflight() {
   for f in iptables ip6tables ipset conntrack openssl curl; do
     command -v "$f" >/dev/null || { echo "cluster-up: $f is missing (apt-get install iptables ipset conntrack openssl curl)" >&2; exit 1; }
   done
-  local port
-  for port in $ETCD_CLIENT_PORT $ETCD_PEER_PORT $APISERVER_PORT 10250 10248 10249 10256 10257 10259; do
-    if ss -Hltn "sport = :$port" | grep -q .; then
+  local port component
+  # a port in use by our own running component is no conflict: up.sh starts only what is not running
+  declare -A owner=([$ETCD_CLIENT_PORT]=etcd [$ETCD_PEER_PORT]=etcd [$APISERVER_PORT]=kube-apiserver [10250]=kubelet [10248]=kubelet
+    [10249]=kube-proxy [10256]=kube-proxy [10257]=kube-controller-manager [10259]=kube-scheduler)
+  for port in "${!owner[@]}"; do
+    component=${owner[$port]}
+    if ! alive "$component" && ss -Hltn "sport = :$port" | grep -q .; then
       echo "cluster-up: port $port is taken by another process ($(ss -Hltnp "sport = :$port" | grep -o 'users:.*' | head -1)); the cluster needs it" >&2
       exit 1
     fi
@@ -197,7 +201,7 @@ EOF
 
 make_bridge() {
   ip link show "$BRIDGE" >/dev/null 2>&1 || ip link add "$BRIDGE" type bridge
-  ip addr show dev "$BRIDGE" | grep -q "inet $NODE_IP/" || ip addr add "$NODE_IP/${POD_CIDR#*/}" dev "$BRIDGE"
+  [[ "$(ip -4 -o addr show dev "$BRIDGE")" == *" $NODE_IP/"* ]] || ip addr add "$NODE_IP/${POD_CIDR#*/}" dev "$BRIDGE"
   ip link set "$BRIDGE" up
   # Bridged pod traffic passes the FORWARD chain (br_netfilter), whose policy Docker sets to
   # DROP. Accept it at the chain's end: after kube-router's policy rules (it inserts its jump
