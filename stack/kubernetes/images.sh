@@ -36,13 +36,13 @@ for image in "${images[@]}"; do
     continue
   fi
   # containerd records Docker's image id as the config digest: the same id means already imported
-  if ctr_k8s images ls -q | grep -qx "$full" && ctr_k8s content ls -q | grep -qx "$id"; then
+  if ctr_k8s images ls -q | grep -x "$full" >/dev/null && ctr_k8s content ls -q | grep -x "$id" >/dev/null; then
     echo "$full: already imported"
     continue
   fi
   echo "importing $image as $full"
   docker save "$image" | ctr_k8s images import --platform linux/amd64 - >/dev/null
-  ctr_k8s images ls -q | grep -qx "$full" || ctr_k8s images tag --force "$image" "$full" >/dev/null
+  ctr_k8s images ls -q | grep -x "$full" >/dev/null || ctr_k8s images tag --force "$image" "$full" >/dev/null
 done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "cluster-images: not in the local Docker engine: ${missing[*]}; build them first (README, \"Kubernetes (Helm)\")" >&2
