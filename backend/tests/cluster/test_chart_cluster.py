@@ -139,7 +139,7 @@ def test_network_policies_keep_outsiders_from_the_collector_and_the_stores(relea
             reached = _connects(cluster, namespace, "outsider", host, port)
             assert not reached, f"a pod outside the release reached {host}:{port}"
     finally:
-        cluster.kubectl("-n", namespace, "delete", "pod", "outsider", "--ignore-not-found", "--wait=false", check=False)
+        cluster.kubectl("-n", namespace, "delete", "pod", "outsider", "--ignore-not-found", "--wait=true", check=False)
 
 
 def _pod_uids(release: Release) -> dict[str, str]:
@@ -181,6 +181,8 @@ def test_upgrade_with_a_changed_value_rolls_only_its_pods(release: Release) -> N
 def test_uninstall_leaves_only_what_the_chart_keeps(release: Release) -> None:
     cluster = release.cluster
     cluster.helm_cmd("uninstall", release.name, "-n", release.namespace, "--wait", "--timeout", "3m")
+    # helm's --wait does not wait for pods to terminate (the backend's grace period is 45 s)
+    cluster.kubectl("-n", release.namespace, "wait", "pod", "--all", "--for=delete", "--timeout=120s", timeout=130)
     left = cluster.kubectl(
         "-n",
         release.namespace,
