@@ -26,7 +26,7 @@ SERVICE_DIRS := $(sort $(dir $(wildcard instrumented-services/*/service.json)))
 
 .PHONY: help up down clean status health toolchain backend-deps frontend-deps frontend stack-build \
         postgres services tools zero-code examples test test-unit test-backend test-frontend test-e2e lint bench-services bench-engine bench-stacks bench-truth bench-collector bench-studies bench-history check-packaging \
-        docker images test-compose
+        docker images test-compose cluster-build cluster-up cluster-down cluster-clean cluster-images test-cluster
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -119,17 +119,17 @@ lint: backend-deps frontend-deps ## Linters and type checkers
 	cd frontend && npx biome check . && npx tsc -b && npm run --silent check:api
 	@cd backend && $(UV) run --frozen python -c "import json, sys; from tracetax.main import create_app; current = create_app().openapi(); committed = json.load(open('../frontend/openapi.json')); sys.exit(0 if current == committed else 'frontend/openapi.json is stale: run cd frontend && npm run gen:openapi')"
 
-test: lint test-backend test-frontend test-e2e check-packaging test-compose ## Every test suite (starts the real stack if it is not running)
+test: lint test-backend test-frontend test-e2e check-packaging test-compose test-cluster ## Every test suite (starts the real stack if it is not running)
 
 # Two passes. What measures nothing (pure logic, the offline API, PostgreSQL, schemathesis) runs on
 # every core (pytest-xdist); then, one test at a time, what starts real services and the stack:
 # those measure, and a measurement must have the cores to itself.
 test-backend: toolchain postgres backend-deps stack-build frontend services tools zero-code examples
-	cd backend && $(UV) run --frozen pytest -m "not stack and not services and not compose" -n auto
+	cd backend && $(UV) run --frozen pytest -m "not stack and not services and not compose and not cluster" -n auto
 	cd backend && $(UV) run --frozen pytest -m "stack or services"
 
 test-unit: backend-deps frontend-deps ## The quick loop: pytest of pure logic and the offline API (no stack, demo services, schemathesis or PostgreSQL) and Vitest
-	cd backend && $(UV) run --frozen pytest -q -m "not stack and not schemathesis and not services and not postgres and not compose" -n auto
+	cd backend && $(UV) run --frozen pytest -q -m "not stack and not schemathesis and not services and not postgres and not compose and not cluster" -n auto
 	cd frontend && npx vitest run
 
 test-e2e: backend-deps frontend services tools zero-code examples ## Browser tests (Chromium) against the running stack, or one started for them
@@ -162,6 +162,28 @@ test-compose: images ## `docker compose up` for real: every health check green, 
 
 test-frontend: frontend-deps
 	cd frontend && npx vitest run
+
+# A real single-node Kubernetes built here from source (stack/kubernetes/README.md): builds are
+# cached by version in $(CACHE_DIR), the running cluster's state is in ~/.local/state/tracetax-k8s.
+cluster-build: ## Build the single-node Kubernetes, CoreDNS, kube-router and helm into the cache (about 20 min cold, once)
+	@stack/kubernetes/build.sh
+
+cluster-up: cluster-build ## Start the single-node Kubernetes (root; KUBECONFIG=~/.local/state/tracetax-k8s/admin.kubeconfig)
+	@stack/kubernetes/up.sh
+
+cluster-down: ## Stop the single-node Kubernetes; nothing is left on the host (its data stays)
+	@stack/kubernetes/down.sh
+
+cluster-clean: cluster-down ## Stop it and delete its state: certificates, etcd data, imported images
+	rm -rf "$${TRACETAX_K8S_STATE_DIR:-$$HOME/.local/state/tracetax-k8s}"
+
+cluster-images: ## Import the TraceTax images built with Docker (docs: helm/README.md) into the cluster's containerd
+	@stack/kubernetes/images.sh
+
+# The chart on the real cluster: the cluster starts once for the session and stops after it,
+# also when a test fails (backend/tests/cluster/conftest.py).
+test-cluster: backend-deps cluster-build images ## The Helm chart installed on the single-node Kubernetes (root, Docker for the images)
+	cd backend && $(UV) run --frozen pytest -m cluster tests/cluster
 
 bench-services: backend-deps services tools ## Benchmark: each demo service's max throughput and p50/p99 per mode
 	cd backend && $(UV) run --frozen python -m benchmarks.services $(BENCH_ARGS)
