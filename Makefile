@@ -24,15 +24,33 @@ TRACETAX := cd backend && $(UV) run --frozen tracetax
 
 SERVICE_DIRS := $(sort $(dir $(wildcard instrumented-services/*/service.json)))
 
-.PHONY: help up down clean status health toolchain backend-deps frontend-deps frontend stack-build \
-        postgres services tools zero-code examples test test-unit test-backend test-frontend test-e2e lint bench-services bench-engine bench-stacks bench-truth bench-collector bench-studies bench-history check-packaging \
+.PHONY: help up prepare prepare-rest prepare-test prepare-test-go prepare-test-rest down clean status health toolchain backend-deps frontend-deps frontend stack-build \
+        postgres services tools zero-code examples test test-unit test-backend test-frontend test-e2e lint bench-services bench-engine bench-stacks bench-truth bench-packaged bench-collector bench-studies bench-history check-packaging \
         docker images test-compose cluster-build cluster-up cluster-down cluster-clean cluster-images test-cluster
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
 
-up: toolchain backend-deps frontend services tools zero-code examples ## Build what is missing and start the whole stack (UI at http://localhost:8000)
+up: prepare ## Build what is missing and start the whole stack (UI at http://localhost:8000)
 	@$(TRACETAX) stack up
+
+# Cold, the builds take most of `make up` and `make test`. They run in two lanes: the Go builds
+# (the stack; for the tests also the cluster) in one, everything else one after another in the
+# other, so downloads and single-threaded steps (npm, Maven, uv, links) fill the cores the
+# compilers leave idle. The second lane is serial on purpose: Maven's local repository is not
+# safe for two writers. Warm, each target finds its output and returns at once.
+PREPARE_REST := tools frontend services zero-code examples
+prepare: toolchain backend-deps ## Build everything `make up` needs, in two lanes (see the comment above)
+	@$(MAKE) --no-print-directory -j2 --output-sync=line stack-build prepare-rest
+prepare-rest:
+	@$(MAKE) --no-print-directory -j1 $(PREPARE_REST)
+# apt-get stays out of the lanes (dpkg takes one writer): postgres and docker install first.
+prepare-test: toolchain backend-deps postgres docker
+	@$(MAKE) --no-print-directory -j2 --output-sync=line prepare-test-go prepare-test-rest
+prepare-test-go:
+	@$(MAKE) --no-print-directory -j1 stack-build cluster-build
+prepare-test-rest:
+	@$(MAKE) --no-print-directory -j1 $(PREPARE_REST) frontend-deps
 
 down: ## Stop every process `make up` started; data stays
 	@if [ -x "$(UV)" ] && [ -d backend/.venv ]; then $(TRACETAX) stack down; else echo "nothing to stop (never set up)"; fi
@@ -119,7 +137,7 @@ lint: backend-deps frontend-deps ## Linters and type checkers
 	cd frontend && npx biome check . && npx tsc -b && npm run --silent check:api
 	@cd backend && $(UV) run --frozen python -c "import json, sys; from tracetax.main import create_app; current = create_app().openapi(); committed = json.load(open('../frontend/openapi.json')); sys.exit(0 if current == committed else 'frontend/openapi.json is stale: run cd frontend && npm run gen:openapi')"
 
-test: lint test-backend test-frontend test-e2e check-packaging test-compose test-cluster ## Every test suite (starts the real stack if it is not running)
+test: prepare-test lint test-backend test-frontend test-e2e check-packaging test-compose test-cluster ## Every test suite (starts the real stack if it is not running)
 
 # Two passes. What measures nothing (pure logic, the offline API, PostgreSQL, schemathesis) runs on
 # every core (pytest-xdist); then, one test at a time, what starts real services and the stack:
@@ -184,6 +202,10 @@ cluster-images: ## Import the TraceTax images built with Docker (docs: helm/READ
 # also when a test fails (backend/tests/cluster/conftest.py).
 test-cluster: backend-deps cluster-build images ## The Helm chart installed on the single-node Kubernetes (root, Docker for the images)
 	cd backend && $(UV) run --frozen pytest -m cluster tests/cluster
+
+# The compose and cluster tests leave their experiment's figures and spec in the cache.
+bench-packaged: backend-deps ## Benchmark: the compose and cluster tests' experiments beside the same specs run natively (needs `make up`)
+	cd backend && $(UV) run --frozen python -m benchmarks.packaged $(BENCH_ARGS)
 
 bench-services: backend-deps services tools ## Benchmark: each demo service's max throughput and p50/p99 per mode
 	cd backend && $(UV) run --frozen python -m benchmarks.services $(BENCH_ARGS)
