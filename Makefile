@@ -24,7 +24,7 @@ TRACETAX := cd backend && $(UV) run --frozen tracetax
 
 SERVICE_DIRS := $(sort $(dir $(wildcard instrumented-services/*/service.json)))
 
-.PHONY: help up prepare prepare-rest prepare-test prepare-test-go prepare-test-rest down clean status health toolchain backend-deps frontend-deps frontend stack-build \
+.PHONY: help up prepare prepare-test down clean status health toolchain backend-deps frontend-deps frontend stack-build \
         postgres services tools zero-code examples test test-unit test-backend test-frontend test-e2e lint bench-services bench-engine bench-stacks bench-truth bench-packaged bench-collector bench-studies bench-history check-packaging \
         docker images test-compose cluster-build cluster-up cluster-down cluster-clean cluster-images test-cluster
 
@@ -37,20 +37,21 @@ up: prepare ## Build what is missing and start the whole stack (UI at http://loc
 # Cold, the builds take most of `make up` and `make test`. They run in two lanes: the Go builds
 # (the stack; for the tests also the cluster) in one, everything else one after another in the
 # other, so downloads and single-threaded steps (npm, Maven, uv, links) fill the cores the
-# compilers leave idle. The second lane is serial on purpose: Maven's local repository is not
+# compilers leave idle. The second lane is a chain on purpose: Maven's local repository is not
 # safe for two writers. Warm, each target finds its output and returns at once.
 PREPARE_REST := tools frontend services zero-code examples
+ifdef TRACETAX_LANES
+frontend: | tools
+services: | frontend
+zero-code: | services
+examples: | zero-code
+cluster-build: | stack-build
+endif
 prepare: toolchain backend-deps ## Build everything `make up` needs, in two lanes (see the comment above)
-	@$(MAKE) --no-print-directory -j2 --output-sync=line stack-build prepare-rest
-prepare-rest:
-	@$(MAKE) --no-print-directory -j1 $(PREPARE_REST)
+	@$(MAKE) --no-print-directory -j2 --output-sync=line TRACETAX_LANES=1 stack-build $(PREPARE_REST)
 # apt-get stays out of the lanes (dpkg takes one writer): postgres and docker install first.
 prepare-test: toolchain backend-deps postgres docker
-	@$(MAKE) --no-print-directory -j2 --output-sync=line prepare-test-go prepare-test-rest
-prepare-test-go:
-	@$(MAKE) --no-print-directory -j1 stack-build cluster-build
-prepare-test-rest:
-	@$(MAKE) --no-print-directory -j1 $(PREPARE_REST) frontend-deps
+	@$(MAKE) --no-print-directory -j2 --output-sync=line TRACETAX_LANES=1 stack-build cluster-build $(PREPARE_REST) frontend-deps
 
 down: ## Stop every process `make up` started; data stays
 	@if [ -x "$(UV)" ] && [ -d backend/.venv ]; then $(TRACETAX) stack down; else echo "nothing to stop (never set up)"; fi
