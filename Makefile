@@ -67,7 +67,7 @@ health: ## Ask the running backend's /api/health
 	@$(TRACETAX) health
 
 toolchain: ## Check the toolchains this repository builds with
-	@command -v go >/dev/null || { echo "make: the Go toolchain is missing (needed to build the Collector, Tempo, Loki, Mimir and Prometheus). Install Go >= 1.26 and retry." >&2; exit 1; }
+	@command -v go >/dev/null || { echo "make: the Go toolchain is missing (needed to build the Collector, Tempo, Loki and Mimir). Install Go >= 1.26 and retry." >&2; exit 1; }
 	@command -v npm >/dev/null || { echo "make: Node.js/npm is missing (needed to build the UI). Install Node.js >= 20.19 and retry." >&2; exit 1; }
 	@python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "make: python3 >= 3.11 is missing (needed for the backend). Install it and retry." >&2; exit 1; }
 	@command -v java >/dev/null && command -v mvn >/dev/null || { echo "make: Java 17 and Maven are missing (needed to build the Java demo service). Install them and retry." >&2; exit 1; }
@@ -130,7 +130,7 @@ $(OHA):
 	@echo "installing oha $(OHA_VERSION) into $(CACHE_DIR)/tools (cold: about 8 min on 2 cores)"
 	@cargo install oha --version $(OHA_VERSION) --locked --root $(CACHE_DIR)/tools/oha-$(OHA_VERSION) --quiet
 
-stack-build: backend-deps ## Build the Collector, Tempo, Loki, Mimir and Prometheus into the cache
+stack-build: backend-deps ## Build the Collector, Tempo, Loki and Mimir into the cache
 	@$(TRACETAX) stack build
 
 lint: backend-deps frontend-deps ## Linters and type checkers
