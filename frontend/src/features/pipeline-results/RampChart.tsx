@@ -7,6 +7,7 @@ import { colorFor } from "../../lib/charts/palette";
 import { xyLine, xyOption, xyPoints } from "../../lib/charts/xy";
 import { formatCores, formatSpanRate } from "../../lib/format";
 import { coresRange, type RampCurve, rampCurves, rateRange } from "./rampChart";
+import "./pipelineResults.css";
 
 /**
  * The chart: per variant, the steps kept up with as a line with filled markers, and the steps
