@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 
 from sqlalchemy.orm import Session
 
-from tracetax.app.history import machine_of, point_of, snapshots, stored_snapshot
+from tracetax.app.history import HISTORY_METRICS, machine_of, metric_text, point_of, snapshots, stored_snapshot
 from tracetax.db import repository as repo
 from tracetax.db.models import Check, Experiment
 from tracetax.diagnostics.checks import BUDGET_LINES, Budget, JunitCase, Verdict
@@ -21,10 +21,10 @@ from tracetax.diagnostics.ledger import RoundLedger
 from tracetax.diagnostics.overhead import Interval
 from tracetax.history.gate import HistoryJudgement, judge_against_history
 from tracetax.history.markdown import CheckReport, LedgerLoss, check_markdown
-from tracetax.history.metrics import HISTORY_METRICS
+from tracetax.history.metrics import HistoryMetricText
 from tracetax.spec.provenance import HistoryGate
 from tracetax.spec.service import parse_spec
-from tracetax.subjects.base import HistoryMetricText, SubjectContext
+from tracetax.subjects.base import SubjectContext
 from tracetax.subjects.registry import subject_for
 
 # -- a check against its branch's history ---------------------------------------------------------
@@ -82,7 +82,9 @@ def _judge(
 ) -> HistoryJudgement:
     """One metric against the earlier checks' points; their unknown points are left out (not 0)."""
     past = [p for _, _, overheads in earlier if (p := point_of(((overheads or {}).get("metrics") or {}).get(metric)))]
-    return judge_against_history(metric, point_of(current), past, gate.max_growth_pct, branch=gate.branch)
+    return judge_against_history(
+        metric, metric_text(metric), point_of(current), past, gate.max_growth_pct, branch=gate.branch
+    )
 
 
 JUNIT_OUTCOME: dict[str, Literal["pass", "failure", "error", "skipped"]] = {
@@ -212,6 +214,7 @@ def markdown_report(
         usd_per_month=Interval(estimate=usd["estimate"], low=usd["low"], high=usd["high"]) if usd else None,
         requests_per_s=(budget.cost or CostInputs()).requests_per_s if usd else None,
         trends=_trends(session, subjects, check, experiment, metrics) if overheads else {},
+        metric_texts=HISTORY_METRICS,
         check_url=f"{base}/checks/{check.id}",
         history_url=f"{base}/history?{urlencode({**query, **({'branch': branch} if branch else {})})}",
         # Checks sample no stacks by default: a diff link only where there are stacks to diff.

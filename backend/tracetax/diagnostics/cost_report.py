@@ -19,12 +19,13 @@ from tracetax.diagnostics.cost import (
     CostInputs,
     CostRound,
     Figure,
+    VolumeSignal,
     configuration_cost,
 )
 from tracetax.diagnostics.ledger import RoundLedger
 from tracetax.diagnostics.overhead import format_value
 from tracetax.diagnostics.volume import SOURCE as VOLUME_SOURCE
-from tracetax.diagnostics.volume import SignalVolume, VolumeSignal
+from tracetax.diagnostics.volume import SignalVolume
 from tracetax.engine.figures import ServiceFigures, service_phases
 from tracetax.spec.collector import PipelineSpec
 from tracetax.spec.service import ExperimentSpec

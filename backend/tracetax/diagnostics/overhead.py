@@ -78,6 +78,21 @@ METRICS: dict[str, Metric] = {
         Metric("max_throughput_rps", "max throughput", "req/s", False),
     )
 }
+# A Collector pipeline's metrics (diagnostics/pipeline.py), kept beside the services' so that a
+# budget line can read either without loading the pipeline diagnostics (and their database).
+PIPELINE_METRICS: dict[str, Metric] = {
+    metric.name: metric
+    for metric in (
+        Metric("cores_per_10k_spans_s", "per 10k spans/s", "cores", True, digits=5),
+        Metric("cpu_cores", "Collector CPU", "cores", True, digits=5),
+        Metric("rss_max_bytes", "peak RSS", "bytes", True),
+        Metric("rss_steady_bytes", "steady RSS", "bytes", True),
+        Metric("lost_spans", "lost", "spans", True),
+        # From the Tempo read-back (pipeline_traces.py): unknown until it ran.
+        Metric("delay_p50_us", "span delay p50", "us", True),
+        Metric("delay_p99_us", "span delay p99", "us", True),
+    )
+}
 LATENCY_METRICS = {name: m.percentile for name, m in METRICS.items() if m.percentile is not None}
 # A latency measured side by side pairs only configurations whose shares of the service cores
 # differ by at most this: each request waits behind the others' work, so the lighter of two

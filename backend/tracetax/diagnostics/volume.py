@@ -30,15 +30,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel
 
 from tracetax.clients.base import BackendError
 from tracetax.clients.prometheus import PrometheusClient
 from tracetax.clients.readback import counter_increase, with_run_id
-
-VolumeSignal = Literal["traces", "logs", "metrics"]
+from tracetax.diagnostics.cost import VolumeSignal
 
 
 @dataclass(frozen=True)

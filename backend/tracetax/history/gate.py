@@ -30,8 +30,7 @@ import numpy as np
 from scipy import stats
 
 from tracetax.history.changepoints import Z95, SeriesPoint
-from tracetax.history.metrics import format_bound, format_growth, metric_text
-from tracetax.subjects.base import HistoryMetricText
+from tracetax.history.metrics import HistoryMetricText, format_bound, format_growth
 
 HistoryVerdict = Literal["pass", "fail", "inconclusive", "no_history"]
 # A check's verdict with its judgements against history: what CI's exit code says (0, 1, 2).
@@ -123,15 +122,15 @@ def _reason(
 
 def judge_against_history(
     metric: str,
+    text: HistoryMetricText,
     current: SeriesPoint | None,
     history: Sequence[SeriesPoint],
     max_growth: float,
     branch: str | None = None,
 ) -> HistoryJudgement:
-    """Judge the current check's `metric` against `history` (its branch's last points, any order).
-    `current` None means the check could not measure the metric. `branch` only names the history
-    in the reason."""
-    text = metric_text(metric)
+    """Judge the current check's `metric` (named for people by `text`) against `history` (its
+    branch's last points, any order). `current` None means the check could not measure the
+    metric. `branch` only names the history in the reason."""
     if not math.isfinite(max_growth):
         raise ValueError(f"max_growth must be a finite number in the metric's unit, not {max_growth!r}")
     where = branch or "this branch"

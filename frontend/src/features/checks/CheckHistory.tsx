@@ -11,6 +11,7 @@ import { VerdictTag } from "../../components/history/VerdictTag";
 import { formatBytes, MISSING } from "../../lib/format";
 import { markdownUrl } from "./commands";
 import { VerdictBadge } from "./VerdictBadge";
+import "./checks.css";
 
 const MINUS = "\u2212";
 

@@ -43,6 +43,7 @@ import {
 } from "./commands";
 import { useCheck } from "./useChecks";
 import { VerdictBadge } from "./VerdictBadge";
+import "./checks.css";
 
 const BACK = { to: "/checks", label: "Back to the checks" };
 

@@ -18,6 +18,7 @@ import { BUDGET_LINES, CLI_LOAD, COST_RATE_FLAG } from "./commands";
 import { HistoryFields } from "./HistoryFields";
 import { PipelineCheckForm } from "./PipelineCheckForm";
 import { useCreateCheck } from "./useChecks";
+import "./checks.css";
 
 /**
  * `/checks/new`: queue a CI check from the UI, as `tracetax check` would: of a service's SDK
