@@ -26,7 +26,7 @@ SERVICE_DIRS := $(sort $(dir $(wildcard instrumented-services/*/service.json)))
 
 .PHONY: help up prepare prepare-test down clean status health toolchain backend-deps frontend-deps frontend stack-build \
         postgres services tools zero-code examples test test-unit test-backend test-frontend test-e2e lint bench-services bench-engine bench-stacks bench-truth bench-packaged bench-collector bench-studies bench-history check-packaging \
-        docker images test-compose cluster-build cluster-up cluster-down cluster-clean cluster-images test-cluster
+        docker docker-engine compose-plugin images test-compose cluster-build cluster-up cluster-down cluster-clean cluster-images test-cluster
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -46,12 +46,14 @@ services: | frontend
 zero-code: | services
 examples: | zero-code
 cluster-build: | stack-build
+compose-plugin: | cluster-build
 endif
 prepare: toolchain backend-deps ## Build everything `make up` needs, in two lanes (see the comment above)
 	@$(MAKE) --no-print-directory -j2 --output-sync=line TRACETAX_LANES=1 stack-build $(PREPARE_REST)
-# apt-get stays out of the lanes (dpkg takes one writer): postgres and docker install first.
-prepare-test: toolchain backend-deps postgres docker
-	@$(MAKE) --no-print-directory -j2 --output-sync=line TRACETAX_LANES=1 stack-build cluster-build $(PREPARE_REST) frontend-deps
+# apt-get stays out of the lanes (dpkg takes one writer): postgres and the Docker engine install
+# first; the compose plugin, a Go build, goes in the Go lane.
+prepare-test: toolchain backend-deps postgres docker-engine
+	@$(MAKE) --no-print-directory -j2 --output-sync=line TRACETAX_LANES=1 stack-build cluster-build compose-plugin $(PREPARE_REST) frontend-deps
 
 down: ## Stop every process `make up` started; data stays
 	@if [ -x "$(UV)" ] && [ -d backend/.venv ]; then $(TRACETAX) stack down; else echo "nothing to stop (never set up)"; fi
@@ -160,15 +162,18 @@ check-packaging: ## Packaging checks without a Docker engine: compose, Dockerfil
 # Docker without systemd or a registry: Debian's engine and mmdebstrap, a daemon started by
 # scripts/docker-daemon.sh (stopped by `scripts/docker-daemon.sh stop`), the compose v2 plugin
 # (pinned in scripts/check-packaging.sh, built from the Go module proxy; docs/native-stack.md).
-docker: ## Docker for the images and the compose test: docker.io and mmdebstrap from Debian when missing (as root), dockerd started unless one answers, the compose v2 plugin
+docker: docker-engine compose-plugin ## Docker for the images and the compose test: docker.io and mmdebstrap from Debian when missing (as root), dockerd started unless one answers, the compose v2 plugin
+docker-engine:
 	@if ! command -v dockerd >/dev/null || ! command -v mmdebstrap >/dev/null; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    echo "installing docker.io and mmdebstrap from Debian (the Docker engine; the images' Debian base)"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker.io mmdebstrap >/dev/null; \
 	  else echo "make: dockerd or mmdebstrap is missing: install a Docker engine and mmdebstrap (Debian: apt-get install docker.io mmdebstrap) and retry" >&2; exit 1; fi; \
 	fi
-	@scripts/check-packaging.sh --install-compose
 	@scripts/docker-daemon.sh start
+# A Go build (about 10 min cold on 2 cores): in the tests' Go lane, beside the other builds.
+compose-plugin:
+	@scripts/check-packaging.sh --install-compose
 
 # Every image from what the targets before it built; nothing compiled twice (scripts/images.sh).
 images: docker backend-deps stack-build frontend services tools ## Build every image compose.yml runs, here, with no registry (names in images/local.env)
