@@ -23,15 +23,12 @@ from tracetax.api.deps import (
 from tracetax.api.schemas.checks import CheckBody, CheckCreated, CheckStatus, MachineFingerprint, field_of
 from tracetax.api.schemas.errors import QUEUE_FULL, error_responses
 from tracetax.api.schemas.history import HistoryJudgementModel
-from tracetax.app import check_history, history, retention
+from tracetax.app import check_history, retention
 from tracetax.app.submission import queue_check
 from tracetax.db import repository as repo
 from tracetax.db.models import Check, Experiment
-from tracetax.diagnostics.checks import Budget, Verdict, junit
-from tracetax.history.gate import overall_verdict
+from tracetax.diagnostics.checks import Budget, junit
 from tracetax.spec.provenance import HistoryGate, Provenance
-from tracetax.spec.service import parse_spec
-from tracetax.subjects.registry import subject_for
 
 # SpecRoute: the create route's body is a check of either subject; its 422s name fields as written.
 router = APIRouter(prefix="/api/v1/checks", tags=["checks"], route_class=SpecRoute)
@@ -74,11 +71,13 @@ def _origin(check: Check, experiment: Experiment) -> dict[str, Any]:
     }
 
 
-def _status(engine: EngineDep, check: Check) -> CheckStatus:
+def _status(engine: EngineDep, check: Check) -> tuple[CheckStatus, check_history.CheckOutcome | None]:
+    """The check's answer, and its verdicts (app/check_history.check_outcome) once finished."""
     with engine.sessions() as session:
         experiment = repo.get_experiment(session, check.experiment_id)
         if experiment is None:
             raise HTTPException(status.HTTP_404_NOT_FOUND, f"check {check.id} lost its experiment")
+        outcome = check_history.check_outcome(session, check, experiment, engine.subjects)
         result = CheckStatus(
             id=check.id,
             experiment_id=experiment.id,
@@ -88,22 +87,11 @@ def _status(engine: EngineDep, check: Check) -> CheckStatus:
             strict=check.strict,
             **_origin(check, experiment),
         )
-        if experiment.status not in repo.FINAL_EXPERIMENT_STATES:
-            return result
-        if experiment.status != "completed":
-            result.error = f"the check's experiment is {experiment.status}: {experiment.error}"
-            result.verdict = Verdict(verdict="error", strict=check.strict, lines=[])
-            result.overall = overall_verdict(result.verdict.verdict)
-            return result
-        spec = parse_spec(experiment.spec)
-        subject = subject_for(spec)
-        result.verdict = subject.verdict(session, experiment, spec, engine.subjects, result.budget, check.strict)
-        overheads = history.stored_snapshot(session, check, experiment, engine.subjects, result.verdict)
-        judgements = check_history.history_judgements(session, check, experiment, engine.subjects, overheads)
-        if judgements is not None:
-            result.history = [HistoryJudgementModel.model_validate(judgement) for judgement in judgements]
-        result.overall = overall_verdict(result.verdict.verdict, (j.verdict for j in judgements or ()))
-    return result
+    if outcome is not None:
+        result.verdict, result.error, result.overall = outcome.verdict, outcome.error, outcome.overall
+        if outcome.history is not None:
+            result.history = [HistoryJudgementModel.model_validate(judgement) for judgement in outcome.history]
+    return result, outcome
 
 
 # The list judges every check it answers (a bootstrap each the first time): at most this many.
@@ -114,7 +102,7 @@ MAX_LISTED_CHECKS = 100
 def list_checks(engine: EngineDep, limit: Annotated[int, Query(ge=1, le=MAX_LISTED_CHECKS)] = 50) -> list[CheckStatus]:
     with engine.sessions() as session:
         checks = repo.list_checks(session, limit)
-    return [_status(engine, check) for check in checks]
+    return [_status(engine, check)[0] for check in checks]
 
 
 @router.get(
@@ -142,10 +130,10 @@ def get_check(
         check = repo.get_check(session, check_id)
     if check is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, f"no check {check_id}")
-    result = _status(engine, check)
+    result, outcome = _status(engine, check)
     if format == "json":
         return result
-    if result.verdict is None:
+    if outcome is None:
         raise HTTPException(status.HTTP_409_CONFLICT, f"check {check_id} is {result.status}: no verdict yet")
     if format == "markdown":
         with engine.sessions() as session:
@@ -153,11 +141,11 @@ def get_check(
             if experiment is None:
                 raise HTTPException(status.HTTP_404_NOT_FOUND, f"check {check.id} lost its experiment")
             text = check_history.markdown_report(
-                session, check, experiment, engine.subjects, result.verdict, result.error, str(settings.public_url)
+                session, check, experiment, engine.subjects, outcome, str(settings.public_url)
             )
         return Response(text, media_type="text/markdown; charset=utf-8")
     cases = check_history.junit_cases(result.history or [])
-    return Response(junit(check_id, result.verdict, result.error, cases), media_type="application/xml")
+    return Response(junit(check_id, outcome.verdict, outcome.error, cases), media_type="application/xml")
 
 
 @router.delete(
