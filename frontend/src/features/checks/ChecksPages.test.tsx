@@ -42,6 +42,7 @@ describe("ChecksPage", () => {
           experiment_id: "other",
           status: "running",
           verdict: null,
+          overall: null,
         }),
       ],
       "GET /api/v1/experiments": [experimentSummary],
