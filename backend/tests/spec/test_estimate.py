@@ -62,3 +62,14 @@ def test_a_pipeline_ramp_counts_every_step_it_may_run() -> None:
     ramped = {**PIPELINE, "load": {**PIPELINE["load"], "ramp": {"factor": 2, "max_spans_per_s": 8000}}}
     spec = PipelineSpec.model_validate(ramped)
     assert estimate_of(spec).ramp_steps == len(spec.load.ramp.rates(1000)) > 0  # type: ignore[union-attr]
+
+
+def test_a_command_service_runs_side_by_side_only_when_two_instances_can_run() -> None:
+    command = {"kind": "command", "argv": ["python3", "-m", "http.server", "{port}"], "health_path": "/"}
+    base = {**SERVICE, "load": {**SERVICE["load"], "side_by_side_s": 3}}
+
+    twice = estimate_of(parse_spec({**base, "service": command}))
+    fixed_pprof = estimate_of(parse_spec({**base, "service": {**command, "pprof_port": 6060}}))
+
+    assert twice.side_by_side_s > 0
+    assert fixed_pprof.side_by_side_s == 0  # one pprof port cannot serve two instances

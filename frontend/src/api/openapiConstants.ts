@@ -124,6 +124,9 @@ export const OPENAPI_DEFAULTS = {
     "attribute_bytes": 0,
     "services_per_trace": 1
   },
+  "SpecEstimate": {
+    "ramp_steps": 0
+  },
   "TuningBudgets": {
     "max_lost_spans": 0
   },

@@ -30,6 +30,8 @@ export const queryKeys = {
   history: (filters: Record<string, string | null | undefined>) =>
     ["checks", "history", filters] as const,
   serviceHistory: (service: string) => ["checks", "history", "service", service] as const,
+  /** A form's estimate of the request it would send (`of`: what it queues). */
+  estimate: (of: string, body: unknown) => ["estimate", of, body] as const,
   calibrations: ["calibrations"] as const,
   calibrationList: ["calibrations", "list"] as const,
   calibration: (id: string) => ["calibrations", "detail", id] as const,

@@ -70,6 +70,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/experiments/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Estimate Experiment
+         * @description The estimated wall time of an experiment spec (the body of `POST /experiments`), and how
+         *     it adds up: rounds x (configurations x one run + the side-by-side phase).
+         */
+        post: operations["estimate_experiment_api_v1_experiments_estimate_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/checks/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Estimate Check
+         * @description The estimated wall time of a check's experiment (the body of `POST /checks`).
+         */
+        post: operations["estimate_check_api_v1_checks_estimate_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/calibrations/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Estimate Calibration
+         * @description The estimated wall time of a calibration's A/A experiment (the body of `POST /calibrations`).
+         */
+        post: operations["estimate_calibration_api_v1_calibrations_estimate_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/experiments": {
         parameters: {
             query?: never;
@@ -3203,6 +3264,43 @@ export interface components {
              */
             side_by_side_warmup_s?: number | null;
         };
+        /**
+         * SpecEstimate
+         * @description A spec's estimated wall time: `seconds` is `rounds` x (`configurations` x `per_run_s` +
+         *     `side_by_side_s`).
+         */
+        SpecEstimate: {
+            /**
+             * Seconds
+             * @description The whole spec at its rounds (the queue's estimated_seconds).
+             */
+            seconds: number;
+            /** Rounds */
+            rounds: number;
+            /** Configurations */
+            configurations: number;
+            /**
+             * Per Run S
+             * @description One configuration's (or variant's) run in a round: start, warm-up, measured phase, the phases after it, stop.
+             */
+            per_run_s: number;
+            /**
+             * Side By Side S
+             * @description One round's side-by-side phase; 0 when it does not run.
+             */
+            side_by_side_s: number;
+            /**
+             * Up To S
+             * @description With a precision: the wall-time budget rounds are added up to (precision.max_wall_time_s).
+             */
+            up_to_s?: number | null;
+            /**
+             * Ramp Steps
+             * @description A pipeline's ramp steps in each run (each may run: an upper bound).
+             * @default 0
+             */
+            ramp_steps: number;
+        };
         /** StackSummary */
         StackSummary: {
             /** Configuration */
@@ -3696,6 +3794,132 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Readiness"];
+                };
+            };
+        };
+    };
+    estimate_experiment_api_v1_experiments_estimate_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExperimentSpec"] | components["schemas"]["PipelineSpec"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpecEstimate"];
+                };
+            };
+            /** @description no or a wrong bearer token where this request needs one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    estimate_check_api_v1_checks_estimate_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckRequest"] | components["schemas"]["PipelineCheckRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpecEstimate"];
+                };
+            };
+            /** @description no or a wrong bearer token where this request needs one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    estimate_calibration_api_v1_calibrations_estimate_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CalibrationRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpecEstimate"];
+                };
+            };
+            /** @description no or a wrong bearer token where this request needs one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -4778,7 +5002,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
-            /** @description not finished yet */
+            /** @description not finished yet, or a pipeline experiment */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CheckStatus } from "../../api/types";
 import { CHECK_ID, checkExperiment, checkStatus, presets } from "../../test/fixtures";
-import { invalid, queued, renderAt, renderFormPage, stubApi } from "../../test/render";
+import { invalid, queued, renderAt, renderFormPage, stubApi, submitted } from "../../test/render";
 import { formatGrowth } from "./CheckHistory";
 import { CheckPage } from "./CheckPage";
 import { againstHistoryRequest, provenanceRequest } from "./checkForm";
@@ -223,7 +223,7 @@ describe("the new check's history fields", () => {
     expect(
       (await screen.findByText(/^points: Input should be greater than or equal to 2/)).id,
     ).toBe("field-against_history-error");
-    const body = calls.find((c) => c.method === "POST")?.body as Record<string, unknown>;
+    const body = calls.find(submitted)?.body as Record<string, unknown>;
     expect(body.provenance).toEqual({ branch: "main", commit: "abc1234" });
     expect(body.against_history).toEqual({ branch: "main", points: 10, max_growth_pct: 3 });
   });

@@ -15,7 +15,15 @@ import {
   pipelineCheckStatus,
   pipelineVariants,
 } from "../../test/pipelineFixtures";
-import { invalid, json, queued, renderAt, renderFormPage, stubApi } from "../../test/render";
+import {
+  invalid,
+  json,
+  queued,
+  renderAt,
+  renderFormPage,
+  stubApi,
+  submitted,
+} from "../../test/render";
 import { CheckPage } from "./CheckPage";
 import { ChecksPage } from "./ChecksPage";
 import { NewCheckPage } from "./NewCheckPage";
@@ -269,7 +277,7 @@ describe("NewCheckPage", () => {
     screen.getByRole("button", { name: "Run check" }).focus();
     await user.keyboard("{Enter}");
     await vi.waitFor(() => expect(router.state.location.pathname).toBe("/checks/new-check"));
-    const body = calls.find((c) => c.method === "POST")?.body as Record<string, unknown>;
+    const body = calls.find(submitted)?.body as Record<string, unknown>;
     expect(body).toMatchObject({
       service: { kind: "demo", language: "go" },
       baseline: { preset: "none" },
@@ -286,8 +294,8 @@ describe("NewCheckPage", () => {
     await user.type(screen.getByLabelText("Max p99 added (ms)"), "2");
     await user.type(screen.getByLabelText("Max CPU per request added (µs)"), "40");
     await user.click(screen.getByRole("button", { name: "Run check" }));
-    await vi.waitFor(() => expect(calls.some((c) => c.method === "POST")).toBe(true));
-    const body = calls.find((c) => c.method === "POST")?.body as Record<string, unknown>;
+    await vi.waitFor(() => expect(calls.some(submitted)).toBe(true));
+    const body = calls.find(submitted)?.body as Record<string, unknown>;
     expect(body.budget).toEqual({
       p50_overhead_pct: 5,
       p99_overhead_pct: 15,
@@ -315,7 +323,7 @@ describe("NewCheckPage", () => {
     expect((await screen.findByText("Input should be greater than 0")).id).toBe(
       "field-budget-cost-requests_per_s-error",
     );
-    const body = calls.find((c) => c.method === "POST")?.body as Record<string, unknown>;
+    const body = calls.find(submitted)?.body as Record<string, unknown>;
     expect(body.budget).toMatchObject({
       max_bytes_per_request: 2500,
       max_usd_per_month: 40,
@@ -384,8 +392,8 @@ describe("NewCheckPage", () => {
       await user.type(input, value);
     }
     await user.click(screen.getByRole("checkbox", { name: /Strict/ }));
-    // (2 + 2 + 5 + 6 + 2) s × 2 variants × 3 rounds.
-    expect(screen.getByText(/about 1 min 42 s/)).toBeTruthy();
+    // The API's estimate of the request (the stub's: 3 rounds × 80 s).
+    expect(await screen.findByText(/about 4 min/)).toBeTruthy();
     expect(screen.getByTestId("cli-preview").textContent).toBe(
       [
         `tracetax check --api ${globalThis.location.origin}`,
@@ -397,7 +405,7 @@ describe("NewCheckPage", () => {
     );
     await user.click(screen.getByRole("button", { name: "Run check" }));
     await vi.waitFor(() => expect(router.state.location.pathname).toBe("/checks/pipe-check"));
-    expect(calls.find((c) => c.method === "POST")?.body).toEqual({
+    expect(calls.find(submitted)?.body).toEqual({
       subject: "collector",
       baseline: { pipeline: "passthrough" },
       candidate: { pipeline: "batch-tuned" },
@@ -456,7 +464,7 @@ describe("NewCheckPage", () => {
       screen.getByLabelText("Candidate variant: config file").getAttribute("aria-invalid"),
     ).toBe("true");
     expect(screen.getAllByText(/does not apply to a check of a Collector pipeline/).length).toBe(2);
-    const posted = calls.find((c) => c.method === "POST");
+    const posted = calls.find(submitted);
     expect(posted).toBeDefined();
     expect((posted?.body as { candidate: unknown } | undefined)?.candidate).toEqual({
       name: "my-overlay",

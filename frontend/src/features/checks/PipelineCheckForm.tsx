@@ -5,12 +5,12 @@ import { Field, NumberField } from "../../components/Field";
 import { ErrorSummary } from "../../components/spec-form/ErrorSummary";
 import { FormFooter } from "../../components/spec-form/FormFooter";
 import { nameFromPath } from "../../components/spec-form/pipelineForm";
+import { useEstimate } from "../../components/spec-form/useEstimate";
 import { useQueueForm } from "../../components/spec-form/useQueueForm";
 import { CLI_PIPELINE_LOAD, PIPELINE_BUDGET_LINES, pipelineCliCommand } from "./commands";
 import { HistoryFields } from "./HistoryFields";
 import {
   CONFIG_FILE,
-  estimatePipelineCheck,
   initialPipelineCheckForm,
   type PipelineCheckFormState,
   toPipelineCheckRequest,
@@ -137,6 +137,7 @@ export function PipelineCheckForm({ catalog }: { catalog: PipelineVariantInfo[] 
   });
   const base = globalThis.location?.origin ?? "http://127.0.0.1:8000";
   const cli = useMemo(() => pipelineCliCommand(base, toPipelineCheckRequest(form)), [base, form]);
+  const estimate = useEstimate({ of: "check", body: toPipelineCheckRequest(form) });
 
   const budgetFields = (lines: (typeof PIPELINE_BUDGET_LINES)[number][]) =>
     lines.map((line) => (
@@ -251,7 +252,7 @@ export function PipelineCheckForm({ catalog }: { catalog: PipelineVariantInfo[] 
       </section>
 
       <FormFooter
-        seconds={estimatePipelineCheck(form)}
+        seconds={estimate?.seconds ?? null}
         detail={<span className="muted"> (2 variants × {form.rounds.trim() || "?"} rounds)</span>}
         needs="the duration and rounds"
         pending={create.isPending}

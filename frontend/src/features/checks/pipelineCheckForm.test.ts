@@ -3,7 +3,6 @@ import { pipelineVariants as catalog } from "../../test/pipelineFixtures";
 import { pipelineCliCommand } from "./commands";
 import {
   CONFIG_FILE,
-  estimatePipelineCheck,
   fileVariantName,
   initialPipelineCheckForm,
   toPipelineCheckRequest,
@@ -60,13 +59,6 @@ describe("the new pipeline check form", () => {
     expect(request.load).toEqual({ spans_per_s: "lots", warmup_s: 2 });
     expect(request).not.toHaveProperty("rounds");
     expect(request.budget).toEqual({ cores_per_10k_overhead_pct: 30, rss_added_mib: 12.5 });
-  });
-
-  it("estimates two variants a round, with the CLI's warm-up and the API's drain", () => {
-    // (2 + 2 + 10 + 6 + 2) s × 2 × 5.
-    expect(estimatePipelineCheck(form)).toBe(220);
-    expect(estimatePipelineCheck({ ...form, rounds: "x" })).toBeNull();
-    expect(estimatePipelineCheck({ ...form, duration_s: "" })).toBeNull();
   });
 });
 
