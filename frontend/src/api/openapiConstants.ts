@@ -392,6 +392,14 @@ export const OPENAPI_EXTENSIONS = {
       ]
     }
   },
+  "Change": {
+    "x-direction-words": {
+      "better": "better",
+      "unchanged": "no significant change",
+      "unknown": "unknown",
+      "worse": "worse"
+    }
+  },
   "CommandServiceRef": {
     "x-agent-languages": [
       "python",
