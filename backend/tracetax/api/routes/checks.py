@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Response, status
+from pydantic import AnyHttpUrl
 
 from tracetax.api.auth import FORBIDDEN, require_allowed_service
 from tracetax.api.deps import (
@@ -20,15 +21,24 @@ from tracetax.api.deps import (
     secrets_filled,
     submission_errors,
 )
-from tracetax.api.schemas.checks import CheckBody, CheckCreated, CheckStatus, MachineFingerprint, field_of
+from tracetax.api.schemas.checks import (
+    CheckBody,
+    CheckCreated,
+    CheckStatus,
+    MachineFingerprint,
+    PipelineCheckRequest,
+    field_of,
+)
 from tracetax.api.schemas.errors import QUEUE_FULL, error_responses
 from tracetax.api.schemas.history import HistoryJudgementModel
-from tracetax.app import check_history, retention
+from tracetax.app import check_commands, check_history, retention
+from tracetax.app.check_commands import CheckCommands
 from tracetax.app.submission import queue_check
 from tracetax.db import repository as repo
 from tracetax.db.models import Check, Experiment
 from tracetax.diagnostics.checks import Budget, junit
 from tracetax.spec.provenance import HistoryGate, Provenance
+from tracetax.spec.redaction import redact
 
 # SpecRoute: the create route's body is a check of either subject; its 422s name fields as written.
 router = APIRouter(prefix="/api/v1/checks", tags=["checks"], route_class=SpecRoute)
@@ -146,6 +156,40 @@ def get_check(
         return Response(text, media_type="text/markdown; charset=utf-8")
     cases = check_history.junit_cases(result.history or [])
     return Response(junit(check_id, outcome.verdict, outcome.error, cases), media_type="application/xml")
+
+
+@router.get("/{check_id}/commands", response_model=CheckCommands, responses=error_responses({404: "not found"}))
+def get_check_commands(
+    check_id: str,
+    engine: EngineDep,
+    settings: SettingsDep,
+    api: Annotated[
+        AnyHttpUrl | None,
+        Query(description="The TraceTax base URL the commands call (default: TRACETAX_PUBLIC_URL)."),
+    ] = None,
+) -> CheckCommands:
+    """The check as a CI pipeline runs it again: its request (secrets as answers show them,
+    "***"), the curl calls, and the `tracetax check` command, with flags when they say the
+    request exactly, else reading it from a file (`reasons` says why)."""
+    with engine.sessions() as session:
+        check = repo.get_check(session, check_id)
+        experiment = repo.get_experiment(session, check.experiment_id) if check is not None else None
+    if check is None or experiment is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, f"no check {check_id}")
+    parts = check_commands.CheckParts(check.budget, check.strict, experiment.provenance, check.against_history)
+    return check_commands.stored_check_commands(str(api or settings.public_url), parts, redact(experiment.spec))
+
+
+@router.post("/commands", response_model=CheckCommands)
+def pipeline_check_commands(
+    request: PipelineCheckRequest,
+    settings: SettingsDep,
+    api: Annotated[AnyHttpUrl | None, Query(description="The TraceTax base URL the commands call.")] = None,
+) -> CheckCommands:
+    """A Collector pipeline check request's `tracetax check --collector` command and curl calls,
+    as the check form shows them before it is sent (what the request leaves out stays out)."""
+    body = request.model_dump(mode="json", exclude_unset=True)
+    return check_commands.request_commands(str(api or settings.public_url), redact(body))
 
 
 @router.delete(
