@@ -11,6 +11,7 @@ from tracetax.app.check_commands import (
     CheckParts,
     check_request,
     configuration_of,
+    history_flags,
     overlay_name,
     pipeline_check_request,
     pipeline_cli_command,
@@ -233,3 +234,10 @@ def test_a_pipeline_check_the_flags_cannot_say_is_read_from_a_file_saying_why() 
     assert pipeline_cli_command(BASE, odd).reasons == [
         "the candidate's config file as named (the CLI names a *.yaml file after it)"
     ]
+
+
+def test_history_flags_leave_out_what_the_check_does_not_carry_and_the_default_growth() -> None:
+    assert history_flags({}) is None
+    gate = {"branch": "main", "points": 10, "max_growth_pct": 5}
+    assert history_flags({"against_history": gate}) == "--against-history main:10"
+    assert history_flags({"provenance": {"branch": "it's"}}) == "--branch 'it'\"'\"'s'"

@@ -400,6 +400,12 @@ export const OPENAPI_EXTENSIONS = {
       "worse": "worse"
     }
   },
+  "CheckRequest": {
+    "x-cli-load": {
+      "max_throughput_s": 0,
+      "warmup_s": 2
+    }
+  },
   "CommandServiceRef": {
     "x-agent-languages": [
       "python",
@@ -448,6 +454,11 @@ export const OPENAPI_EXTENSIONS = {
       "DELETE",
       "OPTIONS"
     ]
+  },
+  "PipelineCheckRequest": {
+    "x-cli-load": {
+      "warmup_s": 2
+    }
   },
   "PipelineSpec": {
     "x-estimate": {

@@ -464,6 +464,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/checks/{check_id}/commands": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Check Commands
+         * @description The check as a CI pipeline runs it again: its request (secrets as answers show them,
+         *     "***"), the curl calls, and the `tracetax check` command, with flags when they say the
+         *     request exactly, else reading it from a file (`reasons` says why).
+         */
+        get: operations["get_check_commands_api_v1_checks__check_id__commands_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/checks/commands": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pipeline Check Commands
+         * @description A Collector pipeline check request's `tracetax check --collector` command and curl calls,
+         *     as the check form shows them before it is sent (what the request leaves out stays out).
+         */
+        post: operations["pipeline_check_commands_api_v1_checks_commands_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/experiments/{experiment_id}/cost": {
         parameters: {
             query?: never;
@@ -934,6 +977,19 @@ export interface components {
             note?: string | null;
         };
         /**
+         * CheckCommands
+         * @description A check as CI runs it: its request (secrets as answers show them), `tracetax check` and curl.
+         */
+        CheckCommands: {
+            /** Request */
+            request: {
+                [key: string]: unknown;
+            };
+            cli: components["schemas"]["CliCommand"];
+            /** Curl */
+            curl: string;
+        };
+        /**
          * CheckCreated
          * @description A check queued: its id and its experiment's place in the queue.
          */
@@ -1029,6 +1085,21 @@ export interface components {
              * @description The same-run verdict and the judgements against history together (history.gate overall_verdict): what `tracetax check` exits with (pass 0, fail 1, error 2). None while the check has no verdict.
              */
             overall?: ("pass" | "fail" | "error") | null;
+        };
+        /** CliCommand */
+        CliCommand: {
+            /** Command */
+            command: string;
+            /**
+             * Flags
+             * @description True when the flags say exactly this request; else it is read from a file.
+             */
+            flags: boolean;
+            /**
+             * Reasons
+             * @description Why the flags could not say it (empty when they can).
+             */
+            reasons: string[];
         };
         /**
          * ClosedPhase
@@ -4921,6 +4992,103 @@ export interface operations {
             };
             /** @description its experiment is queued or running: cancel it first */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_check_commands_api_v1_checks__check_id__commands_get: {
+        parameters: {
+            query?: {
+                /** @description The TraceTax base URL the commands call (default: TRACETAX_PUBLIC_URL). */
+                api?: string | null;
+            };
+            header?: never;
+            path: {
+                check_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckCommands"];
+                };
+            };
+            /** @description no or a wrong bearer token where this request needs one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    pipeline_check_commands_api_v1_checks_commands_post: {
+        parameters: {
+            query?: {
+                /** @description The TraceTax base URL the commands call. */
+                api?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PipelineCheckRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckCommands"];
+                };
+            };
+            /** @description no or a wrong bearer token where this request needs one */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -76,6 +76,9 @@ export type PipelineCheckRequest = Schemas["PipelineCheckRequest"];
 export type AnyCheckRequest = CheckRequest | PipelineCheckRequest;
 export type CheckCreated = Schemas["CheckCreated"];
 export type CheckStatus = Schemas["CheckStatus"];
+/** A check as CI runs it: its request, `tracetax check` (flags or a file, and why) and curl. */
+export type CheckCommands = Schemas["CheckCommands"];
+export type CliCommand = Schemas["CliCommand"];
 export type Budget = Schemas["Budget"];
 export type BudgetLine = Schemas["BudgetLine"];
 export type Verdict = Schemas["Verdict"];

@@ -72,20 +72,50 @@ export function estimated(_request: Request, body: unknown): Response {
   });
 }
 
-const ESTIMATES: Record<string, Handler> = {
+/** A check's commands as the backend answers them (app/check_commands.py builds them). */
+export function checkCommandsAnswer(
+  request: Record<string, unknown>,
+  command: string,
+  reasons: string[] = [],
+): Record<string, unknown> {
+  return {
+    request,
+    cli: { command, flags: reasons.length === 0, reasons },
+    curl: `CHECK_ID=$(curl -sf -XPOST ${globalThis.location.origin}/api/v1/checks \\\n  -d '${JSON.stringify(request)}' | jq -r .id)`,
+  };
+}
+
+/**
+ * POST /api/v1/checks/commands as the stubs answer it: the variants the pipeline check request
+ * names, spelled as flags. The backend's tests check the CLI's grammar; the UI's check that the
+ * form asks for its request's commands and shows the answer.
+ */
+export function pipelineCommands(_request: Request, body: unknown): Response {
+  type Variant = { pipeline?: string; config_file?: string } | undefined;
+  const sent = (body ?? {}) as { baseline?: Variant; candidate?: Variant };
+  const spell = (variant: Variant) => variant?.config_file ?? variant?.pipeline ?? "";
+  const command = `tracetax check --api ${globalThis.location.origin} --collector --baseline ${spell(sent.baseline)} --candidate ${spell(sent.candidate)}`;
+  return json(200, checkCommandsAnswer(sent as Record<string, unknown>, command));
+}
+
+const DEFAULT_ROUTES: Record<string, Handler> = {
   "POST /api/v1/experiments/estimate": estimated,
   "POST /api/v1/checks/estimate": estimated,
   "POST /api/v1/calibrations/estimate": estimated,
+  "POST /api/v1/checks/commands": pipelineCommands,
 };
 
-/** A request that submits something (not a form's estimate): what a form's tests look for. */
+/** A request that submits something (not what a form asks the backend about while it is
+ * edited: its estimate, its commands): what a form's tests look for. */
 export function submitted(call: { method: string; url: URL }): boolean {
-  return call.method === "POST" && !call.url.pathname.endsWith("/estimate");
+  const asked = call.url.pathname.endsWith("/estimate") || call.url.pathname.endsWith("/commands");
+  return call.method === "POST" && !asked;
 }
 
 /**
  * Stubs fetch with handlers keyed "METHOD /path" (the query string is not part of the key), the
- * forms' estimates answered by `estimated` unless stubbed; returns the list of requests made,
+ * forms' estimates and a pipeline check's commands answered by `estimated` and
+ * `pipelineCommands` unless stubbed; returns the list of requests made,
  * with their parsed JSON bodies.
  */
 export function stubApi(routes: Record<string, Handler | unknown>) {
@@ -100,7 +130,7 @@ export function stubApi(routes: Record<string, Handler | unknown>) {
       const body = text ? JSON.parse(text) : undefined;
       calls.push({ method: request.method, url, body });
       const key = `${request.method} ${url.pathname}`;
-      const route = key in routes ? routes[key] : ESTIMATES[key];
+      const route = key in routes ? routes[key] : DEFAULT_ROUTES[key];
       if (route === undefined)
         return json(404, { detail: `no stub for ${request.method} ${url.pathname}` });
       return typeof route === "function" ? (route as Handler)(request, body) : json(200, route);

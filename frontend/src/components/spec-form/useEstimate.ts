@@ -4,7 +4,6 @@
 // parse yet (a blank or out-of-range field: its 422) has no estimate.
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
 import { api, unwrap } from "../../api/client";
 import { queryKeys } from "../../api/queries";
 import type {
@@ -16,6 +15,7 @@ import type {
   PipelineSpecRequest,
   SpecEstimate,
 } from "../../api/types";
+import { useSettled } from "../../lib/useSettled";
 
 /** What a form would send, and to which resource. */
 export type EstimateRequest =
@@ -40,18 +40,6 @@ function fetchEstimate(request: EstimateRequest, signal: AbortSignal): Promise<S
       signal,
     }),
   );
-}
-
-/** `value` once it has not changed for `delayMs` (compared as JSON: a form rebuilds its body). */
-function useSettled<T>(value: T, delayMs: number): T {
-  const [settled, setSettled] = useState(value);
-  const text = JSON.stringify(value);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `text` stands for `value`.
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), delayMs);
-    return () => clearTimeout(timer);
-  }, [text, delayMs]);
-  return settled;
 }
 
 /** The backend's estimate of `request`; null until it answers, or while it cannot parse it. */

@@ -15,6 +15,9 @@ import { CalibrationPage } from "./CalibrationPage";
 import { CalibrationsPage } from "./CalibrationsPage";
 import { NewCalibrationPage } from "./NewCalibrationPage";
 
+/** Long enough for a form to settle and the backend stub to answer on a busy machine. */
+const SETTLED = { timeout: 4000 };
+
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
@@ -116,7 +119,7 @@ describe("NewCalibrationPage", () => {
     await user.clear(screen.getByLabelText("Rounds"));
     await user.type(screen.getByLabelText("Rounds"), "8");
     // The API's estimate of the request (the stub's: 8 rounds × 80 s).
-    expect(await screen.findByText("about 10 min 40 s")).toBeTruthy();
+    expect(await screen.findByText("about 10 min 40 s", {}, SETTLED)).toBeTruthy();
     await user.click(screen.getByRole("button", { name: "Calibrate" }));
     await vi.waitFor(() =>
       expect(router.state.location.pathname).toBe("/calibrations/new-calibration"),

@@ -16,8 +16,10 @@ import {
   pipelineVariants,
 } from "../../test/pipelineFixtures";
 import {
+  checkCommandsAnswer,
   invalid,
   json,
+  pipelineCommands,
   queued,
   renderAt,
   renderFormPage,
@@ -27,6 +29,9 @@ import {
 import { CheckPage } from "./CheckPage";
 import { ChecksPage } from "./ChecksPage";
 import { NewCheckPage } from "./NewCheckPage";
+
+/** Long enough for a form to settle and the backend stub to answer on a busy machine. */
+const SETTLED = { timeout: 4000 };
 
 afterEach(() => {
   cleanup();
@@ -127,10 +132,15 @@ describe("ChecksPage", () => {
 
 describe("CheckPage", () => {
   it("shows each budget line's measured value, interval and verdict, the JUnit and the commands", async () => {
-    stubApi({
+    const command =
+      "tracetax check --api x \\\n  --service go --baseline none --candidate batch-tuned";
+    const calls = stubApi({
       [`GET /api/v1/checks/${CHECK_ID}`]: checkStatus(),
       [`GET /api/v1/experiments/${experiment.id}`]: experiment,
-      "GET /api/v1/presets": presets,
+      [`GET /api/v1/checks/${CHECK_ID}/commands`]: checkCommandsAnswer(
+        { subject: "service" },
+        command,
+      ),
     });
     renderAt(<CheckPage />, at);
     const p99 = await screen.findByRole("row", { name: /^p99 latency overhead/ });
@@ -151,10 +161,11 @@ describe("CheckPage", () => {
     const junit = screen.getByRole("link", { name: "Download JUnit XML" });
     expect(junit.getAttribute("href")).toBe(`/api/v1/checks/${CHECK_ID}?format=junit`);
     expect(junit.hasAttribute("download")).toBe(true);
-    const cli = await screen.findByTestId("cli-command");
-    expect(cli.textContent).toContain("--baseline none --candidate batch-tuned");
-    expect(cli.textContent).toContain("--p99-overhead-pct 15 --max-dropped-spans 0");
+    // The commands are the backend's, for this page's origin.
+    expect((await screen.findByTestId("cli-command")).textContent).toBe(command);
     expect(screen.getByTestId("curl-command").textContent).toContain("/api/v1/checks");
+    const asked = calls.find((c) => c.url.pathname.endsWith("/commands"));
+    expect(asked?.url.searchParams.get("api")).toBe(globalThis.location.origin);
     expect(screen.getByText("batch-tuned vs none on go")).toBeTruthy();
   });
 
@@ -196,8 +207,6 @@ describe("CheckPage", () => {
     const isolation = screen.getByRole("row", { name: /^Isolation of the service's cores/ });
     expect(within(isolation).getByText("1 flagged round")).toBeTruthy();
     expect(within(isolation).getByText("unknown")).toBeTruthy();
-    const cli = await screen.findByTestId("cli-command");
-    expect(cli.textContent).toContain("--p50-added-ms 0.5 --max-dropped-spans 0");
   });
 
   it("waits for a running check, without a JUnit link", async () => {
@@ -213,9 +222,17 @@ describe("CheckPage", () => {
 
   it("shows a pipeline check's lines, its variants and its --collector command", async () => {
     const pipelineExperiment = pipelineCheckExperiment();
+    const command = [
+      `tracetax check --api ${globalThis.location.origin}`,
+      "  --collector --baseline passthrough --candidate batch-default",
+    ].join(" \\\n");
     const calls = stubApi({
       [`GET /api/v1/checks/${PIPELINE_CHECK_ID}`]: pipelineCheckStatus(),
       [`GET /api/v1/experiments/${pipelineExperiment.id}`]: pipelineExperiment,
+      [`GET /api/v1/checks/${PIPELINE_CHECK_ID}/commands`]: checkCommandsAnswer(
+        { subject: "collector" },
+        command,
+      ),
     });
     renderAt(<CheckPage />, { path: `/checks/${PIPELINE_CHECK_ID}`, pattern: "/checks/:id" });
     const rss = await screen.findByRole("row", { name: /^Collector peak RSS overhead/ });
@@ -241,17 +258,8 @@ describe("CheckPage", () => {
     expect(facts.textContent).toContain("Baseline variantpassthrough");
     expect(facts.textContent).toContain("1,000 spans/s, 3 s measured, 1 round");
     expect(facts.textContent).not.toContain(" on collector");
-    const cli = await screen.findByTestId("cli-command");
-    expect(cli.textContent).toBe(
-      [
-        `tracetax check --api ${globalThis.location.origin}`,
-        "  --collector --baseline passthrough --candidate batch-default",
-        "  --spans-per-s 1000 --duration 3 --rounds 1",
-        "  --rss-overhead-pct 50 --max-lost-spans 0",
-        "  --strict --junit tracetax-junit.xml",
-      ].join(" \\\n"),
-    );
-    expect(screen.getByTestId("curl-command").textContent).toContain('"subject": "collector"');
+    expect((await screen.findByTestId("cli-command")).textContent).toBe(command);
+    expect(screen.getByTestId("curl-command").textContent).toContain('"subject":"collector"');
     expect(screen.getByRole("heading", { name: "tracetax check --collector" })).toBeTruthy();
     // No presets are needed for a pipeline's request.
     expect(calls.some((c) => c.url.pathname === "/api/v1/presets")).toBe(false);
@@ -393,16 +401,13 @@ describe("NewCheckPage", () => {
     }
     await user.click(screen.getByRole("checkbox", { name: /Strict/ }));
     // The API's estimate of the request (the stub's: 3 rounds × 80 s).
-    expect(await screen.findByText(/about 4 min/)).toBeTruthy();
-    expect(screen.getByTestId("cli-preview").textContent).toBe(
-      [
-        `tracetax check --api ${globalThis.location.origin}`,
-        "  --collector --baseline passthrough --candidate batch-tuned",
-        "  --spans-per-s 2000 --duration 5 --rounds 3",
-        "  --cores-per-10k-overhead-pct 30 --rss-overhead-pct 20 --max-lost-spans 0",
-        "  --strict --junit tracetax-junit.xml",
-      ].join(" \\\n"),
+    expect(await screen.findByText(/about 4 min/, {}, SETTLED)).toBeTruthy();
+    // The command is the backend's for the request the form would send (the stub's spelling).
+    expect((await screen.findByTestId("cli-preview", {}, SETTLED)).textContent).toContain(
+      "--collector --baseline passthrough --candidate batch-tuned",
     );
+    const asked = calls.filter((c) => c.url.pathname === "/api/v1/checks/commands").at(-1);
+    expect(asked?.body).toMatchObject({ load: { spans_per_s: 2000, duration_s: 5 }, rounds: 3 });
     await user.click(screen.getByRole("button", { name: "Run check" }));
     await vi.waitFor(() => expect(router.state.location.pathname).toBe("/checks/pipe-check"));
     expect(calls.find(submitted)?.body).toEqual({
@@ -420,6 +425,17 @@ describe("NewCheckPage", () => {
     const user = userEvent.setup();
     const calls = stubApi({
       "GET /api/v1/pipelines": pipelineVariants,
+      "POST /api/v1/checks/commands": (request: Request, body: unknown) =>
+        (body as { candidate: { name?: string } }).candidate.name === "my-overlay"
+          ? json(
+              200,
+              checkCommandsAnswer(
+                body as Record<string, unknown>,
+                "cat > tracetax-check.json <<'EOF'\n…\nEOF\ntracetax check --spec tracetax-check.json",
+                ["the candidate's config file as named (the CLI names a *.yaml file after it)"],
+              ),
+            )
+          : pipelineCommands(request, body),
       "POST /api/v1/checks": () =>
         invalid(
           {
@@ -446,13 +462,15 @@ describe("NewCheckPage", () => {
     expect(screen.getByLabelText("Candidate variant: name").getAttribute("placeholder")).toBe(
       "mine",
     );
-    // The CLI names the file after it: still flags.
-    expect(screen.getByTestId("cli-preview").textContent).toContain(
-      "--candidate /srv/otel/mine.yaml",
-    );
+    expect(await screen.findByText(/--candidate \/srv\/otel\/mine.yaml/, {}, SETTLED)).toBeTruthy();
     await user.type(screen.getByLabelText("Candidate variant: name"), "my-overlay");
+    // The backend says why its flags cannot say a request, and the form shows it.
     expect(
-      screen.getByText(/Its flags cannot say the candidate's config file as named/),
+      await screen.findByText(
+        /Its flags cannot say the candidate's config file as named/,
+        {},
+        SETTLED,
+      ),
     ).toBeTruthy();
     expect(screen.getByTestId("cli-preview").textContent).toContain("--spec tracetax-check.json");
     await user.click(screen.getByRole("button", { name: "Run check" }));

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { pipelineVariants as catalog } from "../../test/pipelineFixtures";
-import { pipelineCliCommand } from "./commands";
 import {
   CONFIG_FILE,
   fileVariantName,
@@ -74,11 +73,6 @@ describe("a pipeline check's history fields", () => {
     const request = toPipelineCheckRequest(form);
     expect(request.provenance).toEqual({ branch: "feature/lb", commit: "a1b2c3d" });
     expect(request.against_history).toEqual({ branch: "main", points: 8, max_growth_pct: 10 });
-    const cli = pipelineCliCommand("http://tracetax:8000", request);
-    expect(cli.flags).toBe(true);
-    expect(cli.command).toContain(
-      "--branch feature/lb --commit a1b2c3d --against-history main:8 --history-max-growth-pct 10",
-    );
   });
 
   it("send neither when left blank", () => {

@@ -5,6 +5,9 @@ import { presets } from "../../test/fixtures";
 import { invalid, json, renderAt, renderFormPage, stubApi, submitted } from "../../test/render";
 import { NewExperimentPage } from "./NewExperimentPage";
 
+/** Long enough for a form to settle and the backend stub to answer on a busy machine. */
+const SETTLED = { timeout: 4000 };
+
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
@@ -31,17 +34,19 @@ describe("NewExperimentPage", () => {
     const user = userEvent.setup();
     renderForm(() => json(202, {}));
     // The API's estimate of the spec and how it adds up (the stub's: 5 rounds × (2 × 30 + 20) s).
-    await screen.findByText(/about 6 min 40 s/);
+    await screen.findByText(/about 6 min 40 s/, {}, SETTLED);
     expect(screen.getByText(/2 configurations × 5 rounds × 30 s each/)).toBeTruthy();
     expect(screen.getByText(/plus 20 s side by side per round/)).toBeTruthy();
     const rounds = screen.getByLabelText("Rounds");
     await user.clear(rounds);
     await user.type(rounds, "1");
-    expect(await screen.findByText(/about 1 min 20 s/)).toBeTruthy();
+    expect(await screen.findByText(/about 1 min 20 s/, {}, SETTLED)).toBeTruthy();
     // A spec the API cannot parse (no rounds) has no estimate: the footer says what it needs.
     await user.clear(rounds);
     await user.type(rounds, "0");
-    expect(await screen.findByText(/Estimated time: — \(enter the load and rounds\)/)).toBeTruthy();
+    expect(
+      await screen.findByText(/Estimated time: — \(enter the load and rounds\)/, {}, SETTLED),
+    ).toBeTruthy();
   });
 
   it("asks for a precision and says the estimate is a ceiling", async () => {
@@ -54,7 +59,9 @@ describe("NewExperimentPage", () => {
     const wall = screen.getByLabelText("Max wall time (s)");
     await user.clear(wall);
     await user.type(wall, "900");
-    expect((await screen.findByTestId("estimate-up-to")).textContent).toContain("up to 15 min");
+    expect((await screen.findByTestId("estimate-up-to", {}, SETTLED)).textContent).toContain(
+      "up to 15 min",
+    );
     await user.click(screen.getByRole("button", { name: "Start experiment" }));
     await waitFor(() => expect(calls.some(submitted)).toBe(true));
     const body = calls.find(submitted)?.body as { precision: unknown };

@@ -5,6 +5,9 @@ import { pipelineVariants } from "../../test/pipelineFixtures";
 import { estimated, invalid, json, renderAt, stubApi, submitted } from "../../test/render";
 import { NewPipelinePage } from "./NewPipelinePage";
 
+/** Long enough for a form to settle and the backend stub to answer on a busy machine. */
+const SETTLED = { timeout: 4000 };
+
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
@@ -52,7 +55,7 @@ describe("NewPipelinePage", () => {
     const lb = screen.getByRole("listitem", { name: "Variant loadbalancing" });
     expect(within(lb).getByText("2 downstream Collectors")).toBeTruthy();
     // The API's estimate of the spec (the stub's: 5 rounds × 80 s).
-    expect(await screen.findByText(/about 6 min 40 s/)).toBeTruthy();
+    expect(await screen.findByText(/about 6 min 40 s/, {}, SETTLED)).toBeTruthy();
   });
 
   it("queues the variants, load and rounds chosen, then opens the live run", async () => {
@@ -80,7 +83,7 @@ describe("NewPipelinePage", () => {
       await user.type(input, value);
     }
     // The API's estimate of the spec (the stub's: 1 round × 80 s).
-    expect(await screen.findByText(/about 1 min 20 s/)).toBeTruthy();
+    expect(await screen.findByText(/about 1 min 20 s/, {}, SETTLED)).toBeTruthy();
     await user.click(screen.getByRole("button", { name: "Start pipeline experiment" }));
     await waitFor(() => expect(router.state.location.pathname).toBe("/experiments/pipe-1"));
     const body = posted(calls);
@@ -129,7 +132,7 @@ describe("NewPipelinePage", () => {
     expect(screen.getByTestId("ramp-rates").textContent).toContain("At most 12 steps per round");
     expect(screen.getByTestId("ramp-rates").textContent).toContain("1,000 → 1,500 → 2,250 → …");
     // The API's estimate counts the ramp's steps (the stub's: 12).
-    expect(await screen.findByText(/up to 12 ramp steps included/)).toBeTruthy();
+    expect(await screen.findByText(/up to 12 ramp steps included/, {}, SETTLED)).toBeTruthy();
     const top = screen.getByLabelText("Up to (spans/s)");
     await user.clear(top);
     await user.type(top, "5000");
@@ -139,7 +142,7 @@ describe("NewPipelinePage", () => {
     const factor = screen.getByLabelText("Factor");
     await user.clear(factor);
     await user.type(factor, "1");
-    expect(await screen.findByText(/enter the load, the ramp/)).toBeTruthy();
+    expect(await screen.findByText(/enter the load, the ramp/, {}, SETTLED)).toBeTruthy();
     await user.click(screen.getByRole("button", { name: "Start pipeline experiment" }));
     expect((await screen.findByText("Input should be greater than or equal to 1.05")).id).toBe(
       "field-load-ramp-factor-error",
