@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 
 from tracetax.history.changepoints import SeriesPoint
-from tracetax.history.gate import HistoryJudgement, history_growth, judge_against_history, overall_verdict
+from tracetax.history.gate import (
+    HistoryJudgement,
+    history_growth,
+    history_verdict_counts,
+    judge_against_history,
+    overall_verdict,
+)
 from tracetax.history.metrics import HistoryMetricText
 
 MINUS = "\N{MINUS SIGN}"
@@ -155,3 +161,9 @@ def test_bad_input_is_refused_naming_what_to_fix() -> None:
 )
 def test_the_overall_verdict_combines_the_run_and_the_history(same_run: str, history: list[str], overall: str) -> None:
     assert overall_verdict(same_run, history) == overall
+
+
+def test_history_verdicts_are_counted_worst_first_an_unknown_one_last() -> None:
+    counts = history_verdict_counts(["pass", "no_history", "fail", "pass", "inconclusive", "later"])
+    assert counts == [("fail", 1), ("inconclusive", 1), ("no_history", 1), ("pass", 2), ("later", 1)]
+    assert history_verdict_counts([]) == []

@@ -36,10 +36,10 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 from scipy import stats
 
 from tracetax.diagnostics import sequential
@@ -114,8 +114,16 @@ class Interval(BaseModel):
     high: float | None = None
 
 
+def _publish_direction_words(schema: dict[str, Any]) -> None:
+    """Change's `x-direction-words` in the OpenAPI: how each direction reads (`describe`'s
+    words), which the UI writes a change with instead of a copy."""
+    schema["x-direction-words"] = dict(WORDS)
+
+
 class Change(BaseModel):
     """How one metric of a configuration differs from the baseline's."""
+
+    model_config = ConfigDict(json_schema_extra=_publish_direction_words)
 
     metric: str
     label: str

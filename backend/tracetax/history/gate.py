@@ -35,6 +35,8 @@ from tracetax.history.metrics import HistoryMetricText, format_bound, format_gro
 HistoryVerdict = Literal["pass", "fail", "inconclusive", "no_history"]
 # A check's verdict with its judgements against history: what CI's exit code says (0, 1, 2).
 OverallVerdict = Literal["pass", "fail", "error"]
+# The judgements against history from the worst to the best: the order they are counted in.
+HISTORY_VERDICT_ORDER: tuple[HistoryVerdict, ...] = ("fail", "inconclusive", "no_history", "pass")
 # What a judgement against history may say and still let the check pass: a branch's first checks
 # have no history yet, and that does not fail or err.
 _PASSING_HISTORY = frozenset({"pass", "no_history"})
@@ -166,11 +168,22 @@ def overall_verdict(same_run: str, history: Iterable[str] = ()) -> OverallVerdic
     return "pass"
 
 
+def history_verdict_counts(history: Iterable[str]) -> list[tuple[str, int]]:
+    """How many judgements against history say each verdict, the worst first (HISTORY_VERDICT_ORDER;
+    a verdict this version does not know after them); verdicts no judgement says are left out."""
+    verdicts = list(history)
+    known = [level for level in HISTORY_VERDICT_ORDER if level in verdicts]
+    unknown = sorted(set(verdicts) - set(HISTORY_VERDICT_ORDER))
+    return [(level, verdicts.count(level)) for level in [*known, *unknown]]
+
+
 __all__ = [
+    "HISTORY_VERDICT_ORDER",
     "HistoryJudgement",
     "HistoryVerdict",
     "OverallVerdict",
     "history_growth",
+    "history_verdict_counts",
     "judge_against_history",
     "overall_verdict",
 ]

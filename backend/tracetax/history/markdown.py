@@ -20,15 +20,13 @@ from urllib.parse import quote
 from tracetax.diagnostics.budget_lines import BUDGET_LINE_TEXT, BudgetUnit
 from tracetax.diagnostics.checks import BudgetLine, Verdict
 from tracetax.diagnostics.overhead import Interval
-from tracetax.history.gate import HistoryJudgement, HistoryVerdict, overall_verdict
+from tracetax.history.gate import HistoryJudgement, history_verdict_counts, overall_verdict
 from tracetax.history.metrics import MINUS, HistoryMetricText, format_level
 
 SPARK_BARS = "▁▂▃▄▅▆▇█"
 SPARK_UNKNOWN = "·"  # an unknown point is a gap, never the lowest bar (unknown is not zero)
 SHORT_COMMIT = 7
 ESCAPED_PIPE = "\\|"
-# The order the title counts the judgements against history in.
-HISTORY_VERDICTS: tuple[HistoryVerdict, ...] = ("fail", "inconclusive", "no_history", "pass")
 
 
 @dataclass(frozen=True)
@@ -167,9 +165,7 @@ def _title(report: CheckReport) -> str:
     verdicts = [judgement.verdict for judgement in report.history]
     title = f"**TraceTax check: {overall_verdict(same_run, verdicts)}**"
     if verdicts:
-        counts = [
-            f"{verdicts.count(level)} {level.replace('_', ' ')}" for level in HISTORY_VERDICTS if level in verdicts
-        ]
+        counts = [f"{count} {level.replace('_', ' ')}" for level, count in history_verdict_counts(verdicts)]
         title += f" · same run: **{same_run}** · against history: {', '.join(counts)}"
     return title
 
