@@ -278,6 +278,9 @@ start_node() {
     --kubeconfig="$K8S_STATE/kubelet.kubeconfig" --root-dir="$K8S_STATE/kubelet" \
     --hostname-override="$NODE_NAME" --node-ip="$NODE_IP" --v=1
   alive kube-proxy || launch kube-proxy "$K8S_BIN/kube-proxy" --config="$K8S_STATE/etc/kube-proxy.yaml" --v=1
+  # kube-router looks its Node up once at start and exits when it is not there yet: on the first
+  # start of a new cluster (found by the cold CI run) the kubelet has not registered it.
+  wait_ready kubelet 90 kubectl get node "$NODE_NAME"
   # kube-router as the NetworkPolicy enforcer only (iptables + ipset); routing, service proxy
   # and CNI are the bridge plugin's and kube-proxy's
   if [ ! -x "$KUBE_ROUTER_BIN" ]; then
