@@ -21,7 +21,7 @@ from tracetax.diagnostics import pipeline, report
 from tracetax.engine.aggregate import RoundData, aggregate, aggregate_variant
 from tracetax.main import create_app
 from tracetax.spec.collector import PipelineSpec
-from tracetax.spec.service import parse_spec
+from tracetax.subjects.union import parse_spec
 
 EXPERIMENTS = "/api/v1/experiments"
 CHECKS = "/api/v1/checks"

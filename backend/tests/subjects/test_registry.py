@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tracetax.spec.service import parse_spec
 from tracetax.subjects.registry import SUBJECTS, subject_for, subject_named
+from tracetax.subjects.union import parse_spec
 
 SERVICE_SPEC = {
     "service": {"kind": "demo", "language": "go"},

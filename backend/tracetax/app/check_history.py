@@ -23,9 +23,9 @@ from tracetax.history.gate import HistoryJudgement, judge_against_history
 from tracetax.history.markdown import CheckReport, LedgerLoss, check_markdown
 from tracetax.history.metrics import HISTORY_METRICS
 from tracetax.spec.provenance import HistoryGate
-from tracetax.spec.service import parse_spec
 from tracetax.subjects.base import HistoryMetricText, SubjectContext
 from tracetax.subjects.registry import subject_for
+from tracetax.subjects.union import parse_spec
 
 # -- a check against its branch's history ---------------------------------------------------------
 

@@ -22,9 +22,9 @@ from tracetax.db.models import Check, Experiment
 from tracetax.diagnostics.checks import Budget, Verdict
 from tracetax.history.changepoints import ChangePoint, SeriesPoint, change_points
 from tracetax.history.metrics import HISTORY_METRICS, is_material, metric_text, shift_size_pct
-from tracetax.spec.service import parse_spec
 from tracetax.subjects.base import HistoryMetricText, HistoryUnit, SubjectContext
 from tracetax.subjects.registry import subject_for
+from tracetax.subjects.union import parse_spec
 
 DEFAULT_LIMIT = 100
 # How many recent estimates a service's summary shows as each configuration's trend.

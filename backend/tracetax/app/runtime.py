@@ -26,9 +26,9 @@ from tracetax.engine.progress import ProgressBroker, ProgressCallback
 from tracetax.engine.queue import ExperimentQueue
 from tracetax.engine.settle import Settle, fixed_settle, until_drained
 from tracetax.native_stack.watch import read_supervision
-from tracetax.spec.service import parse_spec
 from tracetax.subjects.base import SubjectContext
 from tracetax.subjects.registry import subject_for
+from tracetax.subjects.union import parse_spec
 from tracetax.system.paths import state_dir
 
 # The native stack's components as the engine's probe names them (clients/health.py
@@ -99,6 +99,7 @@ class EngineRuntime:
             publish=publish or broker.publish_threadsafe,
             settings=settings,
             open_subject=lambda spec: subject_for(spec).rounds(spec, subjects),
+            parse_spec=parse_spec,
         )
         runtime = cls(database, sessions, broker, engine, ExperimentQueue(engine, sessions), settings, subjects)
         # After each experiment, in the engine's worker thread: the ledger needs the backends.

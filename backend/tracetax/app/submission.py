@@ -26,13 +26,15 @@ from tracetax.demos.catalog import ServiceManifest
 from tracetax.diagnostics import calibration
 from tracetax.diagnostics.checks import Budget
 from tracetax.lab import pipelines
+from tracetax.spec.base import SpecError, SubjectSpec
 from tracetax.spec.provenance import HistoryGate
 from tracetax.spec.redaction import REDACTED, Location, UnfilledSecretsError, fill_secrets, redacted_locations
-from tracetax.spec.service import AnySpec, ExperimentSpec, SpecError, parse_spec
+from tracetax.spec.service import ExperimentSpec
 from tracetax.subjects.registry import subject_for
 
 # Raised by the service subject's validation; the routes and the CLI catch it from here.
 from tracetax.subjects.service.validation import UnknownServiceError as UnknownServiceError
+from tracetax.subjects.union import parse_spec
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +63,7 @@ class Queued:
     estimated_seconds: float
 
 
-def validate(spec: AnySpec, services: dict[str, ServiceManifest], settings: Settings) -> ServiceManifest | None:
+def validate(spec: SubjectSpec, services: dict[str, ServiceManifest], settings: Settings) -> ServiceManifest | None:
     """The demo service's manifest (None for a user's own command or a pipeline) once the spec
     is within the settings' bounds and every configuration fits the service; raises
     UnknownServiceError or SpecError."""
@@ -70,7 +72,7 @@ def validate(spec: AnySpec, services: dict[str, ServiceManifest], settings: Sett
     return validate_service(spec, services, settings, pipelines.OverlayPolicy.from_settings(settings))
 
 
-def with_stored_secrets(spec: AnySpec, stored: dict[str, Any]) -> AnySpec:
+def with_stored_secrets(spec: SubjectSpec, stored: dict[str, Any]) -> SubjectSpec:
     """`spec`, copied from a stored experiment's redacted answer, with each REDACTED secret
     filled from `stored` (that experiment's spec as stored): a run again that never showed the
     secrets. A REDACTED value the stored spec has no value for is a SpecError naming it."""
@@ -99,7 +101,7 @@ def _redacted_error(loc: Location, *, filled_from: bool) -> dict[str, Any]:
     }
 
 
-def validate_bounds(spec: AnySpec, settings: Settings) -> None:
+def validate_bounds(spec: SubjectSpec, settings: Settings) -> None:
     """What one spec may ask of this machine: every request of a load phase is read back into
     its histogram (TRACETAX_MAX_PHASE_REQUESTS), and the whole spec holds the queue for its
     estimated wall time, or its precision's whole time budget (TRACETAX_MAX_SPEC_ESTIMATE_S)."""
@@ -145,7 +147,7 @@ def refuse_when_queue_full(runtime: EngineRuntime) -> None:
 
 
 def validate_service(
-    spec: AnySpec,
+    spec: SubjectSpec,
     services: dict[str, ServiceManifest],
     settings: Settings,
     overlays: pipelines.OverlayPolicy | None = None,
@@ -161,7 +163,7 @@ RecordWith = Callable[[Session, Experiment], None]
 
 
 def queue_experiment(
-    runtime: EngineRuntime, spec: AnySpec, *, admitted: bool = False, record: RecordWith | None = None
+    runtime: EngineRuntime, spec: SubjectSpec, *, admitted: bool = False, record: RecordWith | None = None
 ) -> Queued:
     """Validate, store and queue; one experiment measures at a time. Refused with
     QueueFullError, nothing stored, when the queue is full, unless the experiment belongs to a
@@ -174,7 +176,7 @@ def queue_experiment(
 
 
 def enqueue(
-    runtime: EngineRuntime, spec: AnySpec, *, admitted: bool = False, record: RecordWith | None = None
+    runtime: EngineRuntime, spec: SubjectSpec, *, admitted: bool = False, record: RecordWith | None = None
 ) -> Queued:
     """Store and queue a validated spec. Counting the places taken and taking one is one step
     under `admission`, `record` included: submissions at once never take more places than
@@ -191,14 +193,14 @@ def enqueue(
     return Queued(experiment, position, spec.estimated_seconds())
 
 
-def stored_spec(spec: AnySpec) -> dict[str, Any]:
+def stored_spec(spec: SubjectSpec) -> dict[str, Any]:
     """The spec as stored in `experiments.spec`: without its provenance, which is stored beside
     it (`experiments.provenance`), so that what compares specs (calibrations' signatures, a
     tuning's rungs, the UI's "run again") never sees where a run came from."""
     return spec.model_dump(mode="json", exclude={"provenance"})
 
 
-def provenance_of(spec: AnySpec) -> dict[str, Any] | None:
+def provenance_of(spec: SubjectSpec) -> dict[str, Any] | None:
     """The spec's provenance as stored, without its unknown fields; None when it has none."""
     if spec.provenance is None:
         return None
@@ -217,7 +219,7 @@ class CheckOrigin:
 
 
 def queue_check(
-    runtime: EngineRuntime, spec: AnySpec, budget: Budget, strict: bool, origin: CheckOrigin | None = None
+    runtime: EngineRuntime, spec: SubjectSpec, budget: Budget, strict: bool, origin: CheckOrigin | None = None
 ) -> tuple[Check, Queued]:
     """Queue the check's experiment (baseline against candidate) and store the check. A
     relative budget tighter than a matching calibration says this machine resolves at the
@@ -242,7 +244,7 @@ def queue_check(
     return check, queued
 
 
-def refuse_precision_without_target(spec: AnySpec) -> None:
+def refuse_precision_without_target(spec: SubjectSpec) -> None:
     """Outside a check, a precision needs its half-width: nothing else would say when to stop."""
     precision = getattr(spec, "precision", None)
     if precision is not None and precision.half_width_pct is None:
@@ -257,7 +259,7 @@ def refuse_precision_without_target(spec: AnySpec) -> None:
         )
 
 
-def refuse_unresolvable(runtime: EngineRuntime, spec: AnySpec, budget: Budget) -> None:
+def refuse_unresolvable(runtime: EngineRuntime, spec: SubjectSpec, budget: Budget) -> None:
     with runtime.sessions() as session:
         errors = subject_for(spec).unresolvable(session, spec, budget)
     if errors:

@@ -31,8 +31,9 @@ from tracetax.engine.loadgen import LoadDriver, OhaDriver
 from tracetax.engine.round import RoundSubject
 from tracetax.engine.settle import Settle, fixed_settle
 from tracetax.lab.pipelines import OverlayPolicy
+from tracetax.spec.base import SubjectSpec
 
-SpecT = TypeVar("SpecT", bound=BaseModel)
+SpecT = TypeVar("SpecT", bound=SubjectSpec)
 DiagnosticsT = TypeVar("DiagnosticsT", bound=BaseModel)
 
 
@@ -131,6 +132,8 @@ class Subject(ABC, Generic[SpecT, DiagnosticsT]):
 
     # The spec's `subject` value.
     name: ClassVar[str]
+    # Its spec's model (the union of every subject's is built from these: subjects/union.py).
+    spec_model: ClassVar[type[SubjectSpec]]
     # In messages: "a service", "a Collector pipeline".
     description: ClassVar[str]
     # The budget fields a check of this subject may set.

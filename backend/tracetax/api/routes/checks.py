@@ -30,8 +30,8 @@ from tracetax.db.models import Check, Experiment
 from tracetax.diagnostics.checks import Budget, Verdict, junit
 from tracetax.history.gate import overall_verdict
 from tracetax.spec.provenance import HistoryGate, Provenance
-from tracetax.spec.service import parse_spec
 from tracetax.subjects.registry import subject_for
+from tracetax.subjects.union import parse_spec
 
 # SpecRoute: the create route's body is a check of either subject; its 422s name fields as written.
 router = APIRouter(prefix="/api/v1/checks", tags=["checks"], route_class=SpecRoute)

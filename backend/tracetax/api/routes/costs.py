@@ -14,8 +14,9 @@ from tracetax.db.models import Experiment
 from tracetax.diagnostics import report
 from tracetax.diagnostics.cost_report import CostReport, PipelineChoiceError, build_cost, collector_figure
 from tracetax.spec.collector import PipelineSpec
-from tracetax.spec.service import ExperimentSpec, parse_spec
+from tracetax.spec.service import ExperimentSpec
 from tracetax.subjects.service.validation import manifest_for
+from tracetax.subjects.union import parse_spec
 
 router = APIRouter(prefix="/api/v1/experiments", tags=["costs"])
 

@@ -11,7 +11,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, HTTPException, Query, Response, status
+from fastapi import APIRouter, Body, Depends, HTTPException, Query, Response, status
 from fastapi.responses import PlainTextResponse
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 
@@ -48,9 +48,9 @@ from tracetax.diagnostics.pipeline import PipelineDiagnostics
 from tracetax.diagnostics.report import Diagnostics
 from tracetax.diagnostics.stacks import FlameGraph
 from tracetax.spec.redaction import redact
-from tracetax.spec.service import SpecBody, parse_spec, subject_of
 from tracetax.subjects.base import DiagnosticsOptions
 from tracetax.subjects.registry import subject_for, subject_named
+from tracetax.subjects.union import SpecBody, parse_spec, subject_of
 
 # SpecRoute: the create route's body is a spec of either subject; its 422s name fields as written.
 router = APIRouter(prefix="/api/v1/experiments", tags=["experiments"], route_class=SpecRoute)
@@ -72,7 +72,7 @@ STOPPING_RETRY_MS = 5000
     },
 )
 def create_experiment(
-    spec: SpecBody, engine: EngineDep, settings: SettingsDep, from_experiment: FromExperiment = None
+    spec: Annotated[SpecBody, Body()], engine: EngineDep, settings: SettingsDep, from_experiment: FromExperiment = None
 ) -> ExperimentCreated:
     """Validate the spec and queue the experiment: a service (`subject: service`, the default)
     or a Collector pipeline (`subject: collector`). One experiment measures at a time; the

@@ -13,8 +13,8 @@ from tracetax.api.schemas.errors import error_responses
 from tracetax.api.schemas.logs import ExperimentLogs, LogRecord
 from tracetax.clients.base import BackendError
 from tracetax.clients.readback import RUN_ID_LABEL, quoted
-from tracetax.spec.service import parse_spec
 from tracetax.subjects.registry import subject_for
+from tracetax.subjects.union import parse_spec
 
 router = APIRouter(prefix="/api/v1/experiments", tags=["logs"])
 

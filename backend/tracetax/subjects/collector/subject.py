@@ -26,6 +26,7 @@ from tracetax.diagnostics.rounds import flags_that_matter
 from tracetax.engine.figures import CollectorFigures, collector_phases
 from tracetax.engine.round import RoundSubject
 from tracetax.lab.pipelines import OverlayPolicy
+from tracetax.spec.base import SubjectSpec
 from tracetax.spec.collector import PipelineSpec
 from tracetax.subjects.base import (
     CliReport,
@@ -44,6 +45,7 @@ from tracetax.subjects.tables import changes_table
 
 class Collector(Subject[PipelineSpec, PipelineDiagnostics]):
     name: ClassVar[str] = "collector"
+    spec_model: ClassVar[type[SubjectSpec]] = PipelineSpec
     description: ClassVar[str] = "a Collector pipeline"
     budget_fields: ClassVar[frozenset[str]] = frozenset(PIPELINE_BUDGET_FIELDS)
     # A pipeline's counters are read during each round; re-collecting reads Tempo's side only.

@@ -26,6 +26,7 @@ from tracetax.engine.experiment import Sufficiency
 from tracetax.engine.figures import ServiceFigures, service_phases
 from tracetax.engine.round import RoundSubject
 from tracetax.lab.pipelines import OverlayPolicy
+from tracetax.spec.base import SubjectSpec
 from tracetax.spec.service import CommandServiceRef, DemoServiceRef, ExperimentSpec
 from tracetax.subjects.base import (
     CliReport,
@@ -55,6 +56,7 @@ from tracetax.subjects.tables import changes_table
 
 class Service(Subject[ExperimentSpec, Diagnostics]):
     name: ClassVar[str] = "service"
+    spec_model: ClassVar[type[SubjectSpec]] = ExperimentSpec
     description: ClassVar[str] = "a service"
     budget_fields: ClassVar[frozenset[str]] = frozenset(SERVICE_BUDGET_FIELDS)
     answers_round_ledgers: ClassVar[bool] = True
