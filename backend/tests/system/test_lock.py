@@ -68,7 +68,7 @@ def test_an_experiment_cancelled_while_waiting_for_the_machine_is_cancelled_then
         tmp_path / "work",
         events.append,
         settings=Settings(),
-        open_subject=lambda spec: subject_for(spec).rounds(spec, subjects),
+        open_subject=lambda spec: subject_for(spec).runner.rounds(spec, subjects),
         parse_spec=parse_spec,
     )
     cancel, shutdown = threading.Event(), threading.Event()

@@ -82,6 +82,6 @@ REVEALABLE = Depends(reveal_when_asked)
 def require_allowed_service(settings: Settings, spec: SubjectSpec) -> None:
     """403 naming the setting when the spec's command service may not run on this backend."""
     try:
-        subject_for(spec).check_allowed(settings, spec)
+        subject_for(spec).rules.check_allowed(settings, spec)
     except CommandNotAllowedError as error:
         raise HTTPException(status.HTTP_403_FORBIDDEN, str(error)) from None

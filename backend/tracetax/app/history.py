@@ -57,8 +57,8 @@ def snapshot(
     subject = subject_for(spec)
     budget = Budget.model_validate(check.budget)
     if verdict is None:
-        verdict = subject.verdict(session, experiment, spec, subjects, budget, check.strict)
-    metrics = subject.history_metrics(session, experiment, spec, subjects, budget)
+        verdict = subject.judgement.verdict(session, experiment, spec, subjects, budget, check.strict)
+    metrics = subject.judgement.history_metrics(session, experiment, spec, subjects, budget)
     return {"verdict": verdict.verdict, "metrics": {name: metric.model_dump() for name, metric in metrics.items()}}
 
 

@@ -70,7 +70,7 @@ class EngineRuntime:
                 if experiment is None:
                     return
                 spec = parse_spec(experiment.spec)
-                await subject_for(spec).collect(session, experiment, spec, readback, self.subjects)
+                await subject_for(spec).readback.collect(session, experiment, spec, readback, self.subjects)
         finally:
             await readback.aclose()
 
@@ -83,7 +83,7 @@ class EngineRuntime:
                 return None
             spec = parse_spec(experiment.spec)
             check = repo.check_of_experiment(session, experiment_id)
-            return subject_for(spec).sufficiency(session, experiment, spec, self.subjects, check)
+            return subject_for(spec).runner.sufficiency(session, experiment, spec, self.subjects, check)
 
     @classmethod
     def create(cls, settings: Settings, publish: ProgressCallback | None = None) -> EngineRuntime:
@@ -98,7 +98,7 @@ class EngineRuntime:
             work_dir=resolved_work_dir(settings),
             publish=publish or broker.publish_threadsafe,
             settings=settings,
-            open_subject=lambda spec: subject_for(spec).rounds(spec, subjects),
+            open_subject=lambda spec: subject_for(spec).runner.rounds(spec, subjects),
             parse_spec=parse_spec,
         )
         runtime = cls(database, sessions, broker, engine, ExperimentQueue(engine, sessions), settings, subjects)

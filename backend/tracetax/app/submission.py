@@ -105,7 +105,7 @@ def validate_bounds(spec: SubjectSpec, settings: Settings) -> None:
     """What one spec may ask of this machine: every request of a load phase is read back into
     its histogram (TRACETAX_MAX_PHASE_REQUESTS), and the whole spec holds the queue for its
     estimated wall time, or its precision's whole time budget (TRACETAX_MAX_SPEC_ESTIMATE_S)."""
-    errors = subject_for(spec).bound_errors(spec, settings)
+    errors = subject_for(spec).rules.bound_errors(spec, settings)
     budget = spec.budgeted_seconds() if isinstance(spec, ExperimentSpec) and spec.precision else None
     if budget is not None and budget > settings.max_spec_estimate_s:
         # A spec asking for a precision may hold the queue for its whole time budget.
@@ -155,7 +155,7 @@ def validate_service(
     """The demo service's manifest (None for a user's own command or a pipeline) once every
     configuration fits it; raises UnknownServiceError or SpecError. `overlays`: where a
     pipeline variant's config_file may come from (default: the lab's own directory only)."""
-    return subject_for(spec).validate(spec, services, settings, overlays or pipelines.OverlayPolicy(None))
+    return subject_for(spec).rules.validate(spec, services, settings, overlays or pipelines.OverlayPolicy(None))
 
 
 # What is stored with an experiment in the same admission step (a tuning's rung takes its run's place).
@@ -185,7 +185,7 @@ def enqueue(
         if not admitted:
             refuse_when_queue_full(runtime)
         with runtime.sessions() as session:
-            label = subject_for(spec).label(spec)
+            label = subject_for(spec).rules.label(spec)
             experiment = repo.create_experiment(session, stored_spec(spec), label, spec.name, provenance_of(spec))
             if record is not None:
                 record(session, experiment)
@@ -261,7 +261,7 @@ def refuse_precision_without_target(spec: SubjectSpec) -> None:
 
 def refuse_unresolvable(runtime: EngineRuntime, spec: SubjectSpec, budget: Budget) -> None:
     with runtime.sessions() as session:
-        errors = subject_for(spec).unresolvable(session, spec, budget)
+        errors = subject_for(spec).rules.unresolvable(session, spec, budget)
     if errors:
         raise SpecError(errors)
 
@@ -289,7 +289,7 @@ def refuse_queued_commands(runtime: EngineRuntime) -> list[str]:
                 continue
             try:
                 spec = parse_spec(experiment.spec)
-                subject_for(spec).check_allowed(runtime.settings, spec)
+                subject_for(spec).rules.check_allowed(runtime.settings, spec)
             except CommandNotAllowedError as error:
                 repo.set_status(session, experiment, "failed", f"refused when the backend started: {error}")
                 log.warning("experiment %s not run: %s", experiment_id, error)

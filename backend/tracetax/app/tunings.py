@@ -63,7 +63,7 @@ class EngineLab:
             stored = repo.get_experiment(session, experiment_id)
             assert stored is not None  # noqa: S101 - queued just above
             options = DiagnosticsOptions(cpu_budget_pct=10.0)
-            built = subject_for(spec).diagnostics(session, stored, spec, self.runtime.subjects, options)
+            built = subject_for(spec).diagnosis.diagnostics(session, stored, spec, self.runtime.subjects, options)
         return experiment_id, built.model_dump(mode="json")
 
     def _status(self, experiment_id: str) -> str:

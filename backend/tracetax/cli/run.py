@@ -82,7 +82,7 @@ def run(spec_path: Path, flags: ProvenanceFlags | None = None) -> int:
     runtime = EngineRuntime.create(get_settings(), publish=on_progress)
     with runtime.sessions() as session:
         experiment = repo.create_experiment(
-            session, stored_spec(spec), subject_for(spec).label(spec), spec.name, provenance_of(spec)
+            session, stored_spec(spec), subject_for(spec).rules.label(spec), spec.name, provenance_of(spec)
         )
     console.print(
         f"experiment {experiment.id}: {len(spec.configurations)} configurations x {spec.rounds} rounds, "
@@ -115,7 +115,7 @@ def run(spec_path: Path, flags: ProvenanceFlags | None = None) -> int:
         experiment_error = stored.error
         stack_down = stack_down_rounds([r for r in stored.rounds if r.status == "completed"])
         names = [c.name for c in spec.configurations if c.name in by_name]
-        finished = subject_for(spec).cli_report(session, stored, spec, [by_name[name] for name in names])
+        finished = subject_for(spec).presentation.cli_report(session, stored, spec, [by_name[name] for name in names])
     runtime.dispose()
     for table in finished.tables:
         console.print(table)

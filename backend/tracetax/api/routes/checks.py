@@ -97,7 +97,9 @@ def _status(engine: EngineDep, check: Check) -> CheckStatus:
             return result
         spec = parse_spec(experiment.spec)
         subject = subject_for(spec)
-        result.verdict = subject.verdict(session, experiment, spec, engine.subjects, result.budget, check.strict)
+        result.verdict = subject.judgement.verdict(
+            session, experiment, spec, engine.subjects, result.budget, check.strict
+        )
         overheads = history.stored_snapshot(session, check, experiment, engine.subjects, result.verdict)
         judgements = check_history.history_judgements(session, check, experiment, engine.subjects, overheads)
         if judgements is not None:

@@ -176,7 +176,7 @@ def get_results(
     rounds = []
     for round_ in experiment.rounds:
         summary = RoundSummary.of(round_, subject)
-        phases = subject.round_phases(round_.figures)
+        phases = subject.results.round_phases(round_.figures)
         rounds.append(
             RoundRaw(
                 **summary.model_dump(),
@@ -280,7 +280,7 @@ def get_diagnostics(
             raise HTTPException(status.HTTP_404_NOT_FOUND, f"no experiment {experiment_id}")
         spec = parse_spec(stored.spec)
         options = DiagnosticsOptions(cpu_budget_pct, target_spans_per_s)
-        answer: Diagnostics | PipelineDiagnostics = subject_for(spec).diagnostics(
+        answer: Diagnostics | PipelineDiagnostics = subject_for(spec).diagnosis.diagnostics(
             session, stored, spec, engine.subjects, options
         )
         return answer
@@ -412,5 +412,5 @@ def recollect_ledger(experiment_id: str, engine: EngineDep) -> list[RoundLedger]
     asyncio.run(engine.collect_ledger(experiment_id))
     with engine.sessions() as session:
         readings = repo.ledger_readings(session, experiment_id)
-        answers = subject_named(subject_of(experiment.spec)).answers_round_ledgers
+        answers = subject_named(subject_of(experiment.spec)).readback.answers_round_ledgers
         return [RoundLedger.model_validate(r.ledger) for r in readings if answers]

@@ -41,7 +41,7 @@ async def get_logs(
         require_configuration(experiment, configuration)
     spec = parse_spec(experiment.spec)
     subject = subject_for(spec)
-    service_name = subject.service_name(spec)
+    service_name = subject.rules.service_name(spec)
     if service_name is None:
         # A Collector pipeline: telemetrygen sends spans only; the lab Collectors' own logs are
         # in each round's work directory and, for a failed round, in its log tail.
