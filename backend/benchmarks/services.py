@@ -21,7 +21,7 @@ from tracetax.app.runtime import EngineRuntime
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
 from tracetax.demos.catalog import demo_services
-from tracetax.engine.figures import ServiceFigures, service_phases
+from tracetax.diagnostics.service_figures import ServiceFigures, service_phases
 from tracetax.spec.service import ExperimentSpec
 from tracetax.subjects.registry import subject_for
 

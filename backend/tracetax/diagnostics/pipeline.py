@@ -19,6 +19,7 @@ from tracetax.clients.readback import RunReadback
 from tracetax.db import repository as repo
 from tracetax.db.models import Experiment, LedgerReading, Round
 from tracetax.diagnostics.overhead import Change, Metric, NoiseFloor, RoundSample, compare, noise_floor
+from tracetax.diagnostics.pipeline_figures import CollectorFigures, PipelineSideBySide, PipelineWindow
 from tracetax.diagnostics.pipeline_recommend import PipelineRecommendation, recommend_pipeline
 from tracetax.diagnostics.pipeline_traces import round_traces
 from tracetax.diagnostics.rounds import (
@@ -30,7 +31,6 @@ from tracetax.diagnostics.rounds import (
     settle,
     stack_down_rounds,
 )
-from tracetax.engine.figures import CollectorFigures, PipelineSideBySide, PipelineWindow
 from tracetax.spec.collector import PipelineSpec
 
 PIPELINE_METRICS: dict[str, Metric] = {

@@ -198,7 +198,13 @@ class Readback(ABC, Generic[SpecT]):
 
 
 class Results(ABC):
-    """A stored round's figures, as the API answers them."""
+    """A stored round's figures, as the API answers them, and how the API describes one
+    configuration's aggregates (what the rounds' `aggregate` stores)."""
+
+    # The description of one configuration's aggregates (a TypedDict or a model, with a
+    # `configuration` key; `subject` too, for every subject but the first): the results'
+    # OpenAPI and the UI's generated types read it.
+    aggregates_answer: ClassVar[Any]
 
     @abstractmethod
     def figures(self, stored: dict[str, Any] | None) -> Figures | None:
@@ -212,6 +218,10 @@ class Results(ABC):
 
 class Diagnosis(ABC, Generic[SpecT, DiagnosticsT]):
     """What a finished experiment means (GET .../diagnostics, a tuning's ranking)."""
+
+    # How the API describes the diagnostics (their model, or one that types their stored dicts;
+    # a `subject` field names the subject).
+    answer: ClassVar[type[BaseModel]]
 
     @abstractmethod
     def diagnostics(

@@ -14,6 +14,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Body, Depends, HTTPException, Query, Response, status
 from fastapi.responses import PlainTextResponse
 from fastapi.sse import EventSourceResponse, ServerSentEvent
+from pydantic import BaseModel
 
 from tracetax.api.auth import FORBIDDEN, REVEALABLE, require_allowed_service
 from tracetax.api.deps import (
@@ -27,7 +28,7 @@ from tracetax.api.deps import (
     secrets_filled,
     submission_errors,
 )
-from tracetax.api.schemas.diagnostics import PipelineDiagnostics as PipelineDiagnosticsAnswer
+from tracetax.api.schemas.diagnostics import AnyDiagnostics
 from tracetax.api.schemas.errors import QUEUE_FULL, error_responses
 from tracetax.api.schemas.experiments import (
     ExperimentCreated,
@@ -44,8 +45,6 @@ from tracetax.db import repository as repo
 from tracetax.db.models import Experiment
 from tracetax.diagnostics import stack_diff, stacks
 from tracetax.diagnostics.ledger import RoundLedger
-from tracetax.diagnostics.pipeline import PipelineDiagnostics
-from tracetax.diagnostics.report import Diagnostics
 from tracetax.diagnostics.stacks import FlameGraph
 from tracetax.spec.redaction import redact
 from tracetax.subjects.base import DiagnosticsOptions
@@ -246,8 +245,8 @@ async def experiment_events(
 
 @router.get(
     "/{experiment_id}/diagnostics",
-    # The pipeline's answer typed to its ledger's leaves (the same JSON as PipelineDiagnostics).
-    response_model=Diagnostics | PipelineDiagnosticsAnswer,
+    # Each subject's answer as it describes it (a pipeline's typed to its ledger's leaves).
+    response_model=AnyDiagnostics,
     responses=error_responses({404: "not found", 409: "not finished yet"}),
 )
 def get_diagnostics(
@@ -265,7 +264,7 @@ def get_diagnostics(
             description="Collector pipelines: size the recommendation for this span rate.",
         ),
     ] = None,
-) -> Diagnostics | PipelineDiagnostics:
+) -> BaseModel:
     """Overhead against the baseline with 95% intervals, the noise floor, the span ledger of
     every round, sample trace ids and the recommended processor setting. For a Collector
     pipeline (`subject: collector`): each variant's cost against the baseline pipeline, the
@@ -280,9 +279,7 @@ def get_diagnostics(
             raise HTTPException(status.HTTP_404_NOT_FOUND, f"no experiment {experiment_id}")
         spec = parse_spec(stored.spec)
         options = DiagnosticsOptions(cpu_budget_pct, target_spans_per_s)
-        answer: Diagnostics | PipelineDiagnostics = subject_for(spec).diagnosis.diagnostics(
-            session, stored, spec, engine.subjects, options
-        )
+        answer: BaseModel = subject_for(spec).diagnosis.diagnostics(session, stored, spec, engine.subjects, options)
         return answer
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from pydantic import BaseModel
 from sqlalchemy.orm import Session
 
 from tracetax.clients.readback import RunReadback
@@ -22,8 +23,8 @@ from tracetax.diagnostics.pipeline import (
     diagnostics_for,
     pipeline_samples,
 )
+from tracetax.diagnostics.pipeline_figures import CollectorFigures, collector_phases
 from tracetax.diagnostics.rounds import flags_that_matter
-from tracetax.engine.figures import CollectorFigures, collector_phases
 from tracetax.engine.round import RoundSubject
 from tracetax.lab.pipelines import OverlayPolicy
 from tracetax.spec.collector import PipelineSpec
@@ -43,6 +44,8 @@ from tracetax.subjects.base import (
     SubjectContext,
     relative_metric,
 )
+from tracetax.subjects.collector import answers
+from tracetax.subjects.collector.answers import PipelineAggregates
 from tracetax.subjects.collector.rounds import PipelineRounds
 from tracetax.subjects.collector.tables import ledger_table, pipeline_results_table, recommendation_table
 from tracetax.subjects.collector.validation import span_errors, validate_pipelines
@@ -72,6 +75,8 @@ class CollectorRunner(RoundsRunner[PipelineSpec]):
 
 
 class CollectorResults(Results):
+    aggregates_answer: ClassVar[Any] = PipelineAggregates
+
     def figures(self, stored: dict[str, Any] | None) -> CollectorFigures | None:
         return CollectorFigures.of(stored)
 
@@ -96,6 +101,9 @@ class CollectorReadback(Readback[PipelineSpec]):
 
 
 class CollectorDiagnosis(Diagnosis[PipelineSpec, PipelineDiagnostics]):
+    # Its ledger's dicts typed to the leaves (the same JSON as PipelineDiagnostics).
+    answer: ClassVar[type[BaseModel]] = answers.PipelineDiagnostics
+
     def diagnostics(
         self,
         session: Session,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from pydantic import BaseModel
 from sqlalchemy.orm import Session
 
 from tracetax.clients.readback import RunReadback
@@ -21,8 +22,8 @@ from tracetax.diagnostics.overhead import precision_status
 from tracetax.diagnostics.report import Diagnostics, samples_by_configuration
 from tracetax.diagnostics.rounds import flags_that_matter
 from tracetax.diagnostics.sequential import design_of
+from tracetax.diagnostics.service_figures import ServiceFigures, service_phases
 from tracetax.engine.experiment import Sufficiency
-from tracetax.engine.figures import ServiceFigures, service_phases
 from tracetax.engine.round import RoundSubject
 from tracetax.lab.pipelines import OverlayPolicy
 from tracetax.spec.service import CommandServiceRef, DemoServiceRef, ExperimentSpec
@@ -41,6 +42,7 @@ from tracetax.subjects.base import (
     figure_metric,
     relative_metric,
 )
+from tracetax.subjects.service.answers import ConfigurationAggregates
 from tracetax.subjects.service.rounds import ServiceRounds
 from tracetax.subjects.service.tables import ServicePresentation
 from tracetax.subjects.service.validation import (
@@ -78,6 +80,8 @@ class ServiceRules(SpecRules[ExperimentSpec]):
 
 
 class ServiceResults(Results):
+    aggregates_answer: ClassVar[Any] = ConfigurationAggregates
+
     def figures(self, stored: dict[str, Any] | None) -> ServiceFigures | None:
         return ServiceFigures.of(stored)
 
@@ -101,6 +105,8 @@ class ServiceReadback(Readback[ExperimentSpec]):
 
 
 class ServiceDiagnosis(Diagnosis[ExperimentSpec, Diagnostics]):
+    answer: ClassVar[type[BaseModel]] = Diagnostics
+
     def diagnostics(
         self,
         session: Session,
