@@ -24,15 +24,36 @@ TRACETAX := cd backend && $(UV) run --frozen tracetax
 
 SERVICE_DIRS := $(sort $(dir $(wildcard instrumented-services/*/service.json)))
 
-.PHONY: help up down clean status health toolchain backend-deps frontend-deps frontend stack-build \
-        postgres services tools zero-code examples test test-unit test-backend test-frontend test-e2e lint bench-services bench-engine bench-stacks bench-truth bench-collector bench-studies bench-history check-packaging \
-        docker images test-compose cluster-build cluster-up cluster-down cluster-clean cluster-images test-cluster
+.PHONY: help up prepare prepare-test down clean status health toolchain backend-deps frontend-deps frontend stack-build \
+        postgres services tools zero-code examples test test-unit test-backend test-frontend test-e2e lint bench-services bench-engine bench-stacks bench-truth bench-packaged bench-collector bench-studies bench-history check-packaging \
+        docker docker-engine compose-plugin images test-compose cluster-build cluster-up cluster-down cluster-clean cluster-images test-cluster
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
 
-up: toolchain backend-deps frontend services tools zero-code examples ## Build what is missing and start the whole stack (UI at http://localhost:8000)
+up: prepare ## Build what is missing and start the whole stack (UI at http://localhost:8000)
 	@$(TRACETAX) stack up
+
+# Cold, the builds take most of `make up` and `make test`. They run in two lanes: the Go builds
+# (the stack; for the tests also the cluster) in one, everything else one after another in the
+# other, so downloads and single-threaded steps (npm, Maven, uv, links) fill the cores the
+# compilers leave idle. The second lane is a chain on purpose: Maven's local repository is not
+# safe for two writers. Warm, each target finds its output and returns at once.
+PREPARE_REST := tools frontend services zero-code examples
+ifdef TRACETAX_LANES
+frontend: | tools
+services: | frontend
+zero-code: | services
+examples: | zero-code
+cluster-build: | stack-build
+compose-plugin: | cluster-build
+endif
+prepare: toolchain backend-deps ## Build everything `make up` needs, in two lanes (see the comment above)
+	@$(MAKE) --no-print-directory -j2 --output-sync=line TRACETAX_LANES=1 stack-build $(PREPARE_REST)
+# apt-get stays out of the lanes (dpkg takes one writer): postgres and the Docker engine install
+# first; the compose plugin, a Go build, goes in the Go lane.
+prepare-test: toolchain backend-deps postgres docker-engine
+	@$(MAKE) --no-print-directory -j2 --output-sync=line TRACETAX_LANES=1 stack-build cluster-build compose-plugin $(PREPARE_REST) frontend-deps
 
 down: ## Stop every process `make up` started; data stays
 	@if [ -x "$(UV)" ] && [ -d backend/.venv ]; then $(TRACETAX) stack down; else echo "nothing to stop (never set up)"; fi
@@ -48,7 +69,7 @@ health: ## Ask the running backend's /api/health
 	@$(TRACETAX) health
 
 toolchain: ## Check the toolchains this repository builds with
-	@command -v go >/dev/null || { echo "make: the Go toolchain is missing (needed to build the Collector, Tempo, Loki, Mimir and Prometheus). Install Go >= 1.26 and retry." >&2; exit 1; }
+	@command -v go >/dev/null || { echo "make: the Go toolchain is missing (needed to build the Collector, Tempo, Loki and Mimir). Install Go >= 1.26 and retry." >&2; exit 1; }
 	@command -v npm >/dev/null || { echo "make: Node.js/npm is missing (needed to build the UI). Install Node.js >= 20.19 and retry." >&2; exit 1; }
 	@python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "make: python3 >= 3.11 is missing (needed for the backend). Install it and retry." >&2; exit 1; }
 	@command -v java >/dev/null && command -v mvn >/dev/null || { echo "make: Java 17 and Maven are missing (needed to build the Java demo service). Install them and retry." >&2; exit 1; }
@@ -111,7 +132,7 @@ $(OHA):
 	@echo "installing oha $(OHA_VERSION) into $(CACHE_DIR)/tools (cold: about 8 min on 2 cores)"
 	@cargo install oha --version $(OHA_VERSION) --locked --root $(CACHE_DIR)/tools/oha-$(OHA_VERSION) --quiet
 
-stack-build: backend-deps ## Build the Collector, Tempo, Loki, Mimir and Prometheus into the cache
+stack-build: backend-deps ## Build the Collector, Tempo, Loki and Mimir into the cache
 	@$(TRACETAX) stack build
 
 lint: backend-deps frontend-deps ## Linters and type checkers
@@ -119,7 +140,7 @@ lint: backend-deps frontend-deps ## Linters and type checkers
 	cd frontend && npx biome check . && npx tsc -b && npm run --silent check:api
 	@cd backend && $(UV) run --frozen python -c "import json, sys; from tracetax.main import create_app; current = create_app().openapi(); committed = json.load(open('../frontend/openapi.json')); sys.exit(0 if current == committed else 'frontend/openapi.json is stale: run cd frontend && npm run gen:openapi')"
 
-test: lint test-backend test-frontend test-e2e check-packaging test-compose test-cluster ## Every test suite (starts the real stack if it is not running)
+test: prepare-test lint test-backend test-frontend test-e2e check-packaging test-compose test-cluster ## Every test suite (starts the real stack if it is not running)
 
 # Two passes. What measures nothing (pure logic, the offline API, PostgreSQL, schemathesis) runs on
 # every core (pytest-xdist); then, one test at a time, what starts real services and the stack:
@@ -141,15 +162,18 @@ check-packaging: ## Packaging checks without a Docker engine: compose, Dockerfil
 # Docker without systemd or a registry: Debian's engine and mmdebstrap, a daemon started by
 # scripts/docker-daemon.sh (stopped by `scripts/docker-daemon.sh stop`), the compose v2 plugin
 # (pinned in scripts/check-packaging.sh, built from the Go module proxy; docs/native-stack.md).
-docker: ## Docker for the images and the compose test: docker.io and mmdebstrap from Debian when missing (as root), dockerd started unless one answers, the compose v2 plugin
+docker: docker-engine compose-plugin ## Docker for the images and the compose test: docker.io and mmdebstrap from Debian when missing (as root), dockerd started unless one answers, the compose v2 plugin
+docker-engine:
 	@if ! command -v dockerd >/dev/null || ! command -v mmdebstrap >/dev/null; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    echo "installing docker.io and mmdebstrap from Debian (the Docker engine; the images' Debian base)"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker.io mmdebstrap >/dev/null; \
 	  else echo "make: dockerd or mmdebstrap is missing: install a Docker engine and mmdebstrap (Debian: apt-get install docker.io mmdebstrap) and retry" >&2; exit 1; fi; \
 	fi
-	@scripts/check-packaging.sh --install-compose
 	@scripts/docker-daemon.sh start
+# A Go build (about 10 min cold on 2 cores): in the tests' Go lane, beside the other builds.
+compose-plugin:
+	@scripts/check-packaging.sh --install-compose
 
 # Every image from what the targets before it built; nothing compiled twice (scripts/images.sh).
 images: docker backend-deps stack-build frontend services tools ## Build every image compose.yml runs, here, with no registry (names in images/local.env)
@@ -184,6 +208,10 @@ cluster-images: ## Import the TraceTax images built with Docker (docs: helm/READ
 # also when a test fails (backend/tests/cluster/conftest.py).
 test-cluster: backend-deps cluster-build images ## The Helm chart installed on the single-node Kubernetes (root, Docker for the images)
 	cd backend && $(UV) run --frozen pytest -m cluster tests/cluster
+
+# The compose and cluster tests leave their experiment's figures and spec in the cache.
+bench-packaged: backend-deps ## Benchmark: the compose and cluster tests' experiments beside the same specs run natively (needs `make up`)
+	cd backend && $(UV) run --frozen python -m benchmarks.packaged $(BENCH_ARGS)
 
 bench-services: backend-deps services tools ## Benchmark: each demo service's max throughput and p50/p99 per mode
 	cd backend && $(UV) run --frozen python -m benchmarks.services $(BENCH_ARGS)

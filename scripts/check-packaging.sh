@@ -627,6 +627,56 @@ PY
   fi
 done
 
+# images/backend/Dockerfile stages what `make` built instead of compiling it, so it is a second
+# file for the same image: what a container of it promises (user, port, health check, command,
+# working directory, TraceTax's environment) must be the published backend/Dockerfile's, word
+# for word, or compose here would test another image than a user's.
+if out="$(python3 - backend/Dockerfile images/backend/Dockerfile <<'PY' 2>&1
+import sys
+
+def final_stage(path):
+    """The last stage's logical lines (continuations joined, comments dropped)."""
+    lines, current = [], ""
+    for raw in open(path, encoding="utf-8"):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        current += stripped[:-1] + " " if stripped.endswith("\\") else stripped
+        if not stripped.endswith("\\"):
+            lines.append(" ".join(current.split()))
+            current = ""
+    starts = [i for i, line in enumerate(lines) if line.upper().startswith("FROM ")]
+    return lines[starts[-1]:]
+
+def contract(path):
+    promised = set()
+    for line in final_stage(path):
+        word, _, rest = line.partition(" ")
+        word = word.upper()
+        if word in ("USER", "EXPOSE", "HEALTHCHECK", "CMD", "ENTRYPOINT"):
+            promised.add(line)
+        elif word == "ENV":
+            # PATH and JAVA_HOME name where each base keeps its JRE: they may differ.
+            promised.update(f"ENV {pair}" for pair in rest.split() if not pair.startswith(("PATH=", "JAVA_HOME=")))
+        elif word == "RUN":
+            promised.update(f"RUN {step.strip()}" for step in rest.split("&&") if step.split()[0] in ("groupadd", "useradd", "chown"))
+    workdirs = [line for line in final_stage(path) if line.upper().startswith("WORKDIR ")]
+    promised.add(workdirs[-1] if workdirs else "WORKDIR (none)")
+    return promised
+
+published, local = contract(sys.argv[1]), contract(sys.argv[2])
+for line in sorted(published - local):
+    print(f"{sys.argv[2]} lacks: {line}")
+for line in sorted(local - published):
+    print(f"{sys.argv[2]} adds: {line}")
+sys.exit(1 if published != local else 0)
+PY
+)"; then
+  ok "images/backend/Dockerfile promises what backend/Dockerfile does (user, port, health check, command, environment)"
+else
+  bad "images/backend/Dockerfile promises what backend/Dockerfile does" "$out"
+fi
+
 # ---------------------------------------------------------------------------------------------
 # Helm
 # ---------------------------------------------------------------------------------------------

@@ -47,8 +47,16 @@ from benchmarks import stop_cleanly_on_sigterm
 from tracetax.app.runtime import EngineRuntime
 from tracetax.core.config import Settings, get_settings
 from tracetax.db import repository as repo
-from tracetax.diagnostics.overhead import Change, RoundSample, compare, format_count, format_optional, format_value
-from tracetax.diagnostics.pipeline import PIPELINE_METRICS, PipelineDiagnostics, build_pipeline, pipeline_samples
+from tracetax.diagnostics.overhead import (
+    PIPELINE_METRICS,
+    Change,
+    RoundSample,
+    compare,
+    format_count,
+    format_optional,
+    format_value,
+)
+from tracetax.diagnostics.pipeline import PipelineDiagnostics, build_pipeline, pipeline_samples
 from tracetax.engine.experiment import measurement_placement
 from tracetax.lab import pipelines
 from tracetax.native_stack.native import NativeStack

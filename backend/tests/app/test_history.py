@@ -24,7 +24,6 @@ from tracetax.db.session import make_engine, migrate, session_factory
 from tracetax.engine import histogram as hdr
 from tracetax.engine.aggregate import RoundData
 from tracetax.history.gate import judge_against_history
-from tracetax.history.metrics import UnknownMetricError
 from tracetax.spec.service import ExperimentSpec
 from tracetax.subjects.base import SubjectContext
 from tracetax.subjects.service.aggregate import aggregate
@@ -205,7 +204,7 @@ def test_the_series_filters_branch_and_machine_and_finds_the_step(
         with pytest.raises(history.NoHistoryError) as missing:
             history.history_series(session, subjects, "go", "batch-default", "p99", branch="nope")
         assert missing.value.field == "branch"
-        with pytest.raises(UnknownMetricError, match="use one of: p50, p99"):
+        with pytest.raises(history.UnknownMetricError, match="use one of: p50, p99"):
             history.history_series(session, subjects, "go", "batch-default", "p42")
 
 
@@ -230,5 +229,7 @@ def test_a_check_against_history_fails_on_growth_and_skips_without_history(
     assert judged(first) == [("cpu_per_request_us", "no_history")]
     assert judged(grown) == [("cpu_per_request_us", "fail")]
     assert judged(same) == [("cpu_per_request_us", "pass")]
-    cases = check_history.junit_cases([judge_against_history("cpu_per_request_us", None, [], 5.0)])
+    cases = check_history.junit_cases(
+        [judge_against_history("cpu_per_request_us", history.metric_text("cpu_per_request_us"), None, [], 5.0)]
+    )
     assert cases[0].outcome == "skipped" and cases[0].classname == "tracetax.history"

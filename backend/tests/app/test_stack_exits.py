@@ -18,13 +18,12 @@ def test_exits_since_a_time_by_the_probes_names(tmp_path: Path, monkeypatch: pyt
         tmp_path,
         {
             "collector": {"restarts": 1, "last_exit": "killed by SIGKILL", "last_exit_at": 200.0},
-            "prometheus": {"restarts": 1, "last_exit": "exit status 2", "last_exit_at": 150.0},
+            "mimir": {"restarts": 1, "last_exit": "exit status 2", "last_exit_at": 150.0},
             "loki": {"restarts": 1, "last_exit": "exit status 1", "last_exit_at": 50.0},
             "backend": {"restarts": 1, "last_exit": "killed by SIGKILL", "last_exit_at": 300.0},
         },
     )
     assert stack_exits_since(100.0) == {
         "collector": "collector killed by SIGKILL",
-        # Prometheus scrapes the Collector's counters into the metrics store: its gap is metrics'.
-        "metrics": "prometheus exit status 2",
+        "metrics": "mimir exit status 2",
     }

@@ -114,7 +114,7 @@ def pipeline_rounds(rounds: int, cores: float, extra_cores: float, rss_mib: floa
 
 
 def test_a_pipeline_budget_reads_cores_per_10k_spans_and_mib() -> None:
-    from tracetax.diagnostics.pipeline import PIPELINE_METRICS
+    from tracetax.diagnostics.overhead import PIPELINE_METRICS
 
     base, cand = pipeline_rounds(5, cores=0.2, extra_cores=0.1, rss_mib=60, extra_mib=2)
     changes = compare(base, cand, PIPELINE_METRICS)

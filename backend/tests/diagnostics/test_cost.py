@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tracetax.diagnostics.checks import Budget, judge
-from tracetax.diagnostics.cost import CostInputs, CostRound, configuration_cost, round_quantities
+from tracetax.diagnostics.cost import CostInputs, CostRound, VolumeSignal, configuration_cost, round_quantities
 from tracetax.diagnostics.cost_report import _recommended
-from tracetax.diagnostics.volume import VolumeSignal
 
 # $0.05 per vCPU-hour, $0.10 per GB of egress, traces: $0.50 per GB ingested, $0.02 per GB-month.
 INPUTS = CostInputs(

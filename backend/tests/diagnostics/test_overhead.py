@@ -9,6 +9,8 @@ import numpy as np
 from tracetax.diagnostics.overhead import (
     METRICS,
     SIDE_BY_SIDE_MAX_SHARE_GAP,
+    WORDS,
+    Change,
     RoundSample,
     change,
     compare,
@@ -171,3 +173,13 @@ def test_the_share_rule_leaves_figures_that_are_not_latencies_alone() -> None:
     baseline = [RoundSample(round_index=0, cpu_per_request_us=100.0, side_share=0.03)]
     heavy = [RoundSample(round_index=0, cpu_per_request_us=1100.0, side_share=0.33)]
     assert paired_values(baseline, heavy, cpu) == [(100.0, 1100.0)]
+
+
+def test_a_changes_direction_words_are_published_for_the_ui() -> None:
+    assert Change.model_json_schema()["x-direction-words"] == {
+        "worse": "worse",
+        "better": "better",
+        "unchanged": "no significant change",
+        "unknown": "unknown",
+    }
+    assert set(WORDS) == {"worse", "better", "unchanged", "unknown"}

@@ -8,8 +8,15 @@ from tracetax.diagnostics.checks import BudgetLine, Verdict
 from tracetax.diagnostics.overhead import Interval
 from tracetax.history.gate import HistoryJudgement
 from tracetax.history.markdown import CheckReport, LedgerLoss, check_markdown, sparkline
+from tracetax.history.metrics import HistoryMetricText
 
 GOLDEN = Path(__file__).parent / "golden" / "check_report.md"
+# How the subjects name the report's metrics (app/ hands the texts down from the registry).
+TEXTS = {
+    "cpu_per_request_us": HistoryMetricText("CPU per request overhead", "pct", "cpu_overhead_pct"),
+    "p99": HistoryMetricText("p99 latency overhead", "pct", "p99_overhead_pct"),
+    "bytes_per_request": HistoryMetricText("OTLP bytes per request", "bytes", "max_bytes_per_request"),
+}
 
 
 def _report() -> CheckReport:
@@ -92,6 +99,7 @@ def _report() -> CheckReport:
             "p99": [0.5, 0.5, 0.5],
             "bytes_per_request": [],
         },
+        metric_texts=TEXTS,
         check_url="http://tracetax.local/checks/chk_0123456789",
         history_url="http://tracetax.local/history?service=checkout&configuration=batch-default",
         flamegraph_diff_url="http://tracetax.local/experiments/exp_1/stacks/candidate/diff?against=baseline",

@@ -1,17 +1,15 @@
 """The native stack's Mimir and the metrics flow around it, from the stack's definition (no
-process started): one Mimir configuration with compose and Helm, loopback only, Prometheus
-scraping the stack and writing to Mimir, the Collector and the backend pointed at Mimir."""
+process started): one Mimir configuration with compose and Helm, loopback only, no Prometheus,
+the Collector (its own telemetry too) and the backend pointed at Mimir."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from tracetax.core.config import Settings
-from tracetax.diagnostics.volume import ROUTES
 from tracetax.native_stack.components import (
     BUILDS,
     COLLECTOR_CONFIG_DIR,
@@ -22,7 +20,6 @@ from tracetax.native_stack.components import (
     components,
     mimir_addresses,
     mimir_settings,
-    prometheus_config,
 )
 
 STATE = Path("/state")
@@ -91,41 +88,29 @@ def test_mimir_is_a_supervised_store_with_its_ports_and_readiness() -> None:
     (config_file,) = mimir.files
     assert f"-config.file={config_file}" in mimir.argv
     assert yaml.safe_load(mimir.files[config_file]) == mimir_settings(MIMIR_DATA, MOVED)
-    # Stores first; Mimir before the Prometheus that writes to it.
+    # Stores first: Mimir is up before the Collector writes to it.
     names = list(stack())
-    assert names.index("mimir") < names.index("prometheus") < names.index("collector")
+    assert "prometheus" not in names
+    assert names.index("mimir") < names.index("collector")
 
 
-def test_prometheus_scrapes_the_stack_and_remote_writes_to_mimir() -> None:
-    config = yaml.safe_load(prometheus_config(MOVED))
-    targets = {job["job_name"]: job["static_configs"][0]["targets"] for job in config["scrape_configs"]}
-    assert targets == {
-        "tempo": [f"127.0.0.1:{MOVED.tempo_http}"],
-        "loki": [f"127.0.0.1:{MOVED.loki_http}"],
-        "mimir": [f"127.0.0.1:{MOVED.mimir_http}"],
-        "otelcol-tracetax": [f"127.0.0.1:{MOVED.collector_metrics}"],
-    }
-    (mimir,) = (job for job in config["scrape_configs"] if job["job_name"] == "mimir")
-    (keep,) = mimir["metric_relabel_configs"]
-    # The bytes counter the cost volume reads survives the filter.
-    assert keep["action"] == "keep" and re.fullmatch(keep["regex"], ROUTES["metrics"].store_bytes)
-    assert [w["url"] for w in config["remote_write"]] == [f"http://127.0.0.1:{MOVED.mimir_http}/api/v1/push"]
-    # Mimir refuses a whole remote-write request holding one UTF-8 label name.
-    assert config["global"]["metric_name_validation_scheme"] == "legacy"
-    prometheus = stack()["prometheus"]
-    assert not any("otlp" in arg or "remote-write-receiver" in arg for arg in prometheus.argv)
-
-
-def test_the_collector_sends_metrics_to_mimir_and_is_scraped_for_its_own() -> None:
+def test_the_collector_sends_metrics_and_its_own_telemetry_to_mimir() -> None:
     env = stack()["collector"].env
     assert env["METRICS_OTLP_ENDPOINT"] == f"http://127.0.0.1:{MOVED.mimir_http}/otlp"
-    assert env["COLLECTOR_METRICS_PORT"] == str(MOVED.collector_metrics)
+    # The native overlay keeps the base's periodic OTLP push (as compose and Helm do): no
+    # reader of its own, no port to scrape.
     overlay = yaml.safe_load((COLLECTOR_CONFIG_DIR / "otelcol-native.yaml").read_text())
-    (reader,) = overlay["service"]["telemetry"]["metrics"]["readers"]
-    exporter = reader["pull"]["exporter"]["prometheus"]
-    assert (exporter["host"], exporter["port"]) == ("127.0.0.1", "${env:COLLECTOR_METRICS_PORT}")
-    # The names the ledger reads (otelcol_receiver_accepted_spans_total), as when pushed.
-    assert exporter["without_type_suffix"] is False and exporter["without_units"] is False
+    assert "metrics" not in overlay["service"]["telemetry"]
+    base = yaml.safe_load((COLLECTOR_CONFIG_DIR / "otelcol-base.yaml").read_text())
+    (reader,) = base["service"]["telemetry"]["metrics"]["readers"]
+    # Every second: the ledger reads the counters ledger_settle_s after a round.
+    assert reader["periodic"]["interval"] == 1000
+    assert reader["periodic"]["exporter"]["otlp"]["endpoint"] == "${env:METRICS_OTLP_ENDPOINT}/v1/metrics"
+
+
+def test_a_phase_settles_on_the_collector_counters_in_mimir() -> None:
+    env = stack()["backend"].env
+    assert env["TRACETAX_COLLECTOR_TELEMETRY_QUERY_URL"] == f"http://127.0.0.1:{MOVED.mimir_http}/prometheus"
 
 
 def test_the_backend_and_the_cli_read_mimir() -> None:

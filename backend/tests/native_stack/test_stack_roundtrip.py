@@ -28,7 +28,6 @@ from tracetax.clients.readback import RunReadback, with_run_id
 from tracetax.clients.tempo import TempoClient, spans_in_trace
 from tracetax.core.config import get_settings
 from tracetax.diagnostics.ledger import collector_delta, collector_drained_since
-from tracetax.native_stack.components import scrape_targets
 from tracetax.native_stack.native import NativeStack
 
 pytestmark = pytest.mark.stack
@@ -141,11 +140,11 @@ async def test_exact_counts_round_trip(native_stack: NativeStack) -> None:
         assert len(spans_in_trace(whole)) == SPANS_PER_TRACE
 
 
-async def test_otlp_and_scraped_metrics_both_reach_mimir(native_stack: NativeStack) -> None:
-    """The reference layout: a service's metric goes Collector -> Mimir over OTLP, found by its
-    run id; the Collector's own counters go Prometheus (scrape) -> Mimir (remote write), found
-    by the spans this test sent; Tempo's, Loki's and Mimir's own metrics are scraped too. Both
-    arrive within the ledger's settle time, the ledger's only wait before reading them."""
+async def test_service_metrics_and_collector_telemetry_both_reach_mimir(native_stack: NativeStack) -> None:
+    """A service's metric goes Collector -> Mimir over OTLP, found by its run id; the
+    Collector's own counters are pushed to Mimir over OTLP every second (as in compose and
+    Helm: no Prometheus), found by the spans this test sent. Both arrive within the ledger's
+    settle time, the ledger's only wait before reading them."""
     run_id = uuid.uuid4().hex
     ports = native_stack.ports
     settle_s = get_settings().ledger_settle_s
@@ -169,24 +168,25 @@ async def test_otlp_and_scraped_metrics_both_reach_mimir(native_stack: NativeSta
         assert await eventually(accepted_spans, lambda v: v >= TRACES * SPANS_PER_TRACE, settle_s) >= (
             TRACES * SPANS_PER_TRACE
         )
-        assert time.monotonic() - sent < settle_s, "the scraped counters took longer than ledger_settle_s"
+        assert time.monotonic() - sent < settle_s, "the pushed counters took longer than ledger_settle_s"
 
-        # The Collector's series came through Prometheus: its scrape target, not an OTLP instance.
-        scraped = await mimir.query('otelcol_process_uptime_seconds_total{job="otelcol-tracetax"}')
-        assert {s.labels["instance"] for s in scraped} == {f"127.0.0.1:{ports.collector_metrics}"}
-        up = {s.labels["job"]: s.value for s in await mimir.query("up")}
-        assert {job: up.get(job) for job in scrape_targets(ports)} == dict.fromkeys(scrape_targets(ports), 1.0)
+        # The Collector's series came over OTLP: its instance is its service.instance.id (not a
+        # scrape target's host:port), its deployment the native overlay's.
+        pushed = await mimir.query(
+            'otelcol_process_uptime_seconds_total{job="otelcol-tracetax",deployment_environment_name="native"}'
+        )
+        assert pushed and all(":" not in s.labels["instance"] for s in pushed)
 
 
-async def test_the_scraper_shows_the_collector_drained_soon_after_the_senders_stop(native_stack: NativeStack) -> None:
-    """A phase's settle (engine/settle.py) ends once the native stack's Prometheus holds a sample
+async def test_mimir_shows_the_collector_drained_soon_after_the_senders_stop(native_stack: NativeStack) -> None:
+    """A phase's settle (engine/settle.py) ends once the native stack's Mimir holds a sample
     of the Collector's counters, taken after the services stopped, with nothing held: within the
     fixed 2.5 s it replaces, or it would only ever wait those 2.5 s."""
     ports = native_stack.ports
     await asyncio.to_thread(send_telemetry, f"127.0.0.1:{ports.otlp_grpc}", uuid.uuid4().hex)
     stopped_at = time.time()  # every exporter has flushed: the senders have stopped
-    async with PrometheusClient(f"http://127.0.0.1:{ports.prometheus_http}") as scraper:
-        while not await collector_drained_since(scraper, stopped_at):
+    async with PrometheusClient(f"http://127.0.0.1:{ports.mimir_http}/prometheus") as mimir:
+        while not await collector_drained_since(mimir, stopped_at):
             assert time.time() - stopped_at < 2.5, "no drained sample of the Collector within 2.5 s"
             await asyncio.sleep(0.1)
     print(f"drained and sampled {time.time() - stopped_at:.2f} s after the senders stopped")

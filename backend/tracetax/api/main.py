@@ -11,6 +11,7 @@ from tracetax.api.routes import (
     calibrations,
     checks,
     costs,
+    estimates,
     experiments,
     health,
     history,
@@ -26,6 +27,7 @@ from tracetax.api.routes import (
 api_router = APIRouter()
 api_router.include_router(health.router)
 for guarded in (
+    estimates.router,
     experiments.router,
     services.router,
     pipelines.router,

@@ -7,10 +7,9 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
-from tracetax.app.history import stored_snapshot
+from tracetax.app.history import metric_text, stored_snapshot
 from tracetax.db import repository as repo
 from tracetax.history.badge import badge_message
-from tracetax.history.metrics import metric_text
 from tracetax.subjects.base import SubjectContext
 
 # -- a badge --------------------------------------------------------------------------------------

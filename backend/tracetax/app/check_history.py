@@ -6,26 +6,65 @@ publishes (`tracetax check --markdown`, `GET /api/v1/checks/{id}?format=markdown
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, Literal, Protocol
 from urllib.parse import urlencode
 
 from sqlalchemy.orm import Session
 
-from tracetax.app.history import machine_of, point_of, snapshots, stored_snapshot
+from tracetax.app.history import HISTORY_METRICS, machine_of, metric_text, point_of, snapshots, stored_snapshot
 from tracetax.db import repository as repo
 from tracetax.db.models import Check, Experiment
 from tracetax.diagnostics.checks import BUDGET_LINES, Budget, JunitCase, Verdict
 from tracetax.diagnostics.cost import CostInputs
 from tracetax.diagnostics.ledger import RoundLedger
 from tracetax.diagnostics.overhead import Interval
-from tracetax.history.gate import HistoryJudgement, judge_against_history
+from tracetax.history.gate import HistoryJudgement, OverallVerdict, judge_against_history, overall_verdict
 from tracetax.history.markdown import CheckReport, LedgerLoss, check_markdown
-from tracetax.history.metrics import HISTORY_METRICS
+from tracetax.history.metrics import HistoryMetricText
 from tracetax.spec.provenance import HistoryGate
-from tracetax.subjects.base import HistoryMetricText, SubjectContext
+from tracetax.subjects.base import SubjectContext
 from tracetax.subjects.registry import subject_for
 from tracetax.subjects.union import parse_spec
+
+# -- a check's verdicts ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CheckOutcome:
+    """A finished check's verdicts: the same run's against its budget, its judgements against
+    the branch's history (None: no gate, or no snapshot yet), and both together
+    (history.gate.overall_verdict: what the API answers as `overall`, the Markdown's title says
+    and `tracetax check` exits with)."""
+
+    verdict: Verdict
+    overall: OverallVerdict
+    history: list[HistoryJudgement] | None = None
+    error: str | None = None  # why the check has no verdict of its own (its experiment failed)
+    overheads: dict[str, Any] | None = field(default=None, repr=False)  # the check's history snapshot
+
+
+def check_outcome(
+    session: Session, check: Check, experiment: Experiment, subjects: SubjectContext
+) -> CheckOutcome | None:
+    """The check's verdicts once its experiment is finished (None before): an experiment that
+    did not complete is an error; a completed one is judged by its subject against the budget,
+    then against the branch's history when the check gates on it."""
+    if experiment.status not in repo.FINAL_EXPERIMENT_STATES:
+        return None
+    if experiment.status != "completed":
+        verdict = Verdict(verdict="error", strict=check.strict, lines=[])
+        error = f"the check's experiment is {experiment.status}: {experiment.error}"
+        return CheckOutcome(verdict, overall_verdict(verdict.verdict), error=error)
+    spec = parse_spec(experiment.spec)
+    budget = Budget.model_validate(check.budget)
+    verdict = subject_for(spec).judgement.verdict(session, experiment, spec, subjects, budget, check.strict)
+    overheads = stored_snapshot(session, check, experiment, subjects, verdict)
+    judgements = history_judgements(session, check, experiment, subjects, overheads)
+    overall = overall_verdict(verdict.verdict, (judgement.verdict for judgement in judgements or ()))
+    return CheckOutcome(verdict, overall, judgements, overheads=overheads)
+
 
 # -- a check against its branch's history ---------------------------------------------------------
 
@@ -82,7 +121,9 @@ def _judge(
 ) -> HistoryJudgement:
     """One metric against the earlier checks' points; their unknown points are left out (not 0)."""
     past = [p for _, _, overheads in earlier if (p := point_of(((overheads or {}).get("metrics") or {}).get(metric)))]
-    return judge_against_history(metric, point_of(current), past, gate.max_growth_pct, branch=gate.branch)
+    return judge_against_history(
+        metric, metric_text(metric), point_of(current), past, gate.max_growth_pct, branch=gate.branch
+    )
 
 
 JUNIT_OUTCOME: dict[str, Literal["pass", "failure", "error", "skipped"]] = {
@@ -182,13 +223,13 @@ def markdown_report(
     check: Check,
     experiment: Experiment,
     subjects: SubjectContext,
-    verdict: Verdict | None,
-    error: str | None,
+    outcome: CheckOutcome,
     public_url: str,
 ) -> str:
     """The finished check as GitHub-flavoured Markdown (history.markdown.check_markdown): its
-    verdicts, losses, Δ$/month at the check's rate, trends and links under `public_url`."""
-    overheads = stored_snapshot(session, check, experiment, subjects, verdict)
+    verdicts (`check_outcome`'s), losses, Δ$/month at the check's rate, trends and links under
+    `public_url`."""
+    overheads = outcome.overheads
     metrics = (overheads or {}).get("metrics") or {}
     service = repo.history_service(experiment)
     configuration = check.configuration or "candidate"
@@ -203,15 +244,16 @@ def markdown_report(
         service=service,
         baseline=check.baseline_configuration or "baseline",
         candidate=configuration,
-        verdict=verdict,
+        verdict=outcome.verdict,
         provenance=experiment.provenance or {},
         machine=machine_of(experiment),
-        error=error,
-        history=history_judgements(session, check, experiment, subjects, overheads) or (),
+        error=outcome.error,
+        history=outcome.history or (),
         losses=_span_losses(session, experiment, metrics) if overheads else (),
         usd_per_month=Interval(estimate=usd["estimate"], low=usd["low"], high=usd["high"]) if usd else None,
         requests_per_s=(budget.cost or CostInputs()).requests_per_s if usd else None,
         trends=_trends(session, subjects, check, experiment, metrics) if overheads else {},
+        metric_texts=HISTORY_METRICS,
         check_url=f"{base}/checks/{check.id}",
         history_url=f"{base}/history?{urlencode({**query, **({'branch': branch} if branch else {})})}",
         # Checks sample no stacks by default: a diff link only where there are stacks to diff.

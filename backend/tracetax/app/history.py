@@ -21,14 +21,37 @@ from tracetax.db import repository as repo
 from tracetax.db.models import Check, Experiment
 from tracetax.diagnostics.checks import Budget, Verdict
 from tracetax.history.changepoints import ChangePoint, SeriesPoint, change_points
-from tracetax.history.metrics import HISTORY_METRICS, is_material, metric_text, shift_size_pct
-from tracetax.subjects.base import HistoryMetricText, HistoryUnit, SubjectContext
-from tracetax.subjects.registry import subject_for
+from tracetax.history.metrics import HistoryMetricText, HistoryUnit, is_material, shift_size_pct
+from tracetax.subjects.base import SubjectContext
+from tracetax.subjects.registry import SUBJECTS, subject_for
 from tracetax.subjects.union import parse_spec
 
 DEFAULT_LIMIT = 100
 # How many recent estimates a service's summary shows as each configuration's trend.
 TREND_POINTS = 20
+
+
+# Every metric a history keeps, whichever subject keeps it: the subjects name them (a service's
+# latency, CPU, bytes and $/month; a pipeline's cores, RSS and lost spans), once. Handed down to
+# history/, which knows no subject.
+HISTORY_METRICS: dict[str, HistoryMetricText] = {
+    name: text for subject in SUBJECTS.values() for name, text in subject.history_metric_text.items()
+}
+
+
+class UnknownMetricError(ValueError):
+    """A metric no subject's history keeps; the message names the allowed ones."""
+
+    def __init__(self, metric: str) -> None:
+        super().__init__(f"unknown metric {metric!r}; use one of: {', '.join(HISTORY_METRICS)}")
+
+
+def metric_text(metric: str) -> HistoryMetricText:
+    """The metric's label and unit; a name outside every subject's history is an error listing them."""
+    text = HISTORY_METRICS.get(metric)
+    if text is None:
+        raise UnknownMetricError(metric)
+    return text
 
 
 class NoHistoryError(LookupError):

@@ -32,9 +32,8 @@ from tracetax.subjects.union import parse_spec
 from tracetax.system.paths import state_dir
 
 # The native stack's components as the engine's probe names them (clients/health.py
-# `stack_down`): Prometheus scrapes the Collector's counters into the metrics store, so a gap
-# in it is one in "metrics". The backend is left out: a round does not outlive it.
-PROBE_NAMES = {"tempo": "tempo", "loki": "loki", "mimir": "metrics", "prometheus": "metrics", "collector": "collector"}
+# `stack_down`). The backend is left out: a round does not outlive it.
+PROBE_NAMES = {"tempo": "tempo", "loki": "loki", "mimir": "metrics", "collector": "collector"}
 
 
 def stack_exits_since(since: float) -> dict[str, str]:
@@ -120,7 +119,7 @@ class EngineRuntime:
 
 
 def settle_for(settings: Settings) -> Settle:
-    """The wait after a phase's services stop: until the scraper's first sample of the
+    """The wait after a phase's services stop: until the metrics store's first sample of the
     Collector's counters after the stop shows everything passed on, where the settings say
     where to read it; else the fixed wait (engine/settle.py)."""
     url = settings.collector_telemetry_query_url

@@ -1,5 +1,6 @@
 """Validate a spec against the service catalog and queue it: what `POST /api/v1/experiments`
-and `POST /api/v1/checks` both do (and, without the queue, `tracetax run`).
+and `POST /api/v1/checks` both do (and `tracetax run`: the same admission and storing, without
+the queue).
 
 Knows nothing of HTTP: a bad spec raises `SpecError` (FastAPI-style items naming each field),
 an unknown demo service `UnknownServiceError`, a full queue `QueueFullError`; the routes turn
@@ -170,9 +171,20 @@ def queue_experiment(
     run already `admitted` (a tuning's rungs: the tuning was counted when it started)."""
     if not admitted:
         refuse_when_queue_full(runtime)
-    validate(spec, runtime.subjects.services, runtime.settings)
-    refuse_precision_without_target(spec)
+    admit_experiment(spec, runtime.subjects.services, runtime.settings)
     return enqueue(runtime, spec, admitted=admitted, record=record)
+
+
+def admit_experiment(
+    spec: SubjectSpec, services: dict[str, ServiceManifest], settings: Settings
+) -> ServiceManifest | None:
+    """Every refusal an experiment's spec meets before it is stored, wherever it is submitted
+    (the API's queue, `tracetax run` in its own process): `validate`'s, and a precision
+    without its half-width. Returns the demo service's manifest (None for a command or a
+    pipeline); raises UnknownServiceError or SpecError."""
+    manifest = validate(spec, services, settings)
+    refuse_precision_without_target(spec)
+    return manifest
 
 
 def enqueue(
@@ -184,13 +196,20 @@ def enqueue(
     with admission:
         if not admitted:
             refuse_when_queue_full(runtime)
-        with runtime.sessions() as session:
-            label = subject_for(spec).rules.label(spec)
-            experiment = repo.create_experiment(session, stored_spec(spec), label, spec.name, provenance_of(spec))
-            if record is not None:
-                record(session, experiment)
+        experiment = store_experiment(runtime, spec, record)
         position = runtime.queue.submit(experiment.id)
     return Queued(experiment, position, spec.estimated_seconds())
+
+
+def store_experiment(runtime: EngineRuntime, spec: SubjectSpec, record: RecordWith | None = None) -> Experiment:
+    """Store an admitted spec as a queued experiment (with what `record` stores beside it in
+    the same session); `enqueue` then queues it, `tracetax run` runs it in its own process."""
+    with runtime.sessions() as session:
+        label = subject_for(spec).rules.label(spec)
+        experiment = repo.create_experiment(session, stored_spec(spec), label, spec.name, provenance_of(spec))
+        if record is not None:
+            record(session, experiment)
+    return experiment
 
 
 def stored_spec(spec: SubjectSpec) -> dict[str, Any]:

@@ -12,8 +12,9 @@ from typing import Annotated, Any
 import httpx
 import typer
 
+from tracetax.app.check_commands import configuration_of
 from tracetax.cli.api import ApiAnswerError, answer, api_client
-from tracetax.cli.check import EXIT_ERROR, configuration_of
+from tracetax.cli.check import EXIT_ERROR
 
 
 def _floor_lines(floors: dict[str, Any], rounds: int) -> list[str]:

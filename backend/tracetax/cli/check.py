@@ -15,6 +15,7 @@ import httpx
 import typer
 import yaml
 
+from tracetax.app.check_commands import CLI_MAX_THROUGHPUT_S, CLI_WARMUP_S, configuration_of, variant_of
 from tracetax.cli.api import ApiAnswerError, answer, api_client, refusal
 from tracetax.cli.provenance import (
     BranchOption,
@@ -25,7 +26,6 @@ from tracetax.cli.provenance import (
     RepositoryOption,
 )
 from tracetax.diagnostics.budget_lines import BUDGET_LINE_TEXT
-from tracetax.spec.presets import PRESETS
 from tracetax.spec.provenance import HistoryGate
 
 EXIT_PASS, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
@@ -34,21 +34,6 @@ EXIT_PASS, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
 def _flag(line: str) -> str:
     """A budget line's option, as the UI's commands spell it too (diagnostics/budget_lines.py)."""
     return BUDGET_LINE_TEXT[line].flag
-
-
-def configuration_of(value: str, env: list[str]) -> dict[str, Any]:
-    """A preset name (`batch-default`) or a processor (`batch`), plus KEY=VALUE OTEL_* overrides."""
-    overrides = dict(item.split("=", 1) for item in env)
-    if value in PRESETS:
-        return {"preset": value, "env": overrides}
-    return {"name": value, "processor": value, "env": overrides}
-
-
-def variant_of(value: str) -> dict[str, Any]:
-    """A shipped pipeline variant (`batch-default`) or the path of your own overlay (*.yaml)."""
-    if value.endswith((".yaml", ".yml")):
-        return {"name": Path(value).stem[:40].lower(), "config_file": str(Path(value).resolve())}
-    return {"pipeline": value}
 
 
 def pipeline_request(
@@ -64,7 +49,7 @@ def pipeline_request(
         "subject": "collector",
         "baseline": variant_of(baseline),
         "candidate": variant_of(candidate),
-        "load": {"spans_per_s": spans_per_s, "warmup_s": 2, "duration_s": duration},
+        "load": {"spans_per_s": spans_per_s, "warmup_s": CLI_WARMUP_S, "duration_s": duration},
         "rounds": rounds,
         "budget": budget,
         "strict": strict,
@@ -98,9 +83,9 @@ def _request(
         "candidate": configuration_of(candidate, candidate_env),
         "load": {
             "rate": rate,
-            "warmup_s": 2,
+            "warmup_s": CLI_WARMUP_S,
             "duration_s": duration,
-            "max_throughput_s": 0,
+            "max_throughput_s": CLI_MAX_THROUGHPUT_S,
             "side_by_side_instances": side_by_side_instances,
             "query": {"iters": iters, "spans": spans},
         },

@@ -7,15 +7,13 @@ Exit codes: 0 printed, 2 error (bad input, TraceTax unreachable, no such history
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Annotated, Any, cast
+from typing import Annotated, Any, cast
 
 import httpx
 import typer
 
 from tracetax.cli.api import ApiAnswerError, answer, api_client
-
-if TYPE_CHECKING:
-    from tracetax.subjects.base import HistoryUnit
+from tracetax.history.metrics import HistoryUnit, format_level
 
 EXIT_ERROR = 2
 
@@ -26,8 +24,6 @@ def _error(message: str) -> typer.Exit:
 
 
 def _value(value: float | None, unit: str) -> str:
-    from tracetax.history.metrics import format_level  # its subjects' registry: imported when a value is printed
-
     return "unknown" if value is None else format_level(value, cast("HistoryUnit", unit))
 
 

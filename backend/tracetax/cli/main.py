@@ -31,7 +31,7 @@ from tracetax.native_stack.native import NativeStack
 from tracetax.native_stack.supervisor import StackError, format_table
 
 app = typer.Typer(help="TraceTax: what OpenTelemetry costs a service.", no_args_is_help=True)
-stack_app = typer.Typer(help="The native stack: Collector, Tempo, Loki, Mimir, Prometheus and the backend.")
+stack_app = typer.Typer(help="The native stack: Collector, Tempo, Loki, Mimir and the backend.")
 app.add_typer(stack_app, name="stack")
 register_run_commands(app)
 register_check_command(app)
@@ -187,7 +187,7 @@ def stack_watch(state_dir: StateOption = None) -> None:
 
 @stack_app.command("build")
 def stack_build(force: Annotated[bool, typer.Option(help="Rebuild even if cached.")] = False) -> None:
-    """Build the Collector, Tempo, Loki, Mimir and Prometheus into the tool cache."""
+    """Build the Collector, Tempo, Loki and Mimir (and telemetrygen) into the tool cache."""
     try:
         NativeStack().build(force=force)
     except BuildError as error:

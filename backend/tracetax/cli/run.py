@@ -37,7 +37,7 @@ def run(spec_path: Path, flags: ProvenanceFlags | None = None) -> int:
     # The engine, the database and the statistics load here, not with the command line: every
     # other command (`tracetax check` in a CI job above all) starts without their 4 s of imports.
     from tracetax.app.runtime import EngineRuntime
-    from tracetax.app.submission import UnknownServiceError, provenance_of, stored_spec, validate
+    from tracetax.app.submission import UnknownServiceError, admit_experiment, store_experiment
     from tracetax.core.config import get_settings
     from tracetax.db import repository as repo
     from tracetax.diagnostics.rounds import stack_down_rounds
@@ -48,7 +48,8 @@ def run(spec_path: Path, flags: ProvenanceFlags | None = None) -> int:
 
     try:
         spec = with_provenance(load_spec_file(spec_path), flags or ProvenanceFlags())
-        validate(spec, demo_services(), get_settings())
+        # The API's admission: whatever the API refuses, `tracetax run` refuses too.
+        admit_experiment(spec, demo_services(), get_settings())
     except UnknownServiceError as error:
         console.print(f"[red]{error}")
         return 2
@@ -80,10 +81,7 @@ def run(spec_path: Path, flags: ProvenanceFlags | None = None) -> int:
         bar.update(task, completed=event.slot, description=" · ".join(d for d in details if d))
 
     runtime = EngineRuntime.create(get_settings(), publish=on_progress)
-    with runtime.sessions() as session:
-        experiment = repo.create_experiment(
-            session, stored_spec(spec), subject_for(spec).rules.label(spec), spec.name, provenance_of(spec)
-        )
+    experiment = store_experiment(runtime, spec)
     console.print(
         f"experiment {experiment.id}: {len(spec.configurations)} configurations x {spec.rounds} rounds, "
         f"about {spec.estimated_seconds() / 60:.1f} min"

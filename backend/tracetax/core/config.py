@@ -123,10 +123,10 @@ class Settings(BaseSettings):
     collector_otlp_grpc_endpoint: str = "127.0.0.1:4317"
     collector_otlp_http_endpoint: AnyHttpUrl = AnyHttpUrl("http://127.0.0.1:4318")
     # Where the Collector's own counters can be queried (Prometheus API) as soon as they are
-    # sampled: the native stack's Prometheus, which scrapes them every second. Set, a phase's
+    # pushed (every second, over OTLP): natively Mimir's, `<mimir>/prometheus`. Set, a phase's
     # settle ends at the first sample after its services stopped that shows everything passed
-    # on (engine/settle.py), typically 1.5 s sooner than the fixed 2.5 s. Unset (compose, Helm:
-    # the Collector pushes its counters to the metrics store): the fixed wait.
+    # on (engine/settle.py), typically 1.5 s sooner than the fixed 2.5 s. Unset (compose, Helm
+    # as shipped): the fixed wait.
     collector_telemetry_query_url: AnyHttpUrl | None = None
 
     # Timeouts for calls to the backends, in seconds.

@@ -36,6 +36,7 @@ from tracetax.diagnostics.cost import ConfigurationCost, CostInputs, Figure
 from tracetax.diagnostics.overhead import (
     ALPHA,
     METRICS,
+    PIPELINE_METRICS,
     SIDE_BY_SIDE_METRICS,
     Change,
     Interval,
@@ -48,7 +49,6 @@ from tracetax.diagnostics.overhead import (
     resolution_pct,
     rounds_to_resolve,
 )
-from tracetax.diagnostics.pipeline import PIPELINE_METRICS
 from tracetax.diagnostics.sequential import SequentialDesign, repeated_one_sided_p
 from tracetax.spec.inputs import InputModel
 

@@ -32,10 +32,12 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from tracetax.diagnostics.overhead import t_interval
-from tracetax.diagnostics.volume import VolumeSignal
 from tracetax.engine.figures import known_sum
 from tracetax.spec.inputs import InputModel
 
+# The signals a volume is read for (volume.py) and priced; defined here so that pricing needs
+# none of the backends' clients volume.py reads them with.
+VolumeSignal = Literal["traces", "logs", "metrics"]
 SIGNALS: tuple[VolumeSignal, ...] = ("traces", "logs", "metrics")
 HOURS_PER_MONTH = 8760 / 12
 DAYS_PER_MONTH = 365 / 12

@@ -19,13 +19,14 @@ from tracetax.diagnostics.cost import (
     CostInputs,
     CostRound,
     Figure,
+    VolumeSignal,
     configuration_cost,
 )
 from tracetax.diagnostics.ledger import RoundLedger
 from tracetax.diagnostics.overhead import format_value
 from tracetax.diagnostics.service_figures import ServiceFigures, service_phases
 from tracetax.diagnostics.volume import SOURCE as VOLUME_SOURCE
-from tracetax.diagnostics.volume import SignalVolume, VolumeSignal
+from tracetax.diagnostics.volume import SignalVolume
 from tracetax.spec.collector import PipelineSpec
 from tracetax.spec.service import ExperimentSpec
 
@@ -61,13 +62,16 @@ class PipelineChoiceError(ValueError):
     """A pipeline experiment that cannot give the Collector's cost per span."""
 
 
-def collector_figure(pipeline: Experiment | None, variant: str | None) -> CollectorFigure:
-    """Cores per 10k spans/s: a pipeline experiment's measured variant, or the documented figure."""
+def collector_figure(
+    pipeline: Experiment | None, variant: str | None, *, spec: PipelineSpec | None = None
+) -> CollectorFigure:
+    """Cores per 10k spans/s: a pipeline experiment's measured variant, or the documented figure.
+    `spec`: the pipeline's spec when the caller has parsed it already."""
     if pipeline is None:
         return CollectorFigure(
             cores_per_10k_spans_s=DOCUMENTED_COLLECTOR_CORES_PER_10K, source=DOCUMENTED_COLLECTOR_SOURCE, measured=False
         )
-    spec = PipelineSpec.model_validate(pipeline.spec)
+    spec = spec or PipelineSpec.model_validate(pipeline.spec)
     names = [v.name for v in spec.configurations]
     chosen = variant or spec.baseline.name
     if chosen not in names:
@@ -112,8 +116,11 @@ def build_cost(
     inputs: CostInputs,
     collector: CollectorFigure,
     recommended: str | None,
+    *,
+    spec: ExperimentSpec | None = None,
 ) -> CostReport:
-    spec = ExperimentSpec.model_validate(experiment.spec)
+    """The experiment's cost report; `spec`: its spec when the caller has parsed it already."""
+    spec = spec or ExperimentSpec.model_validate(experiment.spec)
     ledgers = {r.run_id: RoundLedger.model_validate(r.ledger) for r in readings}
     completed = [r for r in experiment.rounds if r.status == "completed"]
     rounds = {

@@ -36,10 +36,10 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 from scipy import stats
 
 from tracetax.diagnostics import sequential
@@ -78,6 +78,21 @@ METRICS: dict[str, Metric] = {
         Metric("max_throughput_rps", "max throughput", "req/s", False),
     )
 }
+# A Collector pipeline's metrics (diagnostics/pipeline.py), kept beside the services' so that a
+# budget line can read either without loading the pipeline diagnostics (and their database).
+PIPELINE_METRICS: dict[str, Metric] = {
+    metric.name: metric
+    for metric in (
+        Metric("cores_per_10k_spans_s", "per 10k spans/s", "cores", True, digits=5),
+        Metric("cpu_cores", "Collector CPU", "cores", True, digits=5),
+        Metric("rss_max_bytes", "peak RSS", "bytes", True),
+        Metric("rss_steady_bytes", "steady RSS", "bytes", True),
+        Metric("lost_spans", "lost", "spans", True),
+        # From the Tempo read-back (pipeline_traces.py): unknown until it ran.
+        Metric("delay_p50_us", "span delay p50", "us", True),
+        Metric("delay_p99_us", "span delay p99", "us", True),
+    )
+}
 LATENCY_METRICS = {name: m.percentile for name, m in METRICS.items() if m.percentile is not None}
 # A latency measured side by side pairs only configurations whose shares of the service cores
 # differ by at most this: each request waits behind the others' work, so the lighter of two
@@ -99,8 +114,16 @@ class Interval(BaseModel):
     high: float | None = None
 
 
+def _publish_direction_words(schema: dict[str, Any]) -> None:
+    """Change's `x-direction-words` in the OpenAPI: how each direction reads (`describe`'s
+    words), which the UI writes a change with instead of a copy."""
+    schema["x-direction-words"] = dict(WORDS)
+
+
 class Change(BaseModel):
     """How one metric of a configuration differs from the baseline's."""
+
+    model_config = ConfigDict(json_schema_extra=_publish_direction_words)
 
     metric: str
     label: str

@@ -18,7 +18,14 @@ from sqlalchemy.orm import Session
 from tracetax.clients.readback import RunReadback
 from tracetax.db import repository as repo
 from tracetax.db.models import Experiment, LedgerReading, Round
-from tracetax.diagnostics.overhead import Change, Metric, NoiseFloor, RoundSample, compare, noise_floor
+from tracetax.diagnostics.overhead import (
+    PIPELINE_METRICS,
+    Change,
+    NoiseFloor,
+    RoundSample,
+    compare,
+    noise_floor,
+)
 from tracetax.diagnostics.pipeline_figures import CollectorFigures, PipelineSideBySide, PipelineWindow
 from tracetax.diagnostics.pipeline_recommend import PipelineRecommendation, recommend_pipeline
 from tracetax.diagnostics.pipeline_traces import round_traces
@@ -33,19 +40,6 @@ from tracetax.diagnostics.rounds import (
 )
 from tracetax.spec.collector import PipelineSpec
 
-PIPELINE_METRICS: dict[str, Metric] = {
-    metric.name: metric
-    for metric in (
-        Metric("cores_per_10k_spans_s", "per 10k spans/s", "cores", True, digits=5),
-        Metric("cpu_cores", "Collector CPU", "cores", True, digits=5),
-        Metric("rss_max_bytes", "peak RSS", "bytes", True),
-        Metric("rss_steady_bytes", "steady RSS", "bytes", True),
-        Metric("lost_spans", "lost", "spans", True),
-        # From the Tempo read-back (pipeline_traces.py): unknown until it ran.
-        Metric("delay_p50_us", "span delay p50", "us", True),
-        Metric("delay_p99_us", "span delay p99", "us", True),
-    )
-}
 # The metrics that come from what reached Tempo rather than from the round's own record.
 STORED_METRICS = ("delay_p50_us", "delay_p99_us")
 # The figures the side-by-side phase gives (every variant's lab Collector live at once on the

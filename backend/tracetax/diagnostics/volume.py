@@ -9,13 +9,15 @@ handed on to each store and what the store says it received.
     items     what the receiver accepted (spans, log records, metric points), for bytes per item
     exported  what the Collector's exporter to the store enqueued (`otelcol_exporter_enqueue_size_bytes`):
               the protobuf size of the batches it sends to Tempo, Loki or the metrics store
-    stored    the store's own ingestion counters, scraped by the native Prometheus: Tempo's
+    stored    the store's own ingestion counters, where something scrapes them into the metrics
+              store (no TraceTax deployment does: the Collector distribution has no prometheus
+              receiver, so they are unknown with STORE_NOT_SCRAPED): Tempo's
               `tempo_distributor_bytes_received_total` and spans, Loki's
               `loki_distributor_bytes_received_total` and lines, Mimir's uncompressed OTLP
               request bodies (`cortex_distributor_uncompressed_request_body_size_bytes` of
-              handler `otlp`: natively only the services' metrics arrive over OTLP, the stack's
-              own come by remote write); the metrics store's items are the run's samples
-              (`count_over_time` of the run id's series), its counter counts all tenants' samples
+              handler `otlp`, which count the Collector's own pushed telemetry too); the metrics
+              store's items are the run's samples (`count_over_time` of the run id's series),
+              always read
 
 Counters are read as deltas over the round's window, like the ledger's stages (one
 measurement at a time, nothing else sends meanwhile). The Collector's figures need its
@@ -28,15 +30,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel
 
 from tracetax.clients.base import BackendError
 from tracetax.clients.prometheus import PrometheusClient
 from tracetax.clients.readback import counter_increase, with_run_id
-
-VolumeSignal = Literal["traces", "logs", "metrics"]
+from tracetax.diagnostics.cost import VolumeSignal
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,10 @@ GRPC_UNSIZED = (
     "exported over gRPC, for which the Collector reports no request sizes: export over http/protobuf "
     "(the engine's default) to measure bytes"
 )
-STORE_NOT_SCRAPED = "the store's ingestion counters are not in the metrics store (the native stack scrapes them)"
+STORE_NOT_SCRAPED = (
+    "the store's ingestion counters are not in the metrics store (nothing scrapes them: the Collector "
+    "distribution has no prometheus receiver)"
+)
 SOURCE = (
     "sent: request body bytes at the Collector's OTLP HTTP receiver by route (its own telemetry, level detailed); "
     "items: accepted by its receiver; exported: bytes its exporter to each store enqueued; stored: Tempo's and "

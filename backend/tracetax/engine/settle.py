@@ -3,11 +3,11 @@
 The span ledger reads the Collector's own counters as deltas over each round's time window
 (diagnostics/ledger.py), so what a phase's services sent must be passed on by the Collector,
 and counted in a sample of its counters, before the next window opens. Those counters are
-sampled every second (the native stack's Prometheus scrapes them; in compose and Helm the
-Collector pushes them), and the Collector holds a batch up to 200 ms: SETTLE_S (2.5 s) covers
+sampled every second (the Collector pushes them to the metrics store over OTLP, in every
+deployment), and the Collector holds a batch up to 200 ms: SETTLE_S (2.5 s) covers
 both with room for one missed sample (`fixed_settle`).
 
-Where the samples can be read as soon as they are taken (natively: from the scraper,
+Where the samples can be read as soon as they are taken (natively: Mimir's Prometheus API,
 Settings.collector_telemetry_query_url), `until_drained` ends the wait at the first sample
 taken after the services stopped that shows everything passed on: typically 0.3 to 1.3 s after
 they stopped, and never later than SETTLE_S (the fixed wait is what it falls back on).

@@ -1,4 +1,4 @@
-"""Overhead history (issue 24), free of HTTP and of the database: the pure logic over the
+"""Overhead history (issue 24), free of HTTP, of the database and of any subject: the pure logic over the
 series of paired overheads that checks leave behind, one point per check (an estimate and its
 95% interval), oldest first.
 
@@ -7,5 +7,6 @@ series of paired overheads that checks leave behind, one point per check (an est
 - `gate`: the verdict of a check against the last N points of a branch;
 - `markdown`: a check's report in GitHub-flavoured Markdown (step summary, PR comment);
 - `badge`: a shields-style SVG badge;
-- `metrics`: the history metrics' names, labels and units, and how their values are written.
+- `metrics`: what a history metric is named by (label, unit) and how its values are written;
+  the metrics themselves are the subjects', which app/ hands down from the registry.
 """

@@ -15,8 +15,7 @@ import math
 import unicodedata
 from xml.sax.saxutils import escape, quoteattr
 
-from tracetax.history.metrics import format_bound, format_level
-from tracetax.subjects.base import HistoryUnit
+from tracetax.history.metrics import HistoryUnit, format_bound, format_level
 
 HEIGHT = 20
 PADDING = 5

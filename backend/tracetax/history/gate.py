@@ -30,12 +30,13 @@ import numpy as np
 from scipy import stats
 
 from tracetax.history.changepoints import Z95, SeriesPoint
-from tracetax.history.metrics import format_bound, format_growth, metric_text
-from tracetax.subjects.base import HistoryMetricText
+from tracetax.history.metrics import HistoryMetricText, format_bound, format_growth
 
 HistoryVerdict = Literal["pass", "fail", "inconclusive", "no_history"]
 # A check's verdict with its judgements against history: what CI's exit code says (0, 1, 2).
 OverallVerdict = Literal["pass", "fail", "error"]
+# The judgements against history from the worst to the best: the order they are counted in.
+HISTORY_VERDICT_ORDER: tuple[HistoryVerdict, ...] = ("fail", "inconclusive", "no_history", "pass")
 # What a judgement against history may say and still let the check pass: a branch's first checks
 # have no history yet, and that does not fail or err.
 _PASSING_HISTORY = frozenset({"pass", "no_history"})
@@ -123,15 +124,15 @@ def _reason(
 
 def judge_against_history(
     metric: str,
+    text: HistoryMetricText,
     current: SeriesPoint | None,
     history: Sequence[SeriesPoint],
     max_growth: float,
     branch: str | None = None,
 ) -> HistoryJudgement:
-    """Judge the current check's `metric` against `history` (its branch's last points, any order).
-    `current` None means the check could not measure the metric. `branch` only names the history
-    in the reason."""
-    text = metric_text(metric)
+    """Judge the current check's `metric` (named for people by `text`) against `history` (its
+    branch's last points, any order). `current` None means the check could not measure the
+    metric. `branch` only names the history in the reason."""
     if not math.isfinite(max_growth):
         raise ValueError(f"max_growth must be a finite number in the metric's unit, not {max_growth!r}")
     where = branch or "this branch"
@@ -167,11 +168,22 @@ def overall_verdict(same_run: str, history: Iterable[str] = ()) -> OverallVerdic
     return "pass"
 
 
+def history_verdict_counts(history: Iterable[str]) -> list[tuple[str, int]]:
+    """How many judgements against history say each verdict, the worst first (HISTORY_VERDICT_ORDER;
+    a verdict this version does not know after them); verdicts no judgement says are left out."""
+    verdicts = list(history)
+    known = [level for level in HISTORY_VERDICT_ORDER if level in verdicts]
+    unknown = sorted(set(verdicts) - set(HISTORY_VERDICT_ORDER))
+    return [(level, verdicts.count(level)) for level in [*known, *unknown]]
+
+
 __all__ = [
+    "HISTORY_VERDICT_ORDER",
     "HistoryJudgement",
     "HistoryVerdict",
     "OverallVerdict",
     "history_growth",
+    "history_verdict_counts",
     "judge_against_history",
     "overall_verdict",
 ]

@@ -20,15 +20,13 @@ from urllib.parse import quote
 from tracetax.diagnostics.budget_lines import BUDGET_LINE_TEXT, BudgetUnit
 from tracetax.diagnostics.checks import BudgetLine, Verdict
 from tracetax.diagnostics.overhead import Interval
-from tracetax.history.gate import HistoryJudgement, HistoryVerdict, overall_verdict
-from tracetax.history.metrics import HISTORY_METRICS, MINUS, format_level, metric_text
+from tracetax.history.gate import HistoryJudgement, history_verdict_counts, overall_verdict
+from tracetax.history.metrics import MINUS, HistoryMetricText, format_level
 
 SPARK_BARS = "▁▂▃▄▅▆▇█"
 SPARK_UNKNOWN = "·"  # an unknown point is a gap, never the lowest bar (unknown is not zero)
 SHORT_COMMIT = 7
 ESCAPED_PIPE = "\\|"
-# The order the title counts the judgements against history in.
-HISTORY_VERDICTS: tuple[HistoryVerdict, ...] = ("fail", "inconclusive", "no_history", "pass")
 
 
 @dataclass(frozen=True)
@@ -55,6 +53,9 @@ class CheckReport:
     usd_per_month: Interval | None = None  # the candidate's Δ$/month against the baseline
     requests_per_s: float | None = None  # the rate the cost is computed at
     trends: Mapping[str, Sequence[float | None]] = field(default_factory=dict)  # metric -> recent, oldest first
+    # How the metrics of `history` and `trends` are named for people; a metric without a text
+    # shows its name (and a trend's latest value unformatted).
+    metric_texts: Mapping[str, HistoryMetricText] = field(default_factory=dict)
     check_url: str | None = None
     history_url: str | None = None
     flamegraph_diff_url: str | None = None
@@ -164,9 +165,7 @@ def _title(report: CheckReport) -> str:
     verdicts = [judgement.verdict for judgement in report.history]
     title = f"**TraceTax check: {overall_verdict(same_run, verdicts)}**"
     if verdicts:
-        counts = [
-            f"{verdicts.count(level)} {level.replace('_', ' ')}" for level in HISTORY_VERDICTS if level in verdicts
-        ]
+        counts = [f"{count} {level.replace('_', ' ')}" for level, count in history_verdict_counts(verdicts)]
         title += f" · same run: **{same_run}** · against history: {', '.join(counts)}"
     return title
 
@@ -198,20 +197,21 @@ def _budget_table(verdict: Verdict | None) -> list[str]:
     return header + [_budget_row(line) for line in verdict.lines]
 
 
-def _history_table(judgements: Sequence[HistoryJudgement]) -> list[str]:
-    if not judgements:
+def _history_table(report: CheckReport) -> list[str]:
+    if not report.history:
         return []
     rows = [
         "| "
-        + " | ".join(_cell(cell) for cell in (metric_label(j.metric), j.verdict.replace("_", " "), j.reason))
+        + " | ".join(_cell(cell) for cell in (_label(report, j.metric), j.verdict.replace("_", " "), j.reason))
         + " |"
-        for j in judgements
+        for j in report.history
     ]
     return ["#### Against history", "", "| Metric | Verdict | Reason |", "|---|---|---|", *rows]
 
 
-def metric_label(metric: str) -> str:
-    return HISTORY_METRICS[metric].label if metric in HISTORY_METRICS else metric
+def _label(report: CheckReport, metric: str) -> str:
+    text = report.metric_texts.get(metric)
+    return text.label if text else metric
 
 
 def _losses(losses: Sequence[LedgerLoss]) -> list[str]:
@@ -239,10 +239,10 @@ def _trends(report: CheckReport) -> list[str]:
     rows = []
     for metric, values in report.trends.items():
         latest = values[-1] if values else None
-        unit = metric_text(metric).unit if metric in HISTORY_METRICS else None
-        shown = "unknown" if latest is None else format_level(latest, unit) if unit else f"{latest:g}"
+        text = report.metric_texts.get(metric)
+        shown = "unknown" if latest is None else format_level(latest, text.unit) if text else f"{latest:g}"
         trend = f"`{sparkline(values)}`" if values else "no points"
-        rows.append(f"| {_cell(metric_label(metric))} | {trend} | {_cell(shown)} |")
+        rows.append(f"| {_cell(_label(report, metric))} | {trend} | {_cell(shown)} |")
     if not rows:
         return []
     return ["#### Trend (oldest → newest)", "", "| Metric | Trend | Latest |", "|---|---|---|", *rows]
@@ -267,7 +267,7 @@ def check_markdown(report: CheckReport) -> str:
     if report.error:
         blocks.append([f"> Error: {_text(report.error)}"])
     blocks.append(_budget_table(report.verdict))
-    blocks.append(_history_table(report.history))
+    blocks.append(_history_table(report))
     blocks.append(_losses(report.losses))
     blocks.append([_cost(report)])
     blocks.append(_trends(report))

@@ -8,30 +8,28 @@ against the baseline at the check's cost inputs.
 
 from __future__ import annotations
 
-from tracetax.subjects.base import HistoryMetricText, HistoryUnit
-from tracetax.subjects.registry import SUBJECTS
+from dataclasses import dataclass
+from typing import Literal
 
+# The names of the metrics are the subjects' (each subject's `history_metric_text`); the use
+# cases (app/) hand the texts down, so history needs no subject, and no registry, to load.
+
+HistoryUnit = Literal["pct", "bytes", "usd", "spans"]
 MINUS = "\N{MINUS SIGN}"
-# Every metric a history keeps, whichever subject keeps it: the subjects name them (a service's
-# latency, CPU, bytes and $/month; a pipeline's cores, RSS and lost spans), once.
-HISTORY_METRICS: dict[str, HistoryMetricText] = {
-    name: text for subject in SUBJECTS.values() for name, text in subject.history_metric_text.items()
-}
 
 
-class UnknownMetricError(ValueError):
-    """A metric no subject's history keeps; the message names the allowed ones."""
+@dataclass(frozen=True)
+class HistoryMetricText:
+    """How a history metric is named for people, and the budget line that reads it in the same
+    unit (drawn as the History chart's budget line; None: no such line)."""
 
-    def __init__(self, metric: str) -> None:
-        super().__init__(f"unknown metric {metric!r}; use one of: {', '.join(HISTORY_METRICS)}")
-
-
-def metric_text(metric: str) -> HistoryMetricText:
-    """The metric's label and unit; a name outside every subject's history is an error listing them."""
-    text = HISTORY_METRICS.get(metric)
-    if text is None:
-        raise UnknownMetricError(metric)
-    return text
+    label: str
+    unit: HistoryUnit
+    budget_field: str | None
+    # The smallest shift worth acting on, relative (shift_size_pct): a change point below it is
+    # listed as too small to matter, not drawn as a shift. Significance says a shift is real;
+    # this says whether anyone should care (a real +0.03% of bytes per request).
+    material_pct: float = 1.0
 
 
 def shift_size_pct(before: float, shift: float, unit: HistoryUnit) -> float | None:

@@ -9,8 +9,6 @@ Pinned versions and why (the Go module proxy here refuses many recent pseudo-ver
   pkg/push version its go.mod already requires.
 - Tempo v1.5.1-0.20241001135150-ed943d7a56b2 (the 2.6 line; Tempo's module path has no /v2):
   not in the checksum database, so GONOSUMDB covers exactly that module.
-- Prometheus v0.305.0 (= Prometheus 3.5): scrapes the stack's own components and remote-writes
-  to Mimir, as in the reference layout (Prometheus short-term in front, Mimir long-term behind).
 - Mimir v1.3.1-0.20260423142704-aced80d74930 (main after 3.0.6): the metrics store, with the
   same configuration as compose and Helm (stack/mimir/mimir.yaml, paths and addresses moved).
 - Collector v0.160.0: built by ocb from collector-pipelines/builder-config.yaml.
@@ -37,7 +35,6 @@ COLLECTOR_CONFIG_DIR = REPO_ROOT / "collector-pipelines"
 # copies are generated from them by scripts/gen-stack-configs.py).
 TEMPO_CONFIG = REPO_ROOT / "stack" / "tempo" / "tempo.yaml"
 LOKI_CONFIG = REPO_ROOT / "stack" / "loki" / "loki.yaml"
-PROMETHEUS_CONFIG = REPO_ROOT / "stack" / "prometheus" / "prometheus.yml"
 # compose's and Helm's Mimir configuration; the native one is generated from it (mimir_config).
 MIMIR_CONFIG = REPO_ROOT / "stack" / "mimir" / "mimir.yaml"
 # Where that configuration keeps its data: a volume mounted at /data in the container.
@@ -85,19 +82,6 @@ class CollectorBuild:
 
 
 LOKI_PUSH_VERSION = "v0.0.0-20250630054201-94c0ba7b0952"
-
-PROMETHEUS_BUILD = GoBuild(
-    name="prometheus",
-    module="github.com/prometheus/prometheus",
-    version="v0.305.0",
-    package="./cmd/prometheus",
-    expected_minutes=4,
-    ldflags=(
-        "-X github.com/prometheus/common/version.Version=3.5.0",
-        "-X github.com/prometheus/common/version.Revision=v0.305.0",
-        "-X github.com/prometheus/common/version.Branch=release-3.5",
-    ),
-)
 
 TEMPO_BUILD = GoBuild(
     name="tempo",
@@ -183,7 +167,6 @@ COLLECTOR_BUILD = CollectorBuild(
 BUILDS: tuple[GoBuild | CollectorBuild, ...] = (
     TELEMETRYGEN_BUILD,
     TEMPO_BUILD,
-    PROMETHEUS_BUILD,
     MIMIR_BUILD,
     LOKI_BUILD,
     COLLECTOR_BUILD,
@@ -207,13 +190,10 @@ class Ports:
     tempo_otlp_grpc: int = 4417
     loki_http: int = 3100
     loki_grpc: int = 9096
-    prometheus_http: int = 9090
     mimir_http: int = 9009
     mimir_grpc: int = 9095
     # Mimir's rings live in memberlist, which listens even without peers.
     mimir_memberlist: int = 7946
-    # The Collector's own telemetry, exposed for Prometheus to scrape.
-    collector_metrics: int = 8888
 
     @classmethod
     def from_env(cls) -> Ports:
@@ -260,47 +240,6 @@ class Component:
 # generator, which stopped 5 s after the signal; nothing reads what it made, and it is gone.)
 TEMPO_STOP_GRACE_S = 3.0
 TEMPO_STOP_HANG = "expected: Tempo 2.6 hangs in its shutdown once it has answered a query; its data is flushed"
-
-# Of Mimir's own metrics, what Prometheus keeps: its distributor's (what it received).
-MIMIR_SCRAPED_METRICS = "cortex_distributor_.*"
-
-
-# What the native Prometheus scrapes every second (job -> port): the stores' ingestion counters
-# and the Collector's own telemetry, read as deltas over a round's window (docs/cost.md). The
-# Collector's job is its service name, the job its telemetry had when it was pushed.
-def scrape_targets(ports: Ports) -> dict[str, int]:
-    return {
-        "tempo": ports.tempo_http,
-        "loki": ports.loki_http,
-        "mimir": ports.mimir_http,
-        "otelcol-tracetax": ports.collector_metrics,
-    }
-
-
-def prometheus_config(ports: Ports) -> str:
-    """stack/prometheus/prometheus.yml plus a 1 s scrape of the stack's components and remote write of
-    everything to Mimir, on the ports this stack uses."""
-    config = yaml.safe_load(PROMETHEUS_CONFIG.read_text())
-    config["scrape_configs"] = [
-        {
-            "job_name": job,
-            "scrape_interval": "1s",
-            "scrape_timeout": "1s",
-            "static_configs": [{"targets": [f"127.0.0.1:{port}"]}],
-        }
-        for job, port in scrape_targets(ports).items()
-    ]
-    for scrape in config["scrape_configs"]:
-        if scrape["job_name"] == "mimir":
-            # Only its distributor's counters (what it received) are read; its thousands of other
-            # series, written back into it every second, would only load the stack's cores.
-            scrape["metric_relabel_configs"] = [
-                {"source_labels": ["__name__"], "regex": MIMIR_SCRAPED_METRICS, "action": "keep"}
-            ]
-    for destination in config["remote_write"]:
-        destination["url"] = f"http://127.0.0.1:{ports.mimir_http}/api/v1/push"
-    header = "# Written by TraceTax at stack start from stack/prometheus/prometheus.yml and the stack's ports.\n"
-    return header + yaml.safe_dump(config, sort_keys=False)
 
 
 # Mimir's settings that hold an address or a port (dotted YAML paths), every one of them set
@@ -386,21 +325,6 @@ def components(
             files={state / "mimir.yaml": mimir_config(data / "mimir", ports)},
         ),
         Component(
-            name="prometheus",
-            url=f"http://{loopback}:{ports.prometheus_http}",
-            ready_url=f"http://{loopback}:{ports.prometheus_http}/-/ready",
-            argv=(
-                str(binary_path(PROMETHEUS_BUILD)),
-                f"--config.file={state / 'prometheus.yml'}",
-                f"--storage.tsdb.path={data / 'prometheus'}",
-                f"--web.listen-address={loopback}:{ports.prometheus_http}",
-                "--log.level=warn",
-            ),
-            ports=(ports.prometheus_http,),
-            data_subdir="prometheus",
-            files={state / "prometheus.yml": prometheus_config(ports)},
-        ),
-        Component(
             name="tempo",
             url=f"http://{loopback}:{ports.tempo_http}",
             ready_url=f"http://{loopback}:{ports.tempo_http}/ready",
@@ -453,9 +377,8 @@ def components(
                 "TEMPO_OTLP_GRPC_ENDPOINT": f"{loopback}:{ports.tempo_otlp_grpc}",
                 "LOKI_OTLP_ENDPOINT": f"http://{loopback}:{ports.loki_http}/otlp",
                 "METRICS_OTLP_ENDPOINT": f"{mimir_url}/otlp",
-                "COLLECTOR_METRICS_PORT": str(ports.collector_metrics),
             },
-            ports=(ports.otlp_grpc, ports.otlp_http, ports.collector_health, ports.collector_metrics),
+            ports=(ports.otlp_grpc, ports.otlp_http, ports.collector_health),
         ),
         Component(
             name="backend",
@@ -477,8 +400,9 @@ def components(
                 "TRACETAX_COLLECTOR_HEALTH_URL": f"http://{loopback}:{ports.collector_health}/",
                 "TRACETAX_COLLECTOR_OTLP_GRPC_ENDPOINT": f"{loopback}:{ports.otlp_grpc}",
                 "TRACETAX_COLLECTOR_OTLP_HTTP_ENDPOINT": f"http://{loopback}:{ports.otlp_http}",
-                # The scraper of the Collector's counters: a phase settles once they are in.
-                "TRACETAX_COLLECTOR_TELEMETRY_QUERY_URL": f"http://{loopback}:{ports.prometheus_http}",
+                # Where the Collector pushes its own counters every second (Mimir's Prometheus API):
+                # a phase settles once a sample after its services stopped is in.
+                "TRACETAX_COLLECTOR_TELEMETRY_QUERY_URL": f"{mimir_url}/prometheus",
             },
             ports=(ports.backend,),
             stop_grace_s=backend_stop_grace_s(backend_shutdown_grace_s),

@@ -61,6 +61,10 @@ class SubjectSpec(InputModel):
         """Rough wall time of the spec's `rounds` rounds."""
         raise NotImplementedError
 
+    def side_by_side_seconds(self) -> float:
+        """One round's side-by-side phase (every configuration live at once); 0: it has none."""
+        return 0.0
+
     def planned_looks(self) -> tuple[int, ...]:
         """The numbers of rounds after which the data may be read (the last: the most it runs)."""
         return (self.rounds,)

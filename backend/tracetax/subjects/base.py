@@ -17,7 +17,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel
 from sqlalchemy.orm import Session
@@ -34,6 +34,8 @@ from tracetax.engine.figures import Figures
 from tracetax.engine.loadgen import LoadDriver, OhaDriver
 from tracetax.engine.round import RoundSubject
 from tracetax.engine.settle import Settle, fixed_settle
+from tracetax.history.metrics import HistoryMetricText as HistoryMetricText  # re-exported: a subject names its
+from tracetax.history.metrics import HistoryUnit as HistoryUnit  # history metrics in the history's vocabulary
 from tracetax.lab.pipelines import OverlayPolicy
 from tracetax.spec.base import SubjectSpec
 
@@ -82,9 +84,6 @@ class DiagnosticsOptions:
     target_spans_per_s: float | None = None
 
 
-HistoryUnit = Literal["pct", "bytes", "usd", "spans"]
-
-
 class HistoryMetric(BaseModel):
     """One figure a check's history keeps (`checks.overheads`): an estimate and its 95% interval,
     None where unknown (never 0)."""
@@ -93,20 +92,6 @@ class HistoryMetric(BaseModel):
     low: float | None = None
     high: float | None = None
     unit: HistoryUnit
-
-
-@dataclass(frozen=True)
-class HistoryMetricText:
-    """How a history metric is named for people, and the budget line that reads it in the same
-    unit (drawn as the History chart's budget line; None: no such line)."""
-
-    label: str
-    unit: HistoryUnit
-    budget_field: str | None
-    # The smallest shift worth acting on, relative (history.metrics.shift_size_pct): a change
-    # point below it is listed as too small to matter, not drawn as a shift. Significance says
-    # a shift is real; this says whether anyone should care (a real +0.03% of bytes per request).
-    material_pct: float = 1.0
 
 
 def relative_metric(change: Change | None) -> HistoryMetric:

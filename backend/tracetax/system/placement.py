@@ -4,7 +4,7 @@ Three disjoint-as-possible sets of CPUs:
 
 - service cores: only the measured service (and its children) runs here;
 - load-generator cores: oha;
-- stack cores: everything else TraceTax starts, i.e. the Collector, Tempo, Loki, Mimir, Prometheus,
+- stack cores: everything else TraceTax starts, i.e. the Collector, Tempo, Loki, Mimir,
   the backend (which pins itself and all its threads here when a measurement starts, as do
   `tracetax run` and the tests), the stack samplers (py-spy, jcmd).
 

@@ -124,6 +124,9 @@ export const OPENAPI_DEFAULTS = {
     "attribute_bytes": 0,
     "services_per_trace": 1
   },
+  "SpecEstimate": {
+    "ramp_steps": 0
+  },
   "TuningBudgets": {
     "max_lost_spans": 0
   },
@@ -389,6 +392,20 @@ export const OPENAPI_EXTENSIONS = {
       ]
     }
   },
+  "Change": {
+    "x-direction-words": {
+      "better": "better",
+      "unchanged": "no significant change",
+      "unknown": "unknown",
+      "worse": "worse"
+    }
+  },
+  "CheckRequest": {
+    "x-cli-load": {
+      "max_throughput_s": 0,
+      "warmup_s": 2
+    }
+  },
   "CommandServiceRef": {
     "x-agent-languages": [
       "python",
@@ -437,6 +454,11 @@ export const OPENAPI_EXTENSIONS = {
       "DELETE",
       "OPTIONS"
     ]
+  },
+  "PipelineCheckRequest": {
+    "x-cli-load": {
+      "warmup_s": 2
+    }
   },
   "PipelineSpec": {
     "x-estimate": {

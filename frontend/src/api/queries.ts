@@ -26,10 +26,16 @@ export const queryKeys = {
   checks: ["checks"] as const,
   checkList: (limit: number) => ["checks", "list", limit] as const,
   check: (id: string) => ["checks", "detail", id] as const,
+  /** A stored check's commands (they never change: its request is stored). */
+  checkCommands: (id: string, base: string) => ["checks", "commands", id, base] as const,
+  /** The commands of a pipeline check request a form would send. */
+  requestCommands: (base: string, body: unknown) => ["check-commands", base, body] as const,
   /** One metric's history of a configuration; under ["checks"], so a new check refreshes it. */
   history: (filters: Record<string, string | null | undefined>) =>
     ["checks", "history", filters] as const,
   serviceHistory: (service: string) => ["checks", "history", "service", service] as const,
+  /** A form's estimate of the request it would send (`of`: what it queues). */
+  estimate: (of: string, body: unknown) => ["estimate", of, body] as const,
   calibrations: ["calibrations"] as const,
   calibrationList: ["calibrations", "list"] as const,
   calibration: (id: string) => ["calibrations", "detail", id] as const,

@@ -70,6 +70,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/experiments/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Estimate Experiment
+         * @description The estimated wall time of an experiment spec (the body of `POST /experiments`), and how
+         *     it adds up: rounds x (configurations x one run + the side-by-side phase).
+         */
+        post: operations["estimate_experiment_api_v1_experiments_estimate_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/checks/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Estimate Check
+         * @description The estimated wall time of a check's experiment (the body of `POST /checks`).
+         */
+        post: operations["estimate_check_api_v1_checks_estimate_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/calibrations/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Estimate Calibration
+         * @description The estimated wall time of a calibration's A/A experiment (the body of `POST /calibrations`).
+         */
+        post: operations["estimate_calibration_api_v1_calibrations_estimate_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/experiments": {
         parameters: {
             query?: never;
@@ -398,6 +459,49 @@ export interface paths {
          *     experiment is queued or running: 409, cancel it first.
          */
         delete: operations["delete_check_api_v1_checks__check_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/checks/{check_id}/commands": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Check Commands
+         * @description The check as a CI pipeline runs it again: its request (secrets as answers show them,
+         *     "***"), the curl calls, and the `tracetax check` command, with flags when they say the
+         *     request exactly, else reading it from a file (`reasons` says why).
+         */
+        get: operations["get_check_commands_api_v1_checks__check_id__commands_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/checks/commands": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pipeline Check Commands
+         * @description A Collector pipeline check request's `tracetax check --collector` command and curl calls,
+         *     as the check form shows them before it is sent (what the request leaves out stays out).
+         */
+        post: operations["pipeline_check_commands_api_v1_checks_commands_post"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -873,6 +977,19 @@ export interface components {
             note?: string | null;
         };
         /**
+         * CheckCommands
+         * @description A check as CI runs it: its request (secrets as answers show them), `tracetax check` and curl.
+         */
+        CheckCommands: {
+            /** Request */
+            request: {
+                [key: string]: unknown;
+            };
+            cli: components["schemas"]["CliCommand"];
+            /** Curl */
+            curl: string;
+        };
+        /**
          * CheckCreated
          * @description A check queued: its id and its experiment's place in the queue.
          */
@@ -968,6 +1085,21 @@ export interface components {
              * @description The same-run verdict and the judgements against history together (history.gate overall_verdict): what `tracetax check` exits with (pass 0, fail 1, error 2). None while the check has no verdict.
              */
             overall?: ("pass" | "fail" | "error") | null;
+        };
+        /** CliCommand */
+        CliCommand: {
+            /** Command */
+            command: string;
+            /**
+             * Flags
+             * @description True when the flags say exactly this request; else it is read from a file.
+             */
+            flags: boolean;
+            /**
+             * Reasons
+             * @description Why the flags could not say it (empty when they can).
+             */
+            reasons: string[];
         };
         /**
          * ClosedPhase
@@ -3203,6 +3335,43 @@ export interface components {
              */
             side_by_side_warmup_s?: number | null;
         };
+        /**
+         * SpecEstimate
+         * @description A spec's estimated wall time: `seconds` is `rounds` x (`configurations` x `per_run_s` +
+         *     `side_by_side_s`).
+         */
+        SpecEstimate: {
+            /**
+             * Seconds
+             * @description The whole spec at its rounds (the queue's estimated_seconds).
+             */
+            seconds: number;
+            /** Rounds */
+            rounds: number;
+            /** Configurations */
+            configurations: number;
+            /**
+             * Per Run S
+             * @description One configuration's (or variant's) run in a round: start, warm-up, measured phase, the phases after it, stop.
+             */
+            per_run_s: number;
+            /**
+             * Side By Side S
+             * @description One round's side-by-side phase; 0 when it does not run.
+             */
+            side_by_side_s: number;
+            /**
+             * Up To S
+             * @description With a precision: the wall-time budget rounds are added up to (precision.max_wall_time_s).
+             */
+            up_to_s?: number | null;
+            /**
+             * Ramp Steps
+             * @description A pipeline's ramp steps in each run (each may run: an upper bound).
+             * @default 0
+             */
+            ramp_steps: number;
+        };
         /** StackSummary */
         StackSummary: {
             /** Configuration */
@@ -3696,6 +3865,132 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Readiness"];
+                };
+            };
+        };
+    };
+    estimate_experiment_api_v1_experiments_estimate_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExperimentSpec"] | components["schemas"]["PipelineSpec"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpecEstimate"];
+                };
+            };
+            /** @description no or a wrong bearer token where this request needs one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    estimate_check_api_v1_checks_estimate_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckRequest"] | components["schemas"]["PipelineCheckRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpecEstimate"];
+                };
+            };
+            /** @description no or a wrong bearer token where this request needs one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    estimate_calibration_api_v1_calibrations_estimate_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CalibrationRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpecEstimate"];
+                };
+            };
+            /** @description no or a wrong bearer token where this request needs one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -4715,6 +5010,103 @@ export interface operations {
             };
         };
     };
+    get_check_commands_api_v1_checks__check_id__commands_get: {
+        parameters: {
+            query?: {
+                /** @description The TraceTax base URL the commands call (default: TRACETAX_PUBLIC_URL). */
+                api?: string | null;
+            };
+            header?: never;
+            path: {
+                check_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckCommands"];
+                };
+            };
+            /** @description no or a wrong bearer token where this request needs one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    pipeline_check_commands_api_v1_checks_commands_post: {
+        parameters: {
+            query?: {
+                /** @description The TraceTax base URL the commands call. */
+                api?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PipelineCheckRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckCommands"];
+                };
+            };
+            /** @description no or a wrong bearer token where this request needs one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     get_cost_api_v1_experiments__experiment_id__cost_get: {
         parameters: {
             query?: {
@@ -4778,7 +5170,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
-            /** @description not finished yet */
+            /** @description not finished yet, or a pipeline experiment */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -76,6 +76,9 @@ export type PipelineCheckRequest = Schemas["PipelineCheckRequest"];
 export type AnyCheckRequest = CheckRequest | PipelineCheckRequest;
 export type CheckCreated = Schemas["CheckCreated"];
 export type CheckStatus = Schemas["CheckStatus"];
+/** A check as CI runs it: its request, `tracetax check` (flags or a file, and why) and curl. */
+export type CheckCommands = Schemas["CheckCommands"];
+export type CliCommand = Schemas["CliCommand"];
 export type Budget = Schemas["Budget"];
 export type BudgetLine = Schemas["BudgetLine"];
 export type Verdict = Schemas["Verdict"];
@@ -97,6 +100,9 @@ export type ServiceRef = CheckRequest["service"];
 export type CalibrationRequest = Schemas["CalibrationRequest"];
 export type CalibrationCreated = Schemas["CalibrationCreated"];
 export type CalibrationStatus = Schemas["CalibrationStatus"];
+
+/** How long a spec, a check or a calibration would take, and how it adds up (POST …/estimate). */
+export type SpecEstimate = Schemas["SpecEstimate"];
 
 // Tuning runs: OTEL_BSP_* searched within a wall-time budget, the winner confirmed against the
 // SDK defaults (api/routes/tunings.py, tuning/search.py; docs/tuning.md).

@@ -1,5 +1,6 @@
 import { cleanup, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { drawnSeries } from "../test/chartStubs";
 import { FakeEventSource } from "../test/eventSource";
 import {
   costReport,
@@ -26,9 +27,9 @@ vi.mock("../api/eventStream", async (importOriginal) => {
   };
 });
 
-// uPlot, ECharts and d3-flame-graph draw on canvas / measured SVG, which jsdom does not do;
-// their data is tested on its own.
-vi.mock("../lib/charts/UPlotChart", () => import("../test/chartStubs"));
+// ECharts and d3-flame-graph draw measured SVG, which jsdom does not do; their data is tested
+// on its own.
+vi.mock("../lib/charts/EChart", () => import("../test/chartStubs"));
 vi.mock("../features/results/ExportBarChart", () => import("../test/chartStubs"));
 vi.mock("../features/results/CostChart", () => import("../test/chartStubs"));
 vi.mock("../features/results/FlameGraphChart", () => import("../test/chartStubs"));
@@ -99,7 +100,9 @@ describe("ExperimentPage", () => {
     const plot = screen.getByTestId("percentile-plot");
     expect(plot.getAttribute("data-series")).toBe("2");
     expect(plot.getAttribute("data-points")).toBe("10");
-    expect(within(plot).getByTestId("uplot").getAttribute("data-columns")).toBe("3");
+    expect(drawnSeries(within(plot).getByTestId("echart")).map((s) => s.points.length)).toEqual([
+      5, 5,
+    ]);
     expect(screen.getByTestId("cpu-chart")).toBeTruthy();
     expect(screen.getByText("service exited with code 2")).toBeTruthy();
     expect(screen.getByText("panic: boom")).toBeTruthy();

@@ -1,6 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { setToken, useAuth } from "../api/auth";
+import "./tokenPrompt.css";
 
 /**
  * Shown above every page once the API answers 401: asks for the backend's token (its

@@ -1,6 +1,6 @@
 /**
- * Stand-ins for the charts in component tests. uPlot, ECharts and d3-flame-graph draw on canvas
- * or measured SVG, which jsdom does not do; each chart's data is tested on its own. A stand-in
+ * Stand-ins for the charts in component tests. ECharts and d3-flame-graph draw measured SVG,
+ * which jsdom does not do; each chart's data is tested on its own. A stand-in
  * shows what its chart was given, as text and data attributes the tests read.
  *
  * One stand-in per chart, which every test file that mocks the chart uses:
@@ -8,11 +8,6 @@
  *   vi.mock("./CostChart", () => import("../../test/chartStubs"));
  */
 import type { EChartOption } from "../lib/charts/echarts";
-
-/** UPlotChart: how many columns (the x axis and each series) and points it was given. */
-export function UPlotChart({ data }: { data: unknown[][] }) {
-  return <div data-testid="uplot" data-columns={data.length} data-points={data[0]?.length ?? 0} />;
-}
 
 /** ExportBarChart: its bars' configurations, in order. */
 export function ExportBarChart({ bars }: { bars: { configuration: string }[] }) {
@@ -88,4 +83,9 @@ export function EChart({ option }: { option: EChartOption }) {
       data-marks={JSON.stringify(marks)}
     />
   );
+}
+
+/** The series an EChart stand-in was given: each one's name and its points (their names). */
+export function drawnSeries(stub: HTMLElement): { name?: string; points: unknown[] }[] {
+  return JSON.parse(stub.getAttribute("data-series") ?? "[]");
 }

@@ -654,6 +654,7 @@ export function checkStatus(extra: Partial<CheckStatus> = {}): CheckStatus {
     created_at: "2026-11-21T15:25:06.615213Z",
     budget: { p99_overhead_pct: 15, cpu_overhead_pct: null, max_dropped_spans: 0 },
     strict: false,
+    overall: "fail",
     verdict: {
       verdict: "fail",
       strict: false,

@@ -1751,6 +1751,7 @@ export function pipelineCheckStatus(extra: Partial<CheckStatus> = {}): CheckStat
       max_lost_spans: 0,
     },
     strict: true,
+    overall: "error",
     verdict: {
       verdict: "error",
       strict: true,

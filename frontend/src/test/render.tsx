@@ -42,9 +42,81 @@ export function json(status: number, body: unknown): Response {
 
 type Handler = (request: Request, body: unknown) => Response | Promise<Response>;
 
+/** One run's seconds and one round's side-by-side seconds in the stub's estimates. */
+export const STUB_RUN_S = 30;
+export const STUB_SIDE_BY_SIDE_S = 20;
+
 /**
- * Stubs fetch with handlers keyed "METHOD /path" (the query string is not part of the key);
- * returns the list of requests made, with their parsed JSON bodies.
+ * POST …/estimate as the stubs answer it: two configurations a round of STUB_RUN_S each plus
+ * STUB_SIDE_BY_SIDE_S, at the rounds the body asks for (5 unset), up to the precision's or the
+ * check's wall time, 12 ramp steps with a ramp. The backend's tests check its arithmetic; the
+ * UI's check that a form asks for its request's estimate and shows the answer.
+ */
+export function estimated(_request: Request, body: unknown): Response {
+  const sent = (body ?? {}) as {
+    rounds?: unknown;
+    max_wall_time_s?: number;
+    precision?: { max_wall_time_s?: number };
+    load?: { ramp?: unknown };
+  };
+  const rounds = typeof sent.rounds === "number" ? sent.rounds : 5;
+  if (!(rounds > 0)) return json(422, { detail: [{ loc: ["body", "rounds"], msg: "bad" }] });
+  return json(200, {
+    seconds: rounds * (2 * STUB_RUN_S + STUB_SIDE_BY_SIDE_S),
+    rounds,
+    configurations: 2,
+    per_run_s: STUB_RUN_S,
+    side_by_side_s: STUB_SIDE_BY_SIDE_S,
+    up_to_s: sent.precision?.max_wall_time_s ?? sent.max_wall_time_s ?? null,
+    ramp_steps: sent.load?.ramp ? 12 : 0,
+  });
+}
+
+/** A check's commands as the backend answers them (app/check_commands.py builds them). */
+export function checkCommandsAnswer(
+  request: Record<string, unknown>,
+  command: string,
+  reasons: string[] = [],
+): Record<string, unknown> {
+  return {
+    request,
+    cli: { command, flags: reasons.length === 0, reasons },
+    curl: `CHECK_ID=$(curl -sf -XPOST ${globalThis.location.origin}/api/v1/checks \\\n  -d '${JSON.stringify(request)}' | jq -r .id)`,
+  };
+}
+
+/**
+ * POST /api/v1/checks/commands as the stubs answer it: the variants the pipeline check request
+ * names, spelled as flags. The backend's tests check the CLI's grammar; the UI's check that the
+ * form asks for its request's commands and shows the answer.
+ */
+export function pipelineCommands(_request: Request, body: unknown): Response {
+  type Variant = { pipeline?: string; config_file?: string } | undefined;
+  const sent = (body ?? {}) as { baseline?: Variant; candidate?: Variant };
+  const spell = (variant: Variant) => variant?.config_file ?? variant?.pipeline ?? "";
+  const command = `tracetax check --api ${globalThis.location.origin} --collector --baseline ${spell(sent.baseline)} --candidate ${spell(sent.candidate)}`;
+  return json(200, checkCommandsAnswer(sent as Record<string, unknown>, command));
+}
+
+const DEFAULT_ROUTES: Record<string, Handler> = {
+  "POST /api/v1/experiments/estimate": estimated,
+  "POST /api/v1/checks/estimate": estimated,
+  "POST /api/v1/calibrations/estimate": estimated,
+  "POST /api/v1/checks/commands": pipelineCommands,
+};
+
+/** A request that submits something (not what a form asks the backend about while it is
+ * edited: its estimate, its commands): what a form's tests look for. */
+export function submitted(call: { method: string; url: URL }): boolean {
+  const asked = call.url.pathname.endsWith("/estimate") || call.url.pathname.endsWith("/commands");
+  return call.method === "POST" && !asked;
+}
+
+/**
+ * Stubs fetch with handlers keyed "METHOD /path" (the query string is not part of the key), the
+ * forms' estimates and a pipeline check's commands answered by `estimated` and
+ * `pipelineCommands` unless stubbed; returns the list of requests made,
+ * with their parsed JSON bodies.
  */
 export function stubApi(routes: Record<string, Handler | unknown>) {
   const calls: { method: string; url: URL; body: unknown }[] = [];
@@ -57,7 +129,8 @@ export function stubApi(routes: Record<string, Handler | unknown>) {
       const text = request.method === "GET" ? "" : await request.clone().text();
       const body = text ? JSON.parse(text) : undefined;
       calls.push({ method: request.method, url, body });
-      const route = routes[`${request.method} ${url.pathname}`];
+      const key = `${request.method} ${url.pathname}`;
+      const route = key in routes ? routes[key] : DEFAULT_ROUTES[key];
       if (route === undefined)
         return json(404, { detail: `no stub for ${request.method} ${url.pathname}` });
       return typeof route === "function" ? (route as Handler)(request, body) : json(200, route);

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Response, status
+from pydantic import AnyHttpUrl
 
 from tracetax.api.auth import FORBIDDEN, require_allowed_service
 from tracetax.api.deps import (
@@ -20,18 +21,24 @@ from tracetax.api.deps import (
     secrets_filled,
     submission_errors,
 )
-from tracetax.api.schemas.checks import CheckBody, CheckCreated, CheckStatus, MachineFingerprint, field_of
+from tracetax.api.schemas.checks import (
+    CheckBody,
+    CheckCreated,
+    CheckStatus,
+    MachineFingerprint,
+    PipelineCheckRequest,
+    field_of,
+)
 from tracetax.api.schemas.errors import QUEUE_FULL, error_responses
 from tracetax.api.schemas.history import HistoryJudgementModel
-from tracetax.app import check_history, history, retention
+from tracetax.app import check_commands, check_history, retention
+from tracetax.app.check_commands import CheckCommands
 from tracetax.app.submission import queue_check
 from tracetax.db import repository as repo
 from tracetax.db.models import Check, Experiment
-from tracetax.diagnostics.checks import Budget, Verdict, junit
-from tracetax.history.gate import overall_verdict
+from tracetax.diagnostics.checks import Budget, junit
 from tracetax.spec.provenance import HistoryGate, Provenance
-from tracetax.subjects.registry import subject_for
-from tracetax.subjects.union import parse_spec
+from tracetax.spec.redaction import redact
 
 # SpecRoute: the create route's body is a check of either subject; its 422s name fields as written.
 router = APIRouter(prefix="/api/v1/checks", tags=["checks"], route_class=SpecRoute)
@@ -74,11 +81,13 @@ def _origin(check: Check, experiment: Experiment) -> dict[str, Any]:
     }
 
 
-def _status(engine: EngineDep, check: Check) -> CheckStatus:
+def _status(engine: EngineDep, check: Check) -> tuple[CheckStatus, check_history.CheckOutcome | None]:
+    """The check's answer, and its verdicts (app/check_history.check_outcome) once finished."""
     with engine.sessions() as session:
         experiment = repo.get_experiment(session, check.experiment_id)
         if experiment is None:
             raise HTTPException(status.HTTP_404_NOT_FOUND, f"check {check.id} lost its experiment")
+        outcome = check_history.check_outcome(session, check, experiment, engine.subjects)
         result = CheckStatus(
             id=check.id,
             experiment_id=experiment.id,
@@ -88,24 +97,11 @@ def _status(engine: EngineDep, check: Check) -> CheckStatus:
             strict=check.strict,
             **_origin(check, experiment),
         )
-        if experiment.status not in repo.FINAL_EXPERIMENT_STATES:
-            return result
-        if experiment.status != "completed":
-            result.error = f"the check's experiment is {experiment.status}: {experiment.error}"
-            result.verdict = Verdict(verdict="error", strict=check.strict, lines=[])
-            result.overall = overall_verdict(result.verdict.verdict)
-            return result
-        spec = parse_spec(experiment.spec)
-        subject = subject_for(spec)
-        result.verdict = subject.judgement.verdict(
-            session, experiment, spec, engine.subjects, result.budget, check.strict
-        )
-        overheads = history.stored_snapshot(session, check, experiment, engine.subjects, result.verdict)
-        judgements = check_history.history_judgements(session, check, experiment, engine.subjects, overheads)
-        if judgements is not None:
-            result.history = [HistoryJudgementModel.model_validate(judgement) for judgement in judgements]
-        result.overall = overall_verdict(result.verdict.verdict, (j.verdict for j in judgements or ()))
-    return result
+    if outcome is not None:
+        result.verdict, result.error, result.overall = outcome.verdict, outcome.error, outcome.overall
+        if outcome.history is not None:
+            result.history = [HistoryJudgementModel.model_validate(judgement) for judgement in outcome.history]
+    return result, outcome
 
 
 # The list judges every check it answers (a bootstrap each the first time): at most this many.
@@ -116,7 +112,7 @@ MAX_LISTED_CHECKS = 100
 def list_checks(engine: EngineDep, limit: Annotated[int, Query(ge=1, le=MAX_LISTED_CHECKS)] = 50) -> list[CheckStatus]:
     with engine.sessions() as session:
         checks = repo.list_checks(session, limit)
-    return [_status(engine, check) for check in checks]
+    return [_status(engine, check)[0] for check in checks]
 
 
 @router.get(
@@ -144,10 +140,10 @@ def get_check(
         check = repo.get_check(session, check_id)
     if check is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, f"no check {check_id}")
-    result = _status(engine, check)
+    result, outcome = _status(engine, check)
     if format == "json":
         return result
-    if result.verdict is None:
+    if outcome is None:
         raise HTTPException(status.HTTP_409_CONFLICT, f"check {check_id} is {result.status}: no verdict yet")
     if format == "markdown":
         with engine.sessions() as session:
@@ -155,11 +151,45 @@ def get_check(
             if experiment is None:
                 raise HTTPException(status.HTTP_404_NOT_FOUND, f"check {check.id} lost its experiment")
             text = check_history.markdown_report(
-                session, check, experiment, engine.subjects, result.verdict, result.error, str(settings.public_url)
+                session, check, experiment, engine.subjects, outcome, str(settings.public_url)
             )
         return Response(text, media_type="text/markdown; charset=utf-8")
     cases = check_history.junit_cases(result.history or [])
-    return Response(junit(check_id, result.verdict, result.error, cases), media_type="application/xml")
+    return Response(junit(check_id, outcome.verdict, outcome.error, cases), media_type="application/xml")
+
+
+@router.get("/{check_id}/commands", response_model=CheckCommands, responses=error_responses({404: "not found"}))
+def get_check_commands(
+    check_id: str,
+    engine: EngineDep,
+    settings: SettingsDep,
+    api: Annotated[
+        AnyHttpUrl | None,
+        Query(description="The TraceTax base URL the commands call (default: TRACETAX_PUBLIC_URL)."),
+    ] = None,
+) -> CheckCommands:
+    """The check as a CI pipeline runs it again: its request (secrets as answers show them,
+    "***"), the curl calls, and the `tracetax check` command, with flags when they say the
+    request exactly, else reading it from a file (`reasons` says why)."""
+    with engine.sessions() as session:
+        check = repo.get_check(session, check_id)
+        experiment = repo.get_experiment(session, check.experiment_id) if check is not None else None
+    if check is None or experiment is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, f"no check {check_id}")
+    parts = check_commands.CheckParts(check.budget, check.strict, experiment.provenance, check.against_history)
+    return check_commands.stored_check_commands(str(api or settings.public_url), parts, redact(experiment.spec))
+
+
+@router.post("/commands", response_model=CheckCommands)
+def pipeline_check_commands(
+    request: PipelineCheckRequest,
+    settings: SettingsDep,
+    api: Annotated[AnyHttpUrl | None, Query(description="The TraceTax base URL the commands call.")] = None,
+) -> CheckCommands:
+    """A Collector pipeline check request's `tracetax check --collector` command and curl calls,
+    as the check form shows them before it is sent (what the request leaves out stays out)."""
+    body = request.model_dump(mode="json", exclude_unset=True)
+    return check_commands.request_commands(str(api or settings.public_url), redact(body))
 
 
 @router.delete(

@@ -17,7 +17,7 @@ from tracetax.api.deps import EngineDep
 from tracetax.api.schemas.errors import error_responses
 from tracetax.api.schemas.history import HistorySeries, ServiceHistory
 from tracetax.app import history
-from tracetax.history.metrics import HISTORY_METRICS, UnknownMetricError
+from tracetax.app.history import HISTORY_METRICS, UnknownMetricError
 
 router = APIRouter(prefix="/api/v1/history", tags=["history"])
 

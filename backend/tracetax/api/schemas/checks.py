@@ -6,10 +6,11 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, Discriminator, Field, Tag, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError, field_validator, model_validator
 
 from tracetax.api.schemas.history import HistoryJudgementModel
 from tracetax.api.schemas.queued import QueuedRecord
+from tracetax.app.check_commands import CLI_MAX_THROUGHPUT_S, CLI_WARMUP_S
 from tracetax.app.submission import CheckOrigin
 from tracetax.diagnostics.checks import BUDGET_LINES, Budget, Verdict
 from tracetax.history.gate import OverallVerdict
@@ -61,6 +62,12 @@ AGAINST_HISTORY_HELP = (
 
 
 class CheckRequest(InputModel):
+    # What `tracetax check` sends when given no load flags (app/check_commands.py), for the form
+    # that runs a check as the CLI does.
+    model_config = ConfigDict(
+        json_schema_extra={"x-cli-load": {"warmup_s": CLI_WARMUP_S, "max_throughput_s": CLI_MAX_THROUGHPUT_S}}
+    )
+
     subject: Literal["service"] = Field(default="service", description="A service check; `collector` for a pipeline.")
     service: ServiceRef
     baseline: ConfigurationSpec
@@ -130,6 +137,9 @@ class CheckRequest(InputModel):
 
 class PipelineCheckRequest(InputModel):
     """A CI check of a Collector pipeline: the candidate variant against the baseline one."""
+
+    # What `tracetax check --collector` sends besides its flags (app/check_commands.py).
+    model_config = ConfigDict(json_schema_extra={"x-cli-load": {"warmup_s": CLI_WARMUP_S}})
 
     subject: Literal["collector"]
     baseline: VariantSpec

@@ -1,6 +1,8 @@
 // A trend at a glance: a configuration's recent estimates as a small line (SVG), the last known
 // point dotted. An unknown value (null) breaks the line rather than reading as 0.
 
+import "./sparkline.css";
+
 const WIDTH = 96;
 const HEIGHT = 24;
 const PAD = 2;

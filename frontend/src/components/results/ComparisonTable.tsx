@@ -6,6 +6,7 @@ import { comparisonRows } from "./comparison";
 import { MetricCell } from "./MetricCell";
 import { describeNoiseFloor } from "./overhead";
 import { serviceMetrics } from "./sideBySide";
+import "./results.css";
 
 interface Props {
   configurations: ConfigurationAggregates[];

@@ -1,6 +1,7 @@
 import type { CellData } from "./comparison";
 import { describeChange } from "./overhead";
 import { limiterText } from "./rounds";
+import "./results.css";
 
 /**
  * A value with its change against the baseline as the diagnostics computed it: the absolute

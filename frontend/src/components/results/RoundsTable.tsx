@@ -11,6 +11,7 @@ import {
   shutdownRecord,
 } from "./rounds";
 import { stackDownReasons } from "./stackHealth";
+import "./results.css";
 
 function phaseName(record: IsolationRecord): string {
   return record.phase ? (PHASE_NAMES[record.phase] ?? record.phase) : "measured phase";

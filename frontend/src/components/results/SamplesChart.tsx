@@ -1,11 +1,9 @@
 import { type ReactNode, useMemo, useState } from "react";
-import type uPlot from "uplot";
 import type { RoundRaw } from "../../api/types";
-import type { XYSeries } from "../../lib/charts/align";
-import { alignSeries } from "../../lib/charts/align";
+import { EChart } from "../../lib/charts/EChart";
+import type { EChartOption } from "../../lib/charts/echarts";
 import { colorFor } from "../../lib/charts/palette";
-import { type ChartOptions, UPlotChart } from "../../lib/charts/UPlotChart";
-import { MISSING } from "../../lib/format";
+import { type XYSeries, xyLine, xyOption } from "../../lib/charts/xy";
 import { type RoundChoice, roundsWithSamples } from "./chartData";
 
 interface Props {
@@ -37,6 +35,28 @@ export function aroundData(min: number, max: number): [number, number] {
   return [Math.max(0, min - pad), max + pad];
 }
 
+/** The chart: one line per configuration (its colour by spec order) over the seconds. */
+export function samplesOption({
+  series,
+  order,
+  yLabel,
+  formatY,
+  yRange,
+  label,
+}: Pick<Props, "order" | "yLabel" | "formatY" | "label"> & {
+  series: XYSeries[];
+  yRange: NonNullable<Props["yRange"]>;
+}): EChartOption {
+  return xyOption({
+    description: `${label}: ${series.map((s) => s.label).join(", ")}.`,
+    x: { name: "Seconds into the measured phase" },
+    y: { name: yLabel, range: yRange },
+    formatX: (t) => `${t.toFixed(2)} s`,
+    formatY,
+    series: series.map((s) => xyLine(s, colorFor(order.indexOf(s.label)))),
+  });
+}
+
 /** One line per configuration over a round's 250 ms samples, or their mean over rounds. */
 export function SamplesChart({
   rounds,
@@ -52,31 +72,9 @@ export function SamplesChart({
   const available = useMemo(() => roundsWithSamples(rounds), [rounds]);
   const [choice, setChoice] = useState<RoundChoice>("mean");
   const series = useMemo(() => seriesOf(rounds, order, choice), [seriesOf, rounds, order, choice]);
-  const data = useMemo(() => alignSeries(series), [series]);
-  const options = useMemo<ChartOptions>(
-    () => ({
-      height: 260,
-      scales: {
-        x: { time: false },
-        y: { range: (_u: uPlot, min: number, max: number) => yRange(min || 0, max || 0) },
-      },
-      axes: [{ label: "Seconds into the measured phase" }, { label: yLabel, size: 60 }],
-      series: [
-        {
-          label: "t",
-          value: (_u: uPlot, t: number | null) => (t == null ? MISSING : `${t.toFixed(2)} s`),
-        },
-        ...series.map((s) => ({
-          label: s.label,
-          stroke: colorFor(order.indexOf(s.label)),
-          width: 2,
-          spanGaps: true,
-          points: { show: false },
-          value: (_u: uPlot, y: number | null) => (y == null ? MISSING : formatY(y)),
-        })),
-      ],
-    }),
-    [series, order, yLabel, formatY, yRange],
+  const option = useMemo(
+    () => samplesOption({ series, order, yLabel, formatY, yRange, label }),
+    [series, order, yLabel, formatY, yRange, label],
   );
 
   if (available.length === 0) {
@@ -103,7 +101,7 @@ export function SamplesChart({
           </select>
         </label>
       </div>
-      <UPlotChart options={options} data={data} />
+      <EChart option={option} height={260} />
       <figcaption className="muted small">{caption}</figcaption>
     </figure>
   );

@@ -14,6 +14,7 @@ import {
   type SignalKey,
 } from "./ledger";
 import { useRecollectLedger } from "./useDiagnostics";
+import "./results.css";
 
 interface Props {
   experimentId: string;

@@ -13,6 +13,7 @@ import { Empty, ErrorState, Loading } from "../States";
 import { StackDownRounds } from "./StackDownRounds";
 import type { StackSubject } from "./stackHealth";
 import { Telemetry } from "./Telemetry";
+import "./results.css";
 
 /** What every subject's results have: per-configuration aggregates and every round. */
 export interface SubjectResultsData {

@@ -5,6 +5,7 @@ import { logsExploreUrl, type TimeRange, traceExploreUrl } from "../../lib/grafa
 import { Empty, ErrorState, Loading } from "../States";
 import { TraceWaterfall } from "./TraceWaterfall";
 import { LOG_LIMIT, useLogs, useTrace } from "./useDiagnostics";
+import "./results.css";
 
 interface Props {
   experimentId: string;

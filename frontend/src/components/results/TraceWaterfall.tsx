@@ -3,6 +3,7 @@ import type { OtlpTrace } from "../../api/types";
 import { formatMicros } from "../../lib/format";
 import { Empty } from "../States";
 import { waterfallLayout } from "./waterfall";
+import "./results.css";
 
 const nanos = (ns: number) => formatMicros(ns / 1000);
 

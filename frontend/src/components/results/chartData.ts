@@ -3,7 +3,7 @@
 // 250 ms samples.
 
 import type { ConfigurationAggregates, ResourceSample, RoundRaw } from "../../api/types";
-import type { XYSeries } from "../../lib/charts/align";
+import type { XYSeries } from "../../lib/charts/xy";
 
 /** Percentile ticks of the HDR plot's logarithmic axis. */
 export const PERCENTILE_TICKS = [50, 90, 99, 99.9, 99.99] as const;

@@ -1,10 +1,12 @@
 // How a change against the baseline (Diagnostics.overhead[config][metric], a `Change`) and a
 // noise floor (Diagnostics.noise_floor[metric]) read. The one formatter for them: the results
 // table, the calibration page and the recommendation's evidence all write them through here,
-// in the API's words (diagnostics/overhead.py `describe`): the absolute change in the metric's
-// unit with its 95% interval, the relative change, and the direction after Holm:
+// in the API's words (diagnostics/overhead.py `describe`, its direction words published in the
+// OpenAPI): the absolute change in the metric's unit with its 95% interval, the relative change,
+// and the direction after Holm:
 // "+1.02 ms p50 (+0.95 to +1.09 ms) · +4.1% · worse".
 
+import { OPENAPI_EXTENSIONS } from "../../api/openapiConstants";
 import type { Change, Interval, NoiseFloor } from "../../api/types";
 import {
   formatChangePercent,
@@ -18,13 +20,9 @@ import {
 
 export type Direction = Change["direction"];
 
-/** The API's words for a direction (overhead.py WORDS). */
-export const DIRECTION_WORDS: Record<Direction, string> = {
-  worse: "worse",
-  better: "better",
-  unchanged: "no significant change",
-  unknown: "unknown",
-};
+/** The API's words for a direction, as it publishes them (Change's `x-direction-words`). */
+export const DIRECTION_WORDS: Record<Direction, string> =
+  OPENAPI_EXTENSIONS.Change["x-direction-words"];
 
 export interface ChangeText {
   /** The metric as the API names it: "p50", "max throughput". */

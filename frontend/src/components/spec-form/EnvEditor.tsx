@@ -1,6 +1,7 @@
 import { OPENAPI_EXTENSIONS } from "../../api/openapiConstants";
 import { fieldId } from "../../api/validation";
 import { type EnvRow, uid } from "./form";
+import "./specForm.css";
 
 /** Common OpenTelemetry variables, offered as suggestions (any OTEL_* name is accepted but those naming
  * files, code or processes on the backend's machine: backend/tracetax/spec/otel_env.py), as the

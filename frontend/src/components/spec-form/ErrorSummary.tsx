@@ -1,5 +1,6 @@
 import { type Ref, useEffect, useRef } from "react";
 import { type FormErrors, fieldId, formErrors } from "../../api/validation";
+import "./specForm.css";
 
 /** What a form's mutation failed with, per field, and the summary's ref: focused when it fails. */
 export function useErrorSummary(mutation: { error: unknown; isError: boolean }) {

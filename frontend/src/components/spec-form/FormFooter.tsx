@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { formatDuration } from "../../lib/format";
+import "./specForm.css";
 
 /** A form's estimated time (or what it still needs to tell) and its submit button. */
 export function FormFooter({

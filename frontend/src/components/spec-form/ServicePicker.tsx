@@ -1,5 +1,6 @@
 import type { ServiceInfo } from "../../api/types";
 import { fieldId } from "../../api/validation";
+import "./specForm.css";
 
 interface Props {
   services: ServiceInfo[];

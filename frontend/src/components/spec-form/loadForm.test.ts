@@ -1,17 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { estimateLoad, type LoadDraft, loadRequest } from "./loadForm";
+import { type LoadDraft, loadRequest } from "./loadForm";
 
 const draft: LoadDraft = { rate: "200", duration_s: "10", rounds: "3", iters: "1000", spans: "5" };
 const fixed = { warmup_s: 2, max_throughput_s: 0 };
 
 describe("a check's or a calibration's load", () => {
-  it("estimates two configurations a round, and nothing until duration and rounds are numbers", () => {
-    // (3 s start + 2 s warm-up + 10 s + 0 s + 2 s stop) × 2 configurations × 3 rounds
-    expect(estimateLoad(draft, fixed)).toBe(102);
-    expect(estimateLoad({ ...draft, duration_s: " " }, fixed)).toBeNull();
-    expect(estimateLoad({ ...draft, rounds: "" }, fixed)).toBeNull();
-  });
-
   it("sends the fixed load with what was typed, and rounds only when typed", () => {
     expect(loadRequest(draft, fixed)).toEqual({
       load: { ...fixed, rate: 200, duration_s: 10, query: { iters: 1000, spans: 5 } },

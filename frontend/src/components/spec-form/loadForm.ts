@@ -3,7 +3,6 @@
 // rest of the load is fixed as the command runs it. One place for both forms, so a calibration
 // made in the UI serves the checks made there.
 
-import { estimatedSeconds } from "./estimate";
 import { parseNumber } from "./form";
 
 export interface LoadDraft {
@@ -46,24 +45,4 @@ export function loadRequest(
   if (duration !== undefined) load.duration_s = duration;
   const rounds = numberOrText(draft.rounds);
   return rounds === undefined ? { load } : { load, rounds };
-}
-
-/**
- * How long the A/B (or A/A) run takes, two configurations a round; null until the duration and
- * the rounds are numbers.
- */
-export function estimateLoad(
-  draft: LoadDraft,
-  fixed: { warmup_s: number; max_throughput_s: number },
-): number | null {
-  const duration = Number(draft.duration_s);
-  const rounds = Number(draft.rounds);
-  if (draft.duration_s.trim() === "" || !(duration >= 0) || !(rounds > 0)) return null;
-  return estimatedSeconds({
-    warmup_s: fixed.warmup_s,
-    duration_s: duration,
-    max_throughput_s: fixed.max_throughput_s,
-    configurations: 2,
-    rounds,
-  });
 }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { pipelineVariants as catalog } from "../../test/pipelineFixtures";
 import {
-  estimatePipeline,
   fileVariant,
   initialPipelineForm,
   labSettings,
@@ -79,7 +78,6 @@ describe("the pipeline form", () => {
     form = toggleShipped(form, "batch-default", catalog);
     expect(form.variants).toEqual([]);
     expect(form.baseline).toBe("");
-    expect(estimatePipeline(form)).toBeNull();
   });
 
   it("sends settings, names a config file from its path, and lets the API judge the rest", () => {
@@ -109,24 +107,6 @@ describe("the pipeline form", () => {
     expect(nameFromPath("/tmp/---")).toBe("custom");
   });
 
-  it("estimates as the API does: start, warm-up, measured, drain and stop per variant and round", () => {
-    const form = initialPipelineForm(catalog);
-    // (2 + 1 + 2 + 3 + 2) s × 2 variants, plus the side-by-side phase (2 × 2 + 1 + 2 + 2 s), × 1 round.
-    expect(
-      estimatePipeline({
-        ...form,
-        load: { ...form.load, warmup_s: "1", duration_s: "2", drain_s: "3" },
-        rounds: "1",
-      }),
-    ).toEqual({ seconds: 29, perRun: 10, rampSteps: 0, sideBySide: 9 });
-    // Blank fields take the API's defaults, the side-by-side phase at most 10 s:
-    // ((2 + 2 + 20 + 6 + 2) s × 2 + (2 × 2 + 2 + 10 + 2) s) × 5.
-    expect(
-      estimatePipeline({ ...form, load: { ...form.load, warmup_s: "", drain_s: "" } })?.seconds,
-    ).toBe(410);
-    expect(estimatePipeline({ ...form, rounds: "x" })).toBeNull();
-  });
-
   it("sends the ramp only when it is on, blanks left to the API's defaults", () => {
     const form = initialPipelineForm(catalog);
     expect(form.ramp.enabled).toBe(false);
@@ -149,42 +129,6 @@ describe("the pipeline form", () => {
     expect(rampRates(6000, ramp)).toEqual([]);
     // A factor that never rises is no ramp (the API asks for at least 1.05).
     expect(rampRates(1000, { ...ramp, factor: 1 })).toEqual([]);
-  });
-
-  it("adds every step the ramp may take to the estimate (backend PipelineSpec.estimated_seconds)", () => {
-    const form = initialPipelineForm(catalog);
-    const ramp = { ...form.ramp, enabled: true };
-    // 4 steps of (3 + 1.5) s over (2 + 2 + 20 + 6 + 2) s, × 2 variants, plus the 18 s side-by-side
-    // phase (at most 10 s measured; the ramp stays solo), × 5 rounds: the API's 590 s.
-    expect(estimatePipeline({ ...form, ramp: { ...ramp, max_spans_per_s: "5000" } })).toEqual({
-      seconds: 590,
-      perRun: 50,
-      rampSteps: 4,
-      sideBySide: 18,
-    });
-    // The defaults: 12 steps, 950 s as the API says.
-    expect(estimatePipeline({ ...form, ramp })?.seconds).toBe(950);
-    // 12 steps of (2 + 1.5) s over (2 + 2 + 5 + 6 + 2) s, one variant, 2 rounds: 118 s.
-    expect(
-      estimatePipeline({
-        ...form,
-        variants: form.variants.slice(0, 1),
-        load: { ...form.load, spans_per_s: "333.3", duration_s: "5" },
-        ramp: {
-          enabled: true,
-          factor: "1.1",
-          step_s: "2",
-          max_spans_per_s: "1000",
-          max_steps: "40",
-        },
-        rounds: "2",
-      }),
-    ).toEqual({ seconds: 118, perRun: 59, rampSteps: 12, sideBySide: 0 });
-    // The ramp starts at the span rate: without one, or with an unusable ramp, no estimate.
-    expect(estimatePipeline({ ...form, ramp, load: { ...form.load, spans_per_s: "" } })).toBeNull();
-    expect(estimatePipeline({ ...form, ramp: { ...ramp, factor: "1" } })).toBeNull();
-    // Off, its fields do not count.
-    expect(estimatePipeline({ ...form, ramp: { ...form.ramp, factor: "x" } })?.seconds).toBe(410);
   });
 
   it("finds the settings an overlay reads, with their defaults", () => {

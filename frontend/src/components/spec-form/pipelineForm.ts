@@ -227,19 +227,11 @@ export function toPipelineSpec(form: PipelineFormState): PipelineSpecRequest {
   return spec;
 }
 
-// PipelineSpec.estimated_seconds (backend/tracetax/spec/collector.py): every round of every variant
-// starts its Collectors (2 s), warms up, measures, drains and stops them (2 s), then runs every
-// step its ramp may take (each sends step_s, plus 1.5 s to start telemetrygen and settle); with
-// two variants or more, every round starts with the side-by-side phase (every variant's
-// Collectors started in turn, then warm-up, the phase and stop, as long as the solo ones up to
-// a cap: the form leaves side_by_side_s at its default); the times are the ones the backend
-// publishes (PipelineSpec's `x-estimate`).
-export const {
-  startup_s: PIPELINE_STARTUP_S,
-  stop_s: PIPELINE_STOP_S,
-  ramp_step_overhead_s: RAMP_STEP_OVERHEAD_S,
-  side_by_side_default_max_s: PIPELINE_SIDE_BY_SIDE_MAX_S,
-} = OPENAPI_EXTENSIONS.PipelineSpec["x-estimate"];
+// What each ramp step adds besides its step_s (starting telemetrygen, settling), as the backend
+// publishes it (PipelineSpec's `x-estimate`): the ramp's description says it. The estimate itself
+// is the backend's (useEstimate).
+export const RAMP_STEP_OVERHEAD_S =
+  OPENAPI_EXTENSIONS.PipelineSpec["x-estimate"].ramp_step_overhead_s;
 /** More steps than the API allows (RampSpec.max_steps ≤ 40) are never counted past this. */
 const MAX_COUNTED_STEPS = 1000;
 
@@ -267,21 +259,6 @@ export function rampRates(start: number, ramp: Omit<RampPlan, "step_s">): number
   return rates;
 }
 
-/** One variant's round: start, warm-up, measured, drain, stop, and every ramp step. */
-export function pipelineRunSeconds(load: {
-  warmup_s: number;
-  duration_s: number;
-  drain_s: number;
-  spans_per_s: number;
-  ramp?: RampPlan | null;
-}): number {
-  const base =
-    PIPELINE_STARTUP_S + load.warmup_s + load.duration_s + load.drain_s + PIPELINE_STOP_S;
-  if (!load.ramp) return base;
-  const steps = rampRates(load.spans_per_s, load.ramp).length;
-  return base + steps * (load.ramp.step_s + RAMP_STEP_OVERHEAD_S);
-}
-
 /** A typed number, or `fallback` when blank (the API's default); NaN when not a number. */
 function valueOr(text: string, fallback: number): number {
   const trimmed = text.trim();
@@ -303,37 +280,4 @@ export function rampPlan(draft: RampDraft): RampPlan | null {
     plan.step_s >= 0 &&
     plan.max_steps >= 1;
   return usable ? plan : null;
-}
-
-/** The estimate for a form; null while a field it needs is not a usable number. */
-export function estimatePipeline(
-  form: PipelineFormState,
-): { seconds: number; perRun: number; rampSteps: number; sideBySide: number } | null {
-  const warmup = valueOr(form.load.warmup_s, PIPELINE_DEFAULTS.warmup_s);
-  const duration = valueOr(form.load.duration_s, PIPELINE_DEFAULTS.duration_s);
-  const drain = valueOr(form.load.drain_s, PIPELINE_DEFAULTS.drain_s);
-  const rounds = valueOr(form.rounds, PIPELINE_DEFAULTS.rounds);
-  const usable = [warmup, duration, drain, rounds].every((n) => Number.isFinite(n) && n >= 0);
-  if (!usable || rounds <= 0 || form.variants.length === 0) return null;
-  const ramp = rampPlan(form.ramp);
-  // The ramp starts at the measured rate: without it (or a usable ramp) its steps are unknown.
-  const rate = Number(form.load.spans_per_s.trim() || Number.NaN);
-  if (form.ramp.enabled && (!ramp || !(rate > 0))) return null;
-  const perRun = pipelineRunSeconds({
-    warmup_s: warmup,
-    duration_s: duration,
-    drain_s: drain,
-    spans_per_s: rate,
-    ramp,
-  });
-  const rampSteps = ramp ? rampRates(rate, ramp).length : 0;
-  const variants = form.variants.length;
-  const sideBySide =
-    variants > 1
-      ? PIPELINE_STARTUP_S * variants +
-        warmup +
-        Math.min(duration, PIPELINE_SIDE_BY_SIDE_MAX_S) +
-        PIPELINE_STOP_S
-      : 0;
-  return { seconds: (perRun * variants + sideBySide) * rounds, perRun, rampSteps, sideBySide };
 }

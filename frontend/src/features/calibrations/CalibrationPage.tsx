@@ -7,6 +7,7 @@ import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { configurationText, floorMeaning, loadText } from "./calibrationForm";
 import { NoiseFloorTable } from "./NoiseFloorTable";
 import { useCalibration } from "./useCalibrations";
+import "./calibrations.css";
 
 const BACK = { to: "/calibrations", label: "Back to the calibrations" };
 

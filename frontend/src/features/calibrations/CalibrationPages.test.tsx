@@ -2,10 +2,21 @@ import { cleanup, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CALIBRATION_ID, calibrationStatus } from "../../test/fixtures";
-import { invalid, json, queued, renderAt, renderFormPage, stubApi } from "../../test/render";
+import {
+  invalid,
+  json,
+  queued,
+  renderAt,
+  renderFormPage,
+  stubApi,
+  submitted,
+} from "../../test/render";
 import { CalibrationPage } from "./CalibrationPage";
 import { CalibrationsPage } from "./CalibrationsPage";
 import { NewCalibrationPage } from "./NewCalibrationPage";
+
+/** Long enough for a form to settle and the backend stub to answer on a busy machine. */
+const SETTLED = { timeout: 4000 };
 
 afterEach(() => {
   cleanup();
@@ -107,12 +118,13 @@ describe("NewCalibrationPage", () => {
     await user.selectOptions(screen.getByLabelText("Configuration"), "batch-default");
     await user.clear(screen.getByLabelText("Rounds"));
     await user.type(screen.getByLabelText("Rounds"), "8");
-    expect(screen.getByText("about 5 min 20 s")).toBeTruthy();
+    // The API's estimate of the request (the stub's: 8 rounds × 80 s).
+    expect(await screen.findByText("about 10 min 40 s", {}, SETTLED)).toBeTruthy();
     await user.click(screen.getByRole("button", { name: "Calibrate" }));
     await vi.waitFor(() =>
       expect(router.state.location.pathname).toBe("/calibrations/new-calibration"),
     );
-    expect(calls.find((c) => c.method === "POST")?.body).toEqual({
+    expect(calls.find(submitted)?.body).toEqual({
       service: { kind: "demo", language: "java" },
       configuration: { preset: "batch-default" },
       load: { rate: 200, duration_s: 10, max_throughput_s: 0, query: { iters: 1000, spans: 5 } },

@@ -6,11 +6,11 @@ import { ErrorSummary } from "../../components/spec-form/ErrorSummary";
 import { FormFooter } from "../../components/spec-form/FormFooter";
 import { presetsFor } from "../../components/spec-form/form";
 import { LoadFields, PresetSelect } from "../../components/spec-form/LoadFields";
-import { estimateLoad } from "../../components/spec-form/loadForm";
 import { ServicePicker } from "../../components/spec-form/ServicePicker";
+import { useEstimate } from "../../components/spec-form/useEstimate";
 import { useQueueForm } from "../../components/spec-form/useQueueForm";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
-import { CALIBRATION_LOAD, initialCalibrationForm, toCalibrationRequest } from "./calibrationForm";
+import { initialCalibrationForm, toCalibrationRequest } from "./calibrationForm";
 import { useCreateCalibration } from "./useCalibrations";
 
 /** `/calibrations/new`: queue an A/A experiment, as `tracetax calibrate` would. */
@@ -47,6 +47,7 @@ function CalibrationForm({ services, presets }: { services: ServiceInfo[]; prese
     toRequest: toCalibrationRequest,
     list: "/calibrations",
   });
+  const estimate = useEstimate({ of: "calibration", body: toCalibrationRequest(form) });
 
   return (
     <form className="experiment-form" onSubmit={submit} noValidate aria-busy={create.isPending}>
@@ -83,7 +84,7 @@ function CalibrationForm({ services, presets }: { services: ServiceInfo[]; prese
       </LoadFields>
 
       <FormFooter
-        seconds={estimateLoad(form, CALIBRATION_LOAD)}
+        seconds={estimate?.seconds ?? null}
         needs="the duration and rounds"
         pending={create.isPending}
         action="Calibrate"

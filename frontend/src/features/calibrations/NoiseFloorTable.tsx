@@ -1,5 +1,6 @@
 import type { NoiseFloor } from "../../api/types";
 import { describeNoiseFloor } from "../../components/results/overhead";
+import "./calibrations.css";
 
 /** A noise floor per metric: ± relative and absolute at its paired rounds, or why unknown. */
 export function NoiseFloorTable({ floors }: { floors: Record<string, NoiseFloor> }) {

@@ -3,11 +3,10 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CheckStatus } from "../../api/types";
 import { CHECK_ID, checkExperiment, checkStatus, presets } from "../../test/fixtures";
-import { invalid, queued, renderAt, renderFormPage, stubApi } from "../../test/render";
+import { invalid, queued, renderAt, renderFormPage, stubApi, submitted } from "../../test/render";
 import { formatGrowth } from "./CheckHistory";
 import { CheckPage } from "./CheckPage";
 import { againstHistoryRequest, provenanceRequest } from "./checkForm";
-import { historyFlags } from "./commands";
 import { NewCheckPage } from "./NewCheckPage";
 
 afterEach(() => {
@@ -158,24 +157,10 @@ describe("CheckPage's history", () => {
     await within(links).findByRole("link", { name: "History of this configuration" });
     expect(within(links).queryByRole("link", { name: "Where the added cost went" })).toBeNull();
   });
-
-  it("repeats the branch, commit and gate in the CLI command", async () => {
-    renderCheck(ciCheck({ against_history: { branch: "main", points: 20, max_growth_pct: 3 } }));
-    const cli = await screen.findByTestId("cli-command");
-    expect(cli.textContent).toContain(
-      "--branch feat/cache --commit 9f1c2d3e4b5a69788796a5b4c3d2e1f0a9b8c7d6 --against-history main:20 --history-max-growth-pct 3",
-    );
-    expect(screen.getByTestId("curl-command").textContent).toContain('"against_history"');
-  });
 });
 
-describe("historyFlags and formatGrowth", () => {
-  it("leaves out what the check does not carry, and the default growth", () => {
-    expect(historyFlags({})).toBeNull();
-    expect(
-      historyFlags({ against_history: { branch: "main", points: 10, max_growth_pct: 5 } }),
-    ).toBe("--against-history main:10");
-    expect(historyFlags({ provenance: { branch: "it's" } })).toBe("--branch 'it'\\''s'");
+describe("formatGrowth", () => {
+  it("writes a growth in percentage points", () => {
     expect(formatGrowth(-0.04)).toBe("0.0 pp");
     expect(formatGrowth(-1.25)).toBe("\u22121.3 pp");
   });
@@ -223,7 +208,7 @@ describe("the new check's history fields", () => {
     expect(
       (await screen.findByText(/^points: Input should be greater than or equal to 2/)).id,
     ).toBe("field-against_history-error");
-    const body = calls.find((c) => c.method === "POST")?.body as Record<string, unknown>;
+    const body = calls.find(submitted)?.body as Record<string, unknown>;
     expect(body.provenance).toEqual({ branch: "main", commit: "abc1234" });
     expect(body.against_history).toEqual({ branch: "main", points: 10, max_growth_pct: 3 });
   });

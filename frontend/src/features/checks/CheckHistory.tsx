@@ -11,6 +11,7 @@ import { VerdictTag } from "../../components/history/VerdictTag";
 import { formatBytes, MISSING } from "../../lib/format";
 import { markdownUrl } from "./commands";
 import { VerdictBadge } from "./VerdictBadge";
+import "./checks.css";
 
 const MINUS = "\u2212";
 
@@ -83,15 +84,16 @@ export function ProvenanceFacts({ check }: { check: CheckStatus }) {
   );
 }
 
-/** The check's verdict as its title shows it. Once it has judgements against history, the
- * overall verdict leads (the same run's with theirs, backend history/gate.py: what `tracetax
- * check` exits with), the same run's beside it; else the same run's, or the check's status. */
+/** The check's verdict as its title shows it: the overall verdict the API answers (the same
+ * run's with the judgements against history, backend history/gate.py: what `tracetax check`
+ * exits with), or the check's status before it has one; with judgements against history, the
+ * same run's beside it. */
 export function CheckVerdict({ check }: { check: CheckStatus }) {
   const sameRun = check.verdict?.verdict;
-  if (!check.history?.length) return <VerdictBadge verdict={sameRun} status={check.status} />;
+  if (!check.history?.length) return <VerdictBadge verdict={check.overall} status={check.status} />;
   return (
     <>
-      <VerdictBadge verdict={check.overall ?? sameRun} status={check.status} />{" "}
+      <VerdictBadge verdict={check.overall} status={check.status} />{" "}
       <span className="muted small" data-testid="same-run-verdict">
         same run <VerdictBadge verdict={sameRun} />
       </span>

@@ -1,14 +1,14 @@
 import { useState } from "react";
 import { Link, useParams } from "react-router";
-import { useExperiment, usePresets } from "../../api/queries";
+import { useExperiment } from "../../api/queries";
 import {
   type BudgetLine,
   type CheckStatus,
+  type CliCommand,
+  COLLECTOR_SUBJECT,
   type ExperimentDetail,
-  type ExperimentSpec,
   isPipelineExperiment,
   type PipelineSpec,
-  type Preset,
   type VariantSpec,
 } from "../../api/types";
 import { DetailGate, DetailHead, Fact, OnceFinal } from "../../components/DetailPage";
@@ -29,20 +29,15 @@ import {
   budgetLimit,
   budgetMeasure,
   budgetSetsNone,
-  type CliCommand,
   COUNT_LINES,
-  checkRequest,
   checkVariants,
-  cliCommand,
-  curlCommands,
   ISOLATION_LINE,
   junitUrl,
-  pipelineCheckRequest,
-  pipelineCliCommand,
   requestNames,
 } from "./commands";
-import { useCheck } from "./useChecks";
+import { useCheck, useCheckCommands } from "./useChecks";
 import { VerdictBadge } from "./VerdictBadge";
+import "./checks.css";
 
 const BACK = { to: "/checks", label: "Back to the checks" };
 
@@ -334,97 +329,30 @@ function CopyButton({ text, what }: { text: string; what: string }) {
   );
 }
 
-/** The same check from a pipeline: curl against the API, and the `tracetax check` CLI. */
+/** The same check from a pipeline: curl against the API, and the `tracetax check` CLI, as the
+ * backend builds them from the check's stored request (app/check_commands.py). */
 function CiCommands({ check }: { check: CheckStatus }) {
-  const experiment = useExperiment(check.experiment_id);
   const base = globalThis.location?.origin ?? "http://127.0.0.1:8000";
+  const commands = useCheckCommands(check.id, base);
   return (
     <section className="panel" aria-labelledby="commands-title">
       <h2 id="commands-title">Run it from CI</h2>
-      {experiment.isPending && <Loading>Loading the check's request…</Loading>}
-      {experiment.isError && (
+      {commands.isPending && <Loading>Loading the check's request…</Loading>}
+      {commands.isError && (
         <ErrorState
-          title="Could not load the check's experiment"
-          error={experiment.error}
-          onRetry={() => experiment.refetch()}
+          title="Could not load the check's commands"
+          error={commands.error}
+          onRetry={() => commands.refetch()}
         />
       )}
-      {experiment.data &&
-        (isPipelineExperiment(experiment.data) ? (
-          <PipelineCommands
-            base={base}
-            check={check}
-            spec={experiment.data.spec as unknown as PipelineSpec}
-          />
-        ) : (
-          <ServiceCommands
-            base={base}
-            check={check}
-            spec={experiment.data.spec as unknown as ExperimentSpec}
-          />
-        ))}
+      {commands.data && (
+        <CommandBlocks
+          cli={commands.data.cli}
+          curl={commands.data.curl}
+          flag={commands.data.request.subject === COLLECTOR_SUBJECT ? "--collector" : undefined}
+        />
+      )}
     </section>
-  );
-}
-
-/** A service check's commands: its request names presets, so it waits for them. */
-function ServiceCommands({
-  base,
-  check,
-  spec,
-}: {
-  base: string;
-  check: CheckStatus;
-  spec: ExperimentSpec;
-}) {
-  const presets = usePresets();
-  if (presets.isPending) return <Loading>Loading the check's request…</Loading>;
-  if (presets.isError)
-    return (
-      <ErrorState
-        title="Could not load the presets"
-        error={presets.error}
-        onRetry={() => presets.refetch()}
-      />
-    );
-  return <Commands base={base} check={check} spec={spec} presets={presets.data} />;
-}
-
-function PipelineCommands({
-  base,
-  check,
-  spec,
-}: {
-  base: string;
-  check: CheckStatus;
-  spec: PipelineSpec;
-}) {
-  const request = pipelineCheckRequest(check, spec);
-  return (
-    <CommandBlocks
-      cli={pipelineCliCommand(base, request)}
-      curl={curlCommands(base, request)}
-      flag="--collector"
-    />
-  );
-}
-
-function Commands({
-  base,
-  check,
-  spec,
-  presets,
-}: {
-  base: string;
-  check: CheckStatus;
-  spec: ExperimentSpec;
-  presets: Preset[];
-}) {
-  return (
-    <CommandBlocks
-      cli={cliCommand(base, check, spec, presets)}
-      curl={curlCommands(base, checkRequest(check, spec, presets))}
-    />
   );
 }
 

@@ -64,10 +64,7 @@ export function ChecksPage() {
                     />
                     <td>
                       {/* The overall verdict: with its judgements against history, what CI exits with. */}
-                      <VerdictBadge
-                        verdict={check.overall ?? check.verdict?.verdict}
-                        status={check.status}
-                      />
+                      <VerdictBadge verdict={check.overall} status={check.status} />
                       {check.strict && <span className="tag">strict</span>}
                     </td>
                     <td>

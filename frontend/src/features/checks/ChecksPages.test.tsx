@@ -15,10 +15,23 @@ import {
   pipelineCheckStatus,
   pipelineVariants,
 } from "../../test/pipelineFixtures";
-import { invalid, json, queued, renderAt, renderFormPage, stubApi } from "../../test/render";
+import {
+  checkCommandsAnswer,
+  invalid,
+  json,
+  pipelineCommands,
+  queued,
+  renderAt,
+  renderFormPage,
+  stubApi,
+  submitted,
+} from "../../test/render";
 import { CheckPage } from "./CheckPage";
 import { ChecksPage } from "./ChecksPage";
 import { NewCheckPage } from "./NewCheckPage";
+
+/** Long enough for a form to settle and the backend stub to answer on a busy machine. */
+const SETTLED = { timeout: 4000 };
 
 afterEach(() => {
   cleanup();
@@ -42,6 +55,7 @@ describe("ChecksPage", () => {
           experiment_id: "other",
           status: "running",
           verdict: null,
+          overall: null,
         }),
       ],
       "GET /api/v1/experiments": [experimentSummary],
@@ -118,10 +132,15 @@ describe("ChecksPage", () => {
 
 describe("CheckPage", () => {
   it("shows each budget line's measured value, interval and verdict, the JUnit and the commands", async () => {
-    stubApi({
+    const command =
+      "tracetax check --api x \\\n  --service go --baseline none --candidate batch-tuned";
+    const calls = stubApi({
       [`GET /api/v1/checks/${CHECK_ID}`]: checkStatus(),
       [`GET /api/v1/experiments/${experiment.id}`]: experiment,
-      "GET /api/v1/presets": presets,
+      [`GET /api/v1/checks/${CHECK_ID}/commands`]: checkCommandsAnswer(
+        { subject: "service" },
+        command,
+      ),
     });
     renderAt(<CheckPage />, at);
     const p99 = await screen.findByRole("row", { name: /^p99 latency overhead/ });
@@ -142,10 +161,11 @@ describe("CheckPage", () => {
     const junit = screen.getByRole("link", { name: "Download JUnit XML" });
     expect(junit.getAttribute("href")).toBe(`/api/v1/checks/${CHECK_ID}?format=junit`);
     expect(junit.hasAttribute("download")).toBe(true);
-    const cli = await screen.findByTestId("cli-command");
-    expect(cli.textContent).toContain("--baseline none --candidate batch-tuned");
-    expect(cli.textContent).toContain("--p99-overhead-pct 15 --max-dropped-spans 0");
+    // The commands are the backend's, for this page's origin.
+    expect((await screen.findByTestId("cli-command")).textContent).toBe(command);
     expect(screen.getByTestId("curl-command").textContent).toContain("/api/v1/checks");
+    const asked = calls.find((c) => c.url.pathname.endsWith("/commands"));
+    expect(asked?.url.searchParams.get("api")).toBe(globalThis.location.origin);
     expect(screen.getByText("batch-tuned vs none on go")).toBeTruthy();
   });
 
@@ -187,8 +207,6 @@ describe("CheckPage", () => {
     const isolation = screen.getByRole("row", { name: /^Isolation of the service's cores/ });
     expect(within(isolation).getByText("1 flagged round")).toBeTruthy();
     expect(within(isolation).getByText("unknown")).toBeTruthy();
-    const cli = await screen.findByTestId("cli-command");
-    expect(cli.textContent).toContain("--p50-added-ms 0.5 --max-dropped-spans 0");
   });
 
   it("waits for a running check, without a JUnit link", async () => {
@@ -204,9 +222,17 @@ describe("CheckPage", () => {
 
   it("shows a pipeline check's lines, its variants and its --collector command", async () => {
     const pipelineExperiment = pipelineCheckExperiment();
+    const command = [
+      `tracetax check --api ${globalThis.location.origin}`,
+      "  --collector --baseline passthrough --candidate batch-default",
+    ].join(" \\\n");
     const calls = stubApi({
       [`GET /api/v1/checks/${PIPELINE_CHECK_ID}`]: pipelineCheckStatus(),
       [`GET /api/v1/experiments/${pipelineExperiment.id}`]: pipelineExperiment,
+      [`GET /api/v1/checks/${PIPELINE_CHECK_ID}/commands`]: checkCommandsAnswer(
+        { subject: "collector" },
+        command,
+      ),
     });
     renderAt(<CheckPage />, { path: `/checks/${PIPELINE_CHECK_ID}`, pattern: "/checks/:id" });
     const rss = await screen.findByRole("row", { name: /^Collector peak RSS overhead/ });
@@ -232,17 +258,8 @@ describe("CheckPage", () => {
     expect(facts.textContent).toContain("Baseline variantpassthrough");
     expect(facts.textContent).toContain("1,000 spans/s, 3 s measured, 1 round");
     expect(facts.textContent).not.toContain(" on collector");
-    const cli = await screen.findByTestId("cli-command");
-    expect(cli.textContent).toBe(
-      [
-        `tracetax check --api ${globalThis.location.origin}`,
-        "  --collector --baseline passthrough --candidate batch-default",
-        "  --spans-per-s 1000 --duration 3 --rounds 1",
-        "  --rss-overhead-pct 50 --max-lost-spans 0",
-        "  --strict --junit tracetax-junit.xml",
-      ].join(" \\\n"),
-    );
-    expect(screen.getByTestId("curl-command").textContent).toContain('"subject": "collector"');
+    expect((await screen.findByTestId("cli-command")).textContent).toBe(command);
+    expect(screen.getByTestId("curl-command").textContent).toContain('"subject":"collector"');
     expect(screen.getByRole("heading", { name: "tracetax check --collector" })).toBeTruthy();
     // No presets are needed for a pipeline's request.
     expect(calls.some((c) => c.url.pathname === "/api/v1/presets")).toBe(false);
@@ -268,7 +285,7 @@ describe("NewCheckPage", () => {
     screen.getByRole("button", { name: "Run check" }).focus();
     await user.keyboard("{Enter}");
     await vi.waitFor(() => expect(router.state.location.pathname).toBe("/checks/new-check"));
-    const body = calls.find((c) => c.method === "POST")?.body as Record<string, unknown>;
+    const body = calls.find(submitted)?.body as Record<string, unknown>;
     expect(body).toMatchObject({
       service: { kind: "demo", language: "go" },
       baseline: { preset: "none" },
@@ -285,8 +302,8 @@ describe("NewCheckPage", () => {
     await user.type(screen.getByLabelText("Max p99 added (ms)"), "2");
     await user.type(screen.getByLabelText("Max CPU per request added (µs)"), "40");
     await user.click(screen.getByRole("button", { name: "Run check" }));
-    await vi.waitFor(() => expect(calls.some((c) => c.method === "POST")).toBe(true));
-    const body = calls.find((c) => c.method === "POST")?.body as Record<string, unknown>;
+    await vi.waitFor(() => expect(calls.some(submitted)).toBe(true));
+    const body = calls.find(submitted)?.body as Record<string, unknown>;
     expect(body.budget).toEqual({
       p50_overhead_pct: 5,
       p99_overhead_pct: 15,
@@ -314,7 +331,7 @@ describe("NewCheckPage", () => {
     expect((await screen.findByText("Input should be greater than 0")).id).toBe(
       "field-budget-cost-requests_per_s-error",
     );
-    const body = calls.find((c) => c.method === "POST")?.body as Record<string, unknown>;
+    const body = calls.find(submitted)?.body as Record<string, unknown>;
     expect(body.budget).toMatchObject({
       max_bytes_per_request: 2500,
       max_usd_per_month: 40,
@@ -383,20 +400,17 @@ describe("NewCheckPage", () => {
       await user.type(input, value);
     }
     await user.click(screen.getByRole("checkbox", { name: /Strict/ }));
-    // (2 + 2 + 5 + 6 + 2) s × 2 variants × 3 rounds.
-    expect(screen.getByText(/about 1 min 42 s/)).toBeTruthy();
-    expect(screen.getByTestId("cli-preview").textContent).toBe(
-      [
-        `tracetax check --api ${globalThis.location.origin}`,
-        "  --collector --baseline passthrough --candidate batch-tuned",
-        "  --spans-per-s 2000 --duration 5 --rounds 3",
-        "  --cores-per-10k-overhead-pct 30 --rss-overhead-pct 20 --max-lost-spans 0",
-        "  --strict --junit tracetax-junit.xml",
-      ].join(" \\\n"),
+    // The API's estimate of the request (the stub's: 3 rounds × 80 s).
+    expect(await screen.findByText(/about 4 min/, {}, SETTLED)).toBeTruthy();
+    // The command is the backend's for the request the form would send (the stub's spelling).
+    expect((await screen.findByTestId("cli-preview", {}, SETTLED)).textContent).toContain(
+      "--collector --baseline passthrough --candidate batch-tuned",
     );
+    const asked = calls.filter((c) => c.url.pathname === "/api/v1/checks/commands").at(-1);
+    expect(asked?.body).toMatchObject({ load: { spans_per_s: 2000, duration_s: 5 }, rounds: 3 });
     await user.click(screen.getByRole("button", { name: "Run check" }));
     await vi.waitFor(() => expect(router.state.location.pathname).toBe("/checks/pipe-check"));
-    expect(calls.find((c) => c.method === "POST")?.body).toEqual({
+    expect(calls.find(submitted)?.body).toEqual({
       subject: "collector",
       baseline: { pipeline: "passthrough" },
       candidate: { pipeline: "batch-tuned" },
@@ -411,6 +425,17 @@ describe("NewCheckPage", () => {
     const user = userEvent.setup();
     const calls = stubApi({
       "GET /api/v1/pipelines": pipelineVariants,
+      "POST /api/v1/checks/commands": (request: Request, body: unknown) =>
+        (body as { candidate: { name?: string } }).candidate.name === "my-overlay"
+          ? json(
+              200,
+              checkCommandsAnswer(
+                body as Record<string, unknown>,
+                "cat > tracetax-check.json <<'EOF'\n…\nEOF\ntracetax check --spec tracetax-check.json",
+                ["the candidate's config file as named (the CLI names a *.yaml file after it)"],
+              ),
+            )
+          : pipelineCommands(request, body),
       "POST /api/v1/checks": () =>
         invalid(
           {
@@ -437,13 +462,15 @@ describe("NewCheckPage", () => {
     expect(screen.getByLabelText("Candidate variant: name").getAttribute("placeholder")).toBe(
       "mine",
     );
-    // The CLI names the file after it: still flags.
-    expect(screen.getByTestId("cli-preview").textContent).toContain(
-      "--candidate /srv/otel/mine.yaml",
-    );
+    expect(await screen.findByText(/--candidate \/srv\/otel\/mine.yaml/, {}, SETTLED)).toBeTruthy();
     await user.type(screen.getByLabelText("Candidate variant: name"), "my-overlay");
+    // The backend says why its flags cannot say a request, and the form shows it.
     expect(
-      screen.getByText(/Its flags cannot say the candidate's config file as named/),
+      await screen.findByText(
+        /Its flags cannot say the candidate's config file as named/,
+        {},
+        SETTLED,
+      ),
     ).toBeTruthy();
     expect(screen.getByTestId("cli-preview").textContent).toContain("--spec tracetax-check.json");
     await user.click(screen.getByRole("button", { name: "Run check" }));
@@ -455,7 +482,7 @@ describe("NewCheckPage", () => {
       screen.getByLabelText("Candidate variant: config file").getAttribute("aria-invalid"),
     ).toBe("true");
     expect(screen.getAllByText(/does not apply to a check of a Collector pipeline/).length).toBe(2);
-    const posted = calls.find((c) => c.method === "POST");
+    const posted = calls.find(submitted);
     expect(posted).toBeDefined();
     expect((posted?.body as { candidate: unknown } | undefined)?.candidate).toEqual({
       name: "my-overlay",

@@ -8,7 +8,7 @@ import { ErrorSummary } from "../../components/spec-form/ErrorSummary";
 import { FormFooter } from "../../components/spec-form/FormFooter";
 import { presetsFor } from "../../components/spec-form/form";
 import { LoadFields, PresetSelect } from "../../components/spec-form/LoadFields";
-import { estimateLoad } from "../../components/spec-form/loadForm";
+import { useEstimate } from "../../components/spec-form/useEstimate";
 import { usePipelines } from "../../components/spec-form/usePipelines";
 import { useQueueForm } from "../../components/spec-form/useQueueForm";
 import { formatDuration } from "../../lib/format";
@@ -18,6 +18,7 @@ import { BUDGET_LINES, CLI_LOAD, COST_RATE_FLAG } from "./commands";
 import { HistoryFields } from "./HistoryFields";
 import { PipelineCheckForm } from "./PipelineCheckForm";
 import { useCreateCheck } from "./useChecks";
+import "./checks.css";
 
 /**
  * `/checks/new`: queue a CI check from the UI, as `tracetax check` would: of a service's SDK
@@ -92,6 +93,7 @@ function CheckForm({ services, presets }: { services: ServiceInfo[]; presets: Pr
     list: "/checks",
   });
   const available = presetsFor(presets, form.language);
+  const estimate = useEstimate({ of: "check", body: toCheckRequest(form) });
 
   const presetSelect = (key: "baseline" | "candidate", label: string, hint: string) => (
     <PresetSelect
@@ -252,13 +254,12 @@ function CheckForm({ services, presets }: { services: ServiceInfo[]; presets: Pr
       <HistoryFields form={form} set={set} errors={errors} />
 
       <FormFooter
-        seconds={estimateLoad(form, CLI_LOAD)}
+        seconds={estimate?.seconds ?? null}
         detail={
-          Number(form.maxWallTime) > 0 && (
+          estimate?.up_to_s != null && (
             <span className="muted">
               {" "}
-              (more rounds while a line is inconclusive, up to{" "}
-              {formatDuration(Number(form.maxWallTime))})
+              (more rounds while a line is inconclusive, up to {formatDuration(estimate.up_to_s)})
             </span>
           )
         }

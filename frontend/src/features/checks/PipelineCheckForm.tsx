@@ -1,22 +1,21 @@
-import { useMemo } from "react";
 import type { PipelineVariantInfo } from "../../api/types";
 import { type FormErrors, fieldId, messagesFor } from "../../api/validation";
 import { Field, NumberField } from "../../components/Field";
 import { ErrorSummary } from "../../components/spec-form/ErrorSummary";
 import { FormFooter } from "../../components/spec-form/FormFooter";
 import { nameFromPath } from "../../components/spec-form/pipelineForm";
+import { useEstimate } from "../../components/spec-form/useEstimate";
 import { useQueueForm } from "../../components/spec-form/useQueueForm";
-import { CLI_PIPELINE_LOAD, PIPELINE_BUDGET_LINES, pipelineCliCommand } from "./commands";
+import { CLI_PIPELINE_LOAD, PIPELINE_BUDGET_LINES } from "./commands";
 import { HistoryFields } from "./HistoryFields";
 import {
   CONFIG_FILE,
-  estimatePipelineCheck,
   initialPipelineCheckForm,
   type PipelineCheckFormState,
   toPipelineCheckRequest,
   type VariantPickDraft,
 } from "./pipelineCheckForm";
-import { useCreateCheck } from "./useChecks";
+import { useCreateCheck, usePipelineCheckCommands } from "./useChecks";
 
 /** One side of a pipeline check: a shipped variant, or an overlay file of one's own. */
 function VariantPicker({
@@ -136,7 +135,8 @@ export function PipelineCheckForm({ catalog }: { catalog: PipelineVariantInfo[] 
     list: "/checks",
   });
   const base = globalThis.location?.origin ?? "http://127.0.0.1:8000";
-  const cli = useMemo(() => pipelineCliCommand(base, toPipelineCheckRequest(form)), [base, form]);
+  const cli = usePipelineCheckCommands(toPipelineCheckRequest(form), base)?.cli ?? null;
+  const estimate = useEstimate({ of: "check", body: toPipelineCheckRequest(form) });
 
   const budgetFields = (lines: (typeof PIPELINE_BUDGET_LINES)[number][]) =>
     lines.map((line) => (
@@ -240,18 +240,26 @@ export function PipelineCheckForm({ catalog }: { catalog: PipelineVariantInfo[] 
 
       <section className="panel" aria-labelledby="pipeline-check-cli-title">
         <h2 id="pipeline-check-cli-title">The same check from CI</h2>
-        <p className="muted small">
-          {cli.flags
-            ? "What this form queues, as a CI job runs it:"
-            : `Its flags cannot say ${cli.reasons.join(", ")}, so it reads the request from a file:`}
-        </p>
-        <pre className="code-block" data-testid="cli-preview">
-          {cli.command}
-        </pre>
+        {cli ? (
+          <>
+            <p className="muted small">
+              {cli.flags
+                ? "What this form queues, as a CI job runs it:"
+                : `Its flags cannot say ${cli.reasons.join(", ")}, so it reads the request from a file:`}
+            </p>
+            <pre className="code-block" data-testid="cli-preview">
+              {cli.command}
+            </pre>
+          </>
+        ) : (
+          <p className="muted small">
+            The command comes once the form is a request the API can read.
+          </p>
+        )}
       </section>
 
       <FormFooter
-        seconds={estimatePipelineCheck(form)}
+        seconds={estimate?.seconds ?? null}
         detail={<span className="muted"> (2 variants × {form.rounds.trim() || "?"} rounds)</span>}
         needs="the duration and rounds"
         pending={create.isPending}

@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { pipelineVariants as catalog } from "../../test/pipelineFixtures";
-import { pipelineCliCommand } from "./commands";
 import {
   CONFIG_FILE,
-  estimatePipelineCheck,
   fileVariantName,
   initialPipelineCheckForm,
   toPipelineCheckRequest,
@@ -61,13 +59,6 @@ describe("the new pipeline check form", () => {
     expect(request).not.toHaveProperty("rounds");
     expect(request.budget).toEqual({ cores_per_10k_overhead_pct: 30, rss_added_mib: 12.5 });
   });
-
-  it("estimates two variants a round, with the CLI's warm-up and the API's drain", () => {
-    // (2 + 2 + 10 + 6 + 2) s × 2 × 5.
-    expect(estimatePipelineCheck(form)).toBe(220);
-    expect(estimatePipelineCheck({ ...form, rounds: "x" })).toBeNull();
-    expect(estimatePipelineCheck({ ...form, duration_s: "" })).toBeNull();
-  });
 });
 
 describe("a pipeline check's history fields", () => {
@@ -82,11 +73,6 @@ describe("a pipeline check's history fields", () => {
     const request = toPipelineCheckRequest(form);
     expect(request.provenance).toEqual({ branch: "feature/lb", commit: "a1b2c3d" });
     expect(request.against_history).toEqual({ branch: "main", points: 8, max_growth_pct: 10 });
-    const cli = pipelineCliCommand("http://tracetax:8000", request);
-    expect(cli.flags).toBe(true);
-    expect(cli.command).toContain(
-      "--branch feature/lb --commit a1b2c3d --against-history main:8 --history-max-growth-pct 10",
-    );
   });
 
   it("send neither when left blank", () => {

@@ -11,11 +11,7 @@ import type {
   VariantRequest,
 } from "../../api/types";
 import { numberOrText } from "../../components/spec-form/loadForm";
-import {
-  nameFromPath,
-  PASSTHROUGH,
-  pipelineRunSeconds,
-} from "../../components/spec-form/pipelineForm";
+import { nameFromPath, PASSTHROUGH } from "../../components/spec-form/pipelineForm";
 import {
   againstHistoryRequest,
   type HistoryDraft,
@@ -114,18 +110,4 @@ export function toPipelineCheckRequest(form: PipelineCheckFormState): PipelineCh
   if (againstHistory)
     request.against_history = againstHistory as PipelineCheckBody["against_history"];
   return request;
-}
-
-/** How long the check runs (PipelineSpec.estimated_seconds, two variants); null until it can tell. */
-export function estimatePipelineCheck(form: PipelineCheckFormState): number | null {
-  const duration = Number(form.duration_s);
-  const rounds = Number(form.rounds);
-  if (form.duration_s.trim() === "" || !(duration > 0) || !(rounds > 0)) return null;
-  const perRun = pipelineRunSeconds({
-    warmup_s: CLI_PIPELINE_LOAD.warmup_s,
-    duration_s: duration,
-    drain_s: CLI_PIPELINE_LOAD.drain_s,
-    spans_per_s: Number(form.spans_per_s),
-  });
-  return perRun * 2 * rounds;
 }

@@ -3,7 +3,15 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
 import { pollUntilFinal, pollWhileAnyRunning, queryKeys } from "../../api/queries";
-import type { AnyCheckRequest, CheckBody, CheckStatus } from "../../api/types";
+import type {
+  AnyCheckRequest,
+  CheckBody,
+  CheckCommands,
+  CheckStatus,
+  PipelineCheckBody,
+  PipelineCheckRequest,
+} from "../../api/types";
+import { useSettled } from "../../lib/useSettled";
 
 const POLL_MS = 3000;
 // The backend judges every listed check from its experiment's diagnostics (about a second
@@ -45,4 +53,48 @@ export function useCreateCheck() {
       queryClient.invalidateQueries({ queryKey: queryKeys.all });
     },
   });
+}
+
+/** A stored check as CI runs it again: its request, `tracetax check` and curl, built by the
+ * backend (app/check_commands.py) to call `base`. */
+export function useCheckCommands(id: string, base: string) {
+  return useQuery({
+    queryKey: queryKeys.checkCommands(id, base),
+    queryFn: ({ signal }) =>
+      unwrap(
+        api.GET("/api/v1/checks/{check_id}/commands", {
+          params: { path: { check_id: id }, query: { api: base } },
+          signal,
+        }),
+      ),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+/** How long the pipeline check form must be still before its commands are asked for. */
+const COMMANDS_DELAY_MS = 250;
+
+/** The commands of the pipeline check a form would send; null until the backend answers, or
+ * while it cannot parse the request (its 422). */
+export function usePipelineCheckCommands(
+  request: PipelineCheckBody,
+  base: string,
+): CheckCommands | null {
+  const settled = useSettled(request, COMMANDS_DELAY_MS);
+  const query = useQuery({
+    queryKey: queryKeys.requestCommands(base, settled),
+    queryFn: ({ signal }) =>
+      unwrap(
+        api.POST("/api/v1/checks/commands", {
+          // A body may leave out what the API defaults (types.ts): handed over as the generated type.
+          body: settled as PipelineCheckRequest,
+          params: { query: { api: base } },
+          signal,
+        }),
+      ),
+    placeholderData: keepPreviousData,
+    retry: false,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  return query.isError ? null : (query.data ?? null);
 }

@@ -1,3 +1,4 @@
+import { OPENAPI_EXTENSIONS } from "../../api/openapiConstants";
 import {
   type ExperimentDetail,
   type ExperimentSpec,
@@ -6,7 +7,6 @@ import {
 } from "../../api/types";
 import { DetailHead, Fact } from "../../components/DetailPage";
 import { StatusBadge } from "../../components/StatusBadge";
-import { SIDE_BY_SIDE_DEFAULT_MAX_S } from "../../components/spec-form/estimate";
 import { SPEC_DEFAULTS } from "../../components/spec-form/form";
 import {
   formatDateTime,
@@ -66,6 +66,10 @@ function Configurations({ experiment, term }: { experiment: ExperimentDetail; te
     </Fact>
   );
 }
+
+/** The side-by-side phase's length when unset: the measured phase's, up to this cap (the backend's). */
+const SIDE_BY_SIDE_DEFAULT_MAX_S =
+  OPENAPI_EXTENSIONS.ExperimentSpec["x-estimate"].side_by_side_default_max_s;
 
 /**
  * ", 10 s side by side" (", …, 2 instances each") when the spec asks for the phase (unset: as long

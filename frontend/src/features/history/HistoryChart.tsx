@@ -9,6 +9,7 @@ import { VerdictTag } from "../../components/history/VerdictTag";
 import { ChartFigure } from "../../lib/charts/ChartFigure";
 import { formatDateTime, MISSING } from "../../lib/format";
 import { changePointText, historyOption, pointLabel } from "./historyChart";
+import "./history.css";
 
 /** One metric's history: the chart, its change points in words, and every point in a table. */
 export function HistoryChart({ series, metric }: { series: HistorySeries; metric: HistoryMetric }) {

@@ -11,6 +11,7 @@ import { Empty, ErrorState, Loading, QueryStates } from "../../components/States
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { HistoryChart } from "./HistoryChart";
 import { useHistorySeries } from "./useHistory";
+import "./history.css";
 
 const FILTERS = ["service", "configuration", "branch", "machine"] as const;
 

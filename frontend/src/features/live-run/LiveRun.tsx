@@ -21,6 +21,7 @@ import {
   type Reading,
 } from "./progress";
 import { type StreamState, useProgress } from "./useProgress";
+import "./liveRun.css";
 
 const STREAM_LABELS: Record<StreamState, string> = {
   connecting: "connecting…",

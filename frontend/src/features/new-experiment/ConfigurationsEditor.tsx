@@ -16,6 +16,7 @@ import {
   PROCESSORS,
   presetsFor,
 } from "../../components/spec-form/form";
+import "../../components/spec-form/specForm.css";
 
 interface Props {
   configurations: ConfigurationDraft[];

@@ -2,8 +2,11 @@ import { cleanup, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { presets } from "../../test/fixtures";
-import { invalid, json, renderAt, renderFormPage, stubApi } from "../../test/render";
+import { invalid, json, renderAt, renderFormPage, stubApi, submitted } from "../../test/render";
 import { NewExperimentPage } from "./NewExperimentPage";
+
+/** Long enough for a form to settle and the backend stub to answer on a busy machine. */
+const SETTLED = { timeout: 4000 };
 
 afterEach(() => {
   cleanup();
@@ -30,17 +33,20 @@ describe("NewExperimentPage", () => {
   it("updates the estimate as the load changes", async () => {
     const user = userEvent.setup();
     renderForm(() => json(202, {}));
-    // (3 + 5 + 15 + 5 + 5 + 2) × 2 configurations, plus the side-by-side phase (3 + 5 + 10 + 2
-    // + 2.5: as long as the measured phase, at most 10 s), × 5 rounds
-    await screen.findByText(/about 7 min 43 s/);
-    expect(screen.getByText(/plus 23 s side by side per round/)).toBeTruthy();
+    // The API's estimate of the spec and how it adds up (the stub's: 5 rounds × (2 × 30 + 20) s).
+    await screen.findByText(/about 6 min 40 s/, {}, SETTLED);
+    expect(screen.getByText(/2 configurations × 5 rounds × 30 s each/)).toBeTruthy();
+    expect(screen.getByText(/plus 20 s side by side per round/)).toBeTruthy();
     const rounds = screen.getByLabelText("Rounds");
     await user.clear(rounds);
     await user.type(rounds, "1");
-    expect(screen.getByText(/about 1 min 33 s/)).toBeTruthy();
-    const sideBySide = screen.getByLabelText("Side by side (s)");
-    await user.type(sideBySide, "0");
-    expect(screen.getByText(/about 1 min 10 s/)).toBeTruthy();
+    expect(await screen.findByText(/about 1 min 20 s/, {}, SETTLED)).toBeTruthy();
+    // A spec the API cannot parse (no rounds) has no estimate: the footer says what it needs.
+    await user.clear(rounds);
+    await user.type(rounds, "0");
+    expect(
+      await screen.findByText(/Estimated time: — \(enter the load and rounds\)/, {}, SETTLED),
+    ).toBeTruthy();
   });
 
   it("asks for a precision and says the estimate is a ceiling", async () => {
@@ -53,10 +59,12 @@ describe("NewExperimentPage", () => {
     const wall = screen.getByLabelText("Max wall time (s)");
     await user.clear(wall);
     await user.type(wall, "900");
-    expect(screen.getByTestId("estimate-up-to").textContent).toContain("up to 15 min");
+    expect((await screen.findByTestId("estimate-up-to", {}, SETTLED)).textContent).toContain(
+      "up to 15 min",
+    );
     await user.click(screen.getByRole("button", { name: "Start experiment" }));
-    await waitFor(() => expect(calls.some((c) => c.method === "POST")).toBe(true));
-    const body = calls.find((c) => c.method === "POST")?.body as { precision: unknown };
+    await waitFor(() => expect(calls.some(submitted)).toBe(true));
+    const body = calls.find(submitted)?.body as { precision: unknown };
     expect(body.precision).toEqual({
       metrics: ["p50", "p99", "cpu_per_request_us"],
       half_width_pct: 5,
@@ -95,7 +103,7 @@ describe("NewExperimentPage", () => {
     );
     const env = screen.getAllByRole("group", { name: "OTEL_* overrides" })[1];
     expect(within(env).getByText("only OTEL_* variables may be overridden")).toBeTruthy();
-    expect(calls.find((c) => c.method === "POST")?.body).toMatchObject({ load: { rate: 0 } });
+    expect(calls.find(submitted)?.body).toMatchObject({ load: { rate: 0 } });
     await waitFor(() => expect(document.activeElement).toBe(summary));
   });
 
@@ -122,7 +130,7 @@ describe("NewExperimentPage", () => {
     await user.click(within(second).getByRole("radio", { name: "Baseline" }));
     await user.click(screen.getByRole("button", { name: "Start experiment" }));
     await waitFor(() => expect(router.state.location.pathname).toBe("/experiments/abc"));
-    const body = calls.find((c) => c.method === "POST")?.body as {
+    const body = calls.find(submitted)?.body as {
       configurations: { name: string; env: Record<string, string>; baseline: boolean }[];
     };
     expect(body.configurations).toEqual([
@@ -181,7 +189,7 @@ describe("NewExperimentPage", () => {
     expect(document.getElementById(`${threads.id}-error`)?.textContent).toBe(
       "Input should be less than or equal to 1024",
     );
-    const body = calls.find((c) => c.method === "POST")?.body as {
+    const body = calls.find(submitted)?.body as {
       configurations: { concurrency?: unknown }[];
     };
     expect(body.configurations[0]).not.toHaveProperty("concurrency");

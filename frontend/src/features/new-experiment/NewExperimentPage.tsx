@@ -10,7 +10,6 @@ import { Field, NumberField } from "../../components/Field";
 import { OTEL_DATALIST_ID, OTEL_SUGGESTIONS } from "../../components/spec-form/EnvEditor";
 import { ErrorSummary, useErrorSummary } from "../../components/spec-form/ErrorSummary";
 import { placeErrors, placeIssue } from "../../components/spec-form/errors";
-import { estimateForm } from "../../components/spec-form/estimate";
 import { FormFooter } from "../../components/spec-form/FormFooter";
 import {
   type CommandDraft,
@@ -23,6 +22,7 @@ import {
 } from "../../components/spec-form/form";
 import { RequestFields } from "../../components/spec-form/RequestFields";
 import { ServicePicker } from "../../components/spec-form/ServicePicker";
+import { useEstimate } from "../../components/spec-form/useEstimate";
 import { YourServiceFields } from "../../components/spec-form/YourServiceFields";
 import { formatDuration } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
@@ -99,8 +99,8 @@ export function ExperimentForm({ services, presets }: FormProps) {
   const command = form.kind === "command";
 
   const service = services.find((s) => s.language === form.language);
-  const estimate = estimateForm(form);
   const spec = toSpec(form, presets, services);
+  const estimate = useEstimate({ of: "experiment", body: spec });
   const setLoad = (key: keyof LoadDraft, value: string) =>
     setForm((f) => ({ ...f, load: { ...f.load, [key]: value } }));
   const setCommand = (patch: Partial<CommandDraft>) =>
@@ -302,17 +302,17 @@ export function ExperimentForm({ services, presets }: FormProps) {
             <>
               {" "}
               <span className="muted">
-                ({form.configurations.length} configuration
-                {form.configurations.length === 1 ? "" : "s"} × {form.rounds || "?"} round
-                {form.rounds === "1" ? "" : "s"} × {formatDuration(estimate.perRun)} each
-                {estimate.sideBySide > 0 &&
-                  `, plus ${formatDuration(estimate.sideBySide)} side by side per round`}
+                ({estimate.configurations} configuration
+                {estimate.configurations === 1 ? "" : "s"} × {estimate.rounds} round
+                {estimate.rounds === 1 ? "" : "s"} × {formatDuration(estimate.per_run_s)} each
+                {estimate.side_by_side_s > 0 &&
+                  `, plus ${formatDuration(estimate.side_by_side_s)} side by side per round`}
                 )
               </span>
-              {estimate.upTo != null && (
+              {estimate.up_to_s != null && (
                 <span data-testid="estimate-up-to">
                   , then more rounds until precise:{" "}
-                  <strong>up to {formatDuration(estimate.upTo)}</strong>
+                  <strong>up to {formatDuration(estimate.up_to_s)}</strong>
                 </span>
               )}
             </>

@@ -5,6 +5,7 @@ import {
   PRECISION_METRICS,
   type PrecisionDraft,
 } from "../../components/spec-form/form";
+import "./newExperiment.css";
 
 /**
  * "Add rounds until precise" (the spec's optional `precision`): which metrics must reach the

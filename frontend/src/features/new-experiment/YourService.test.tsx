@@ -1,7 +1,7 @@
 import { cleanup, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { invalid, json, renderFormPage } from "../../test/render";
+import { invalid, json, renderFormPage, submitted } from "../../test/render";
 import { NewExperimentPage } from "./NewExperimentPage";
 import { zeroCodePresets } from "./yourServiceFixtures";
 
@@ -145,7 +145,7 @@ describe("New experiment: your service", () => {
     expect(screen.getByTestId("spec-json").textContent).toContain('"kind": "command"');
     await u.click(screen.getByRole("button", { name: "Start experiment" }));
     await waitFor(() => expect(router.state.location.pathname).toBe("/experiments/own"));
-    const sent = calls.find((c) => c.method === "POST")?.body as Record<string, unknown>;
+    const sent = calls.find(submitted)?.body as Record<string, unknown>;
     expect(sent.service).toEqual({
       kind: "command",
       argv: ["./server", "--name=a b"],

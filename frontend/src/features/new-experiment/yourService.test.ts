@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { ApiError } from "../../api/client";
 import { formErrors, messagesFor } from "../../api/validation";
 import { placeErrors, placeIssue } from "../../components/spec-form/errors";
-import { estimateForm } from "../../components/spec-form/estimate";
 import {
   argRows,
   commandProcessorProblem,
@@ -147,18 +146,7 @@ describe("your service: the form state", () => {
     });
   });
 
-  it("estimates a command service as the API does", () => {
-    // (3 start + 1 warm-up + 3 measured + 0 closed loop + 2 stop) × 2 configurations × 1 round
-    // A fixed port: one instance at a time, so no side-by-side phase.
-    expect(estimateForm(commandForm())).toEqual({
-      seconds: 18,
-      perRun: 9,
-      sideBySide: 0,
-      upTo: null,
-    });
-  });
-
-  it("leaves the port to TraceTax when argv says {port}, and then runs side by side", () => {
+  it("leaves the port to TraceTax when argv says {port}", () => {
     const form = commandForm();
     form.command = {
       ...form.command,
@@ -168,11 +156,6 @@ describe("your service: the form state", () => {
     const service = toSpec(form, presets, services).service;
     expect(service).not.toHaveProperty("port");
     expect(service).toMatchObject({ argv: ["python3", "-m", "http.server", "{port}"] });
-    // + (3 start + 1 warm-up + 3 side by side + 2 stop + 2.5 settle) per round
-    expect(estimateForm(form)?.seconds).toBe(18 + 11.5);
-    // A fixed pprof port cannot be given to two instances: one at a time again.
-    form.command.pprof_port = "6060";
-    expect(estimateForm(form)?.sideBySide).toBe(0);
   });
 
   it("shows the spec's commands for a file", () => {

@@ -2,8 +2,11 @@ import { cleanup, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { pipelineVariants } from "../../test/pipelineFixtures";
-import { invalid, json, renderAt, stubApi } from "../../test/render";
+import { estimated, invalid, json, renderAt, stubApi, submitted } from "../../test/render";
 import { NewPipelinePage } from "./NewPipelinePage";
+
+/** Long enough for a form to settle and the backend stub to answer on a busy machine. */
+const SETTLED = { timeout: 4000 };
 
 afterEach(() => {
   cleanup();
@@ -12,16 +15,20 @@ afterEach(() => {
 
 const path = "/pipelines/new";
 
-function renderForm(post: (request: Request, body: unknown) => Response) {
+function renderForm(
+  post: (request: Request, body: unknown) => Response,
+  routes: Record<string, unknown> = {},
+) {
   const calls = stubApi({
     "GET /api/v1/pipelines": pipelineVariants,
     "POST /api/v1/experiments": post,
+    ...routes,
   });
   return { calls, ...renderAt(<NewPipelinePage />, { path, pattern: path }) };
 }
 
-const posted = (calls: { method: string; body: unknown }[]) =>
-  calls.find((c) => c.method === "POST")?.body as {
+const posted = (calls: { method: string; url: URL; body: unknown }[]) =>
+  calls.find(submitted)?.body as {
     configurations: Record<string, unknown>[];
     load: Record<string, unknown>;
     rounds: number;
@@ -47,8 +54,8 @@ describe("NewPipelinePage", () => {
     expect(within(tail).getByText("samples")).toBeTruthy();
     const lb = screen.getByRole("listitem", { name: "Variant loadbalancing" });
     expect(within(lb).getByText("2 downstream Collectors")).toBeTruthy();
-    // ((2 + 2 + 20 + 6 + 2) s × 2 variants + the side-by-side phase, (2 × 2 + 2 + 10 + 2) s) × 5 rounds.
-    expect(screen.getByText(/about 6 min 50 s/)).toBeTruthy();
+    // The API's estimate of the spec (the stub's: 5 rounds × 80 s).
+    expect(await screen.findByText(/about 6 min 40 s/, {}, SETTLED)).toBeTruthy();
   });
 
   it("queues the variants, load and rounds chosen, then opens the live run", async () => {
@@ -75,8 +82,8 @@ describe("NewPipelinePage", () => {
       await user.clear(input);
       await user.type(input, value);
     }
-    // (2 + 1 + 2 + 3 + 2) s × 3 variants + the side-by-side phase, (2 × 3 + 1 + 2 + 2) s, × 1 round.
-    expect(screen.getByText(/about 41 s/)).toBeTruthy();
+    // The API's estimate of the spec (the stub's: 1 round × 80 s).
+    expect(await screen.findByText(/about 1 min 20 s/, {}, SETTLED)).toBeTruthy();
     await user.click(screen.getByRole("button", { name: "Start pipeline experiment" }));
     await waitFor(() => expect(router.state.location.pathname).toBe("/experiments/pipe-1"));
     const body = posted(calls);
@@ -102,13 +109,19 @@ describe("NewPipelinePage", () => {
 
   it("adds an optional ramp, its steps in the estimate and its 422 beside its field", async () => {
     const user = userEvent.setup();
-    const { calls } = renderForm(() =>
+    const tooLow = () =>
       invalid({
         type: "greater_than_equal",
         loc: ["body", "load", "ramp", "factor"],
         msg: "Input should be greater than or equal to 1.05",
-      }),
-    );
+      });
+    // The API parses the estimate's body as it would the spec: a factor of 1 is its 422 too.
+    const { calls } = renderForm(tooLow, {
+      "POST /api/v1/experiments/estimate": (request: Request, body: unknown) =>
+        (body as { load: { ramp?: { factor?: number } } }).load.ramp?.factor === 1
+          ? tooLow()
+          : estimated(request, body),
+    });
     const toggle = await screen.findByRole("checkbox", {
       name: /raise the span rate step by step/,
     });
@@ -118,21 +131,18 @@ describe("NewPipelinePage", () => {
     // The defaults: 12 steps from 1,000 spans/s (up to 200,000), each (3 + 1.5) s.
     expect(screen.getByTestId("ramp-rates").textContent).toContain("At most 12 steps per round");
     expect(screen.getByTestId("ramp-rates").textContent).toContain("1,000 → 1,500 → 2,250 → …");
-    // ((2 + 2 + 20 + 6 + 2 + 12 × 4.5) s × 2 variants + 18 s side by side) × 5 rounds = 950 s.
-    expect(screen.getByText(/about 15 min 50 s/)).toBeTruthy();
-    expect(screen.getByText(/up to 12 ramp steps included/)).toBeTruthy();
+    // The API's estimate counts the ramp's steps (the stub's: 12).
+    expect(await screen.findByText(/up to 12 ramp steps included/, {}, SETTLED)).toBeTruthy();
     const top = screen.getByLabelText("Up to (spans/s)");
     await user.clear(top);
     await user.type(top, "5000");
-    // 4 steps: ((32 + 18) s × 2 + 18 s) × 5.
-    expect(screen.getByText(/about 9 min 50 s/)).toBeTruthy();
     expect(screen.getByTestId("ramp-rates").textContent).toContain(
       "1,000 → 1,500 → 2,250 → 3,375 spans/s",
     );
     const factor = screen.getByLabelText("Factor");
     await user.clear(factor);
     await user.type(factor, "1");
-    expect(screen.getByText(/enter the load, the ramp/)).toBeTruthy();
+    expect(await screen.findByText(/enter the load, the ramp/, {}, SETTLED)).toBeTruthy();
     await user.click(screen.getByRole("button", { name: "Start pipeline experiment" }));
     expect((await screen.findByText("Input should be greater than or equal to 1.05")).id).toBe(
       "field-load-ramp-factor-error",

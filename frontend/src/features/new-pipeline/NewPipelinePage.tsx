@@ -6,7 +6,6 @@ import { QueryStates } from "../../components/States";
 import { ErrorSummary } from "../../components/spec-form/ErrorSummary";
 import { FormFooter } from "../../components/spec-form/FormFooter";
 import {
-  estimatePipeline,
   initialPipelineForm,
   type PipelineLoadDraft,
   RAMP_STEP_OVERHEAD_S,
@@ -15,6 +14,7 @@ import {
   rampRates,
   toPipelineSpec,
 } from "../../components/spec-form/pipelineForm";
+import { useEstimate } from "../../components/spec-form/useEstimate";
 import { useCreatePipelineExperiment, usePipelines } from "../../components/spec-form/usePipelines";
 import { useQueueForm } from "../../components/spec-form/useQueueForm";
 import { formatDuration, formatSpanRate } from "../../lib/format";
@@ -136,8 +136,7 @@ function PipelineForm({ catalog }: { catalog: PipelineVariantInfo[] }) {
     toRequest: toPipelineSpec,
     list: "/experiments",
   });
-  const estimate = estimatePipeline(form);
-  const rounds = form.rounds.trim() || "?";
+  const estimate = useEstimate({ of: "experiment", body: toPipelineSpec(form) });
 
   return (
     <form className="experiment-form" onSubmit={submit} noValidate aria-busy={create.isPending}>
@@ -255,13 +254,14 @@ function PipelineForm({ catalog }: { catalog: PipelineVariantInfo[] }) {
             <>
               {" "}
               <span className="muted">
-                ({form.variants.length} variant{form.variants.length === 1 ? "" : "s"} × {rounds}{" "}
-                round{rounds === "1" ? "" : "s"} × {formatDuration(estimate.perRun)} each
-                {estimate.rampSteps > 0
-                  ? `, up to ${estimate.rampSteps} ramp step${estimate.rampSteps === 1 ? "" : "s"} included`
+                ({estimate.configurations} variant{estimate.configurations === 1 ? "" : "s"} ×{" "}
+                {estimate.rounds} round{estimate.rounds === 1 ? "" : "s"} ×{" "}
+                {formatDuration(estimate.per_run_s)} each
+                {estimate.ramp_steps > 0
+                  ? `, up to ${estimate.ramp_steps} ramp step${estimate.ramp_steps === 1 ? "" : "s"} included`
                   : ""}
-                {estimate.sideBySide > 0 &&
-                  `, plus ${formatDuration(estimate.sideBySide)} side by side per round`}
+                {estimate.side_by_side_s > 0 &&
+                  `, plus ${formatDuration(estimate.side_by_side_s)} side by side per round`}
                 )
               </span>
             </>

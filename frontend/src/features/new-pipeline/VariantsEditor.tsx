@@ -13,6 +13,8 @@ import {
   type VariantDraft,
   withVariants,
 } from "../../components/spec-form/pipelineForm";
+import "../../components/spec-form/specForm.css";
+import "./newPipeline.css";
 
 interface Props extends VariantChoice {
   catalog: PipelineVariantInfo[];

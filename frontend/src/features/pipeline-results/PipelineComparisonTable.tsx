@@ -8,6 +8,7 @@ import { comparisonRows } from "../../components/results/comparison";
 import { MetricCell } from "../../components/results/MetricCell";
 import { formatNumber } from "../../lib/format";
 import { pipelineMetrics, rampLimits, UNKNOWN } from "./pipelineComparison";
+import "../../components/results/results.css";
 
 interface Props {
   configurations: PipelineAggregates[];

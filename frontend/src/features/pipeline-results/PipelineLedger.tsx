@@ -13,6 +13,8 @@ import {
   storedProblem,
 } from "./pipelineLedger";
 import { useRecollectStored } from "./usePipelineResults";
+import "../../components/results/results.css";
+import "./pipelineResults.css";
 
 interface Props {
   experimentId: string;

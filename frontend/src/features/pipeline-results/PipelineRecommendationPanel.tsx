@@ -4,6 +4,8 @@ import type { PipelineRecommendation } from "../../api/types";
 import { formatBytes, formatCores, formatSpanRate, MISSING } from "../../lib/format";
 import { limiterText, parseTarget } from "./pipelineRecommendation";
 import { usePipelineSizing } from "./usePipelineResults";
+import "../../components/results/recommendation.css";
+import "./pipelineResults.css";
 
 /**
  * The recommendation, sized for the rate the experiment sent or for one typed in (the API sizes

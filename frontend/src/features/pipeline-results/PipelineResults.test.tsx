@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { RoundRaw } from "../../api/types";
 import { ExperimentPage } from "../../app/ExperimentPage";
+import { drawnSeries } from "../../test/chartStubs";
 import { FakeEventSource } from "../../test/eventSource";
 import { metaWithGrafana, metaWithoutGrafana } from "../../test/fixtures";
 import {
@@ -23,8 +24,8 @@ vi.mock("../../api/eventStream", async (importOriginal) => {
   };
 });
 
-// uPlot draws on canvas, which jsdom does not do; the chart's data is tested on its own.
-vi.mock("../../lib/charts/UPlotChart", () => import("../../test/chartStubs"));
+// ECharts draws measured SVG, which jsdom does not do; the chart's data is tested on its own.
+vi.mock("../../lib/charts/EChart", () => import("../../test/chartStubs"));
 
 beforeEach(() => {
   FakeEventSource.instances = [];
@@ -260,8 +261,8 @@ describe("a Collector pipeline experiment's page", () => {
     finishedApi();
     renderAt(<ExperimentPage />, at);
     const chart = await screen.findByTestId("memory-chart");
-    // 4 variants + the shared x; every variant's 13 samples of its one round.
-    expect(within(chart).getByTestId("uplot").getAttribute("data-columns")).toBe("5");
+    // A line per variant, each with the 13 samples of its one round.
+    expect(drawnSeries(within(chart).getByTestId("echart"))).toHaveLength(4);
     expect(Number(chart.getAttribute("data-points"))).toBeGreaterThanOrEqual(4 * 12);
   });
 
@@ -339,7 +340,10 @@ describe("a Collector pipeline experiment's page", () => {
     // CPU against the achieved rate: passthrough's line, and the step it did not keep up with.
     const chart = screen.getByTestId("ramp-chart");
     expect(chart.getAttribute("data-points")).toBe("2");
-    expect(within(chart).getByTestId("uplot").getAttribute("data-columns")).toBe("3");
+    expect(drawnSeries(within(chart).getByTestId("echart")).map((s) => s.name)).toEqual([
+      "passthrough",
+      "passthrough: not kept up",
+    ]);
     expect(within(chart).getByText(/passthrough: not kept up at 3,100 spans\/s/)).toBeTruthy();
     const table = await comparison();
     const max = metricRow(table, "max_throughput");

@@ -1,14 +1,46 @@
+import type { ScatterSeriesOption } from "echarts/charts";
 import { useMemo } from "react";
-import type uPlot from "uplot";
 import type { PipelineAggregates } from "../../api/types";
-import { alignSeries } from "../../lib/charts/align";
+import { EChart } from "../../lib/charts/EChart";
+import type { EChartOption } from "../../lib/charts/echarts";
 import { colorFor } from "../../lib/charts/palette";
-import { type ChartOptions, UPlotChart } from "../../lib/charts/UPlotChart";
-import { formatCores, formatSpanRate, MISSING } from "../../lib/format";
-import { coresRange, rampCurves, rateRange } from "./rampChart";
+import { xyLine, xyOption, xyPoints } from "../../lib/charts/xy";
+import { formatCores, formatSpanRate } from "../../lib/format";
+import { coresRange, type RampCurve, rampCurves, rateRange } from "./rampChart";
+import "./pipelineResults.css";
 
-/** No line between markers: the steps not kept up with are points apart from the curve. */
-const noLine = () => null;
+/**
+ * The chart: per variant, the steps kept up with as a line with filled markers, and the steps
+ * not kept up with as hollow markers apart from it (no line to them).
+ */
+export function rampOption(curves: readonly RampCurve[], order: readonly string[]): EChartOption {
+  const series = curves.flatMap((curve) => {
+    const color = colorFor(order.indexOf(curve.variant));
+    const kept = {
+      ...xyLine(curve.kept, color),
+      showSymbol: true,
+      symbol: "circle",
+      symbolSize: 6,
+    };
+    const notKept: ScatterSeriesOption = {
+      type: "scatter",
+      name: curve.notKept.label,
+      data: xyPoints(curve.notKept),
+      symbolSize: 11,
+      itemStyle: { color: "#fff", borderColor: color, borderWidth: 2 },
+    };
+    return curve.notKept.x.length > 0 ? [kept, notKept] : [kept];
+  });
+  return xyOption({
+    description: `Collector CPU against span rate of ${curves.map((c) => c.variant).join(", ")}.`,
+    x: { name: "Spans per second achieved", range: rateRange },
+    y: { name: "Collector CPU (cores)", range: coresRange },
+    formatX: formatSpanRate,
+    formatY: formatCores,
+    series,
+    left: 82,
+  });
+}
 
 /**
  * The lab Collector's cores against the span rate it was sent along each variant's ramp: a
@@ -22,53 +54,7 @@ export function RampChart({
   order: string[];
 }) {
   const curves = useMemo(() => rampCurves(configurations, order), [configurations, order]);
-  const plotted = useMemo(
-    () =>
-      curves.flatMap((curve) => [
-        { series: curve.kept, variant: curve.variant, kept: true },
-        ...(curve.notKept.x.length > 0
-          ? [{ series: curve.notKept, variant: curve.variant, kept: false }]
-          : []),
-      ]),
-    [curves],
-  );
-  const data = useMemo(() => alignSeries(plotted.map((p) => p.series)), [plotted]);
-  const options = useMemo<ChartOptions>(
-    () => ({
-      height: 280,
-      scales: {
-        x: {
-          time: false,
-          range: (_u: uPlot, min: number, max: number) => rateRange(min || 0, max || 0),
-        },
-        y: { range: (_u: uPlot, min: number, max: number) => coresRange(min || 0, max || 0) },
-      },
-      axes: [{ label: "Spans per second achieved" }, { label: "Collector CPU (cores)", size: 70 }],
-      series: [
-        {
-          label: "rate",
-          value: (_u: uPlot, x: number | null) => (x == null ? MISSING : formatSpanRate(x)),
-        },
-        ...plotted.map(({ series, variant, kept }) => {
-          const color = colorFor(order.indexOf(variant));
-          return {
-            label: series.label,
-            stroke: color,
-            width: 2,
-            spanGaps: true,
-            value: (_u: uPlot, y: number | null) => (y == null ? MISSING : formatCores(y)),
-            ...(kept
-              ? { points: { show: true, size: 6, fill: color } }
-              : {
-                  paths: noLine,
-                  points: { show: true, size: 11, width: 2, stroke: color, fill: "#fff" },
-                }),
-          };
-        }),
-      ],
-    }),
-    [plotted, order],
-  );
+  const option = useMemo(() => rampOption(curves, order), [curves, order]);
 
   if (curves.length === 0) return null;
   const points = curves.reduce((sum, c) => sum + c.kept.x.length + c.notKept.x.length, 0);
@@ -82,7 +68,7 @@ export function RampChart({
       data-testid="ramp-chart"
       data-points={points}
     >
-      <UPlotChart options={options} data={data} />
+      <EChart option={option} height={280} />
       <figcaption className="muted small">
         The lab Collector's cores at each ramp step, against the span rate telemetrygen achieved
         (every round's steps). A hollow marker is a step the variant did not keep up with.

@@ -1,6 +1,7 @@
 import type { RampStep } from "../../api/types";
 import { formatCores, formatNumber, formatSpanRate, MISSING } from "../../lib/format";
 import type { RoundRamp } from "./pipelineRounds";
+import "./pipelineResults.css";
 
 const count = (value: number | null | undefined) =>
   value == null ? "unknown" : formatNumber(value, 0);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { PipelineAggregates, RampPoint } from "../../api/types";
 import { pipelineResults } from "../../test/pipelineFixtures";
+import { rampOption } from "./RampChart";
 import { coresRange, hasRamp, rampCurves, rateRange } from "./rampChart";
 
 const step = (
@@ -84,5 +85,27 @@ describe("the ramp's CPU against rate", () => {
     expect(rateRange(1000, 3000)).toEqual([900, 3100]);
     expect(rateRange(2000, 2000)).toEqual([1800, 2200]);
     expect(rateRange(10, 100)).toEqual([5.5, 104.5]);
+  });
+});
+
+describe("the ramp chart", () => {
+  it("draws a step not kept up with as a hollow marker apart from the variant's line", () => {
+    const option = rampOption(
+      [
+        {
+          variant: "passthrough",
+          kept: { label: "passthrough", x: [500, 1000], y: [0.01, 0.02] },
+          notKept: { label: "passthrough: not kept up", x: [3100], y: [0.07] },
+          why: ["receiver"],
+        },
+      ],
+      ["passthrough"],
+    );
+    const series = option.series as { type: string; name: string; itemStyle?: object }[];
+    expect(series.map((s) => [s.type, s.name])).toEqual([
+      ["line", "passthrough"],
+      ["scatter", "passthrough: not kept up"],
+    ]);
+    expect(series[1].itemStyle).toMatchObject({ color: "#fff", borderWidth: 2 });
   });
 });

@@ -4,7 +4,7 @@
 // not keep up with (the ramp's last) is marked apart, never on the line.
 
 import type { PipelineAggregates, RampPoint } from "../../api/types";
-import type { XYSeries } from "../../lib/charts/align";
+import type { XYSeries } from "../../lib/charts/xy";
 
 export interface RampCurve {
   variant: string;

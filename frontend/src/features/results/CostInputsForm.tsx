@@ -11,6 +11,7 @@ import {
   type CostParamKey,
   type CostParams,
 } from "../../components/results/costInputs";
+import "./serviceResults.css";
 
 /** What the API said of the inputs: the defaults it filled in, and where each comes from. */
 export interface KnownInputs {

@@ -17,6 +17,8 @@ import { CostInputsForm, type KnownInputs } from "./CostInputsForm";
 import { CostTable } from "./CostTable";
 import { costBars } from "./costChart";
 import { useCost } from "./useCost";
+import "../../components/results/recommendation.css";
+import "./serviceResults.css";
 
 // ECharts is loaded with the first results page that needs it, not with the app.
 const CostChart = lazy(() =>

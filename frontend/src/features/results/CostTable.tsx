@@ -5,6 +5,8 @@ import {
   type FigureFormat,
 } from "../../components/results/costFigures";
 import { colorFor } from "../../lib/charts/palette";
+import "../../components/results/results.css";
+import "./serviceResults.css";
 
 /**
  * A column per configuration, a row per figure: cores, GB/day per signal (sent to the Collector,

@@ -2,6 +2,7 @@ import flamegraph, { type FlameGraph } from "d3-flame-graph";
 import { select } from "d3-selection";
 import { type FormEvent, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { type FlameDatum, FRAME_COLORS, frameLabel } from "./exportLocation";
+import "./serviceResults.css";
 
 /** What the chart draws: a name, the width (a node's total, children included) and children. */
 export interface ChartDatum {

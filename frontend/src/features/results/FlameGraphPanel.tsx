@@ -15,6 +15,7 @@ import {
 } from "./exportLocation";
 import { StackDiffView } from "./StackDiffView";
 import type { DiffTarget } from "./useStackDiff";
+import "./serviceResults.css";
 
 // d3-flame-graph is loaded with the first flame graph.
 const FlameGraphChart = lazy(() =>

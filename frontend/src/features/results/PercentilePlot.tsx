@@ -1,5 +1,4 @@
 import { useMemo } from "react";
-import type uPlot from "uplot";
 import type { ConfigurationAggregates } from "../../api/types";
 import {
   PERCENTILE_TICK_XS,
@@ -8,9 +7,10 @@ import {
   percentileSeries,
   percentileTickLabel,
 } from "../../components/results/chartData";
-import { alignSeries } from "../../lib/charts/align";
+import { EChart } from "../../lib/charts/EChart";
+import type { EChartOption } from "../../lib/charts/echarts";
 import { colorFor } from "../../lib/charts/palette";
-import { type ChartOptions, UPlotChart } from "../../lib/charts/UPlotChart";
+import { type XYSeries, xyLine, xyOption } from "../../lib/charts/xy";
 import { formatMicros, MISSING } from "../../lib/format";
 
 interface Props {
@@ -18,49 +18,39 @@ interface Props {
   order: string[];
 }
 
-// uPlot's log axes keep only exact powers of the base by default; every tick here is wanted.
-const keepAll = (_u: uPlot, splits: number[]) => splits;
+/**
+ * The chart: each configuration's latency (ms) over a logarithmic percentile axis, its ticks at
+ * p50, p90, p99...; the wheel zooms into the percentiles, a drag pans.
+ */
+export function percentileOption(
+  series: readonly XYSeries[],
+  order: readonly string[],
+): EChartOption {
+  const [min, max] = percentileRange(series);
+  return {
+    ...xyOption({
+      description: `Latency by percentile of ${series.map((s) => s.label).join(", ")}.`,
+      x: {
+        name: "Percentile",
+        log: true,
+        min,
+        max,
+        ticks: PERCENTILE_TICK_XS,
+        tickLabel: percentileTickLabel,
+      },
+      y: { name: "Latency (ms)", range: (_min, top) => [0, (top || 1) * 1.05] },
+      formatX: (x) => percentileHoverLabel(x) || MISSING,
+      formatY: (ms) => formatMicros(ms * 1000),
+      series: series.map((s) => xyLine(s, colorFor(order.indexOf(s.label)))),
+    }),
+    dataZoom: [{ type: "inside", xAxisIndex: 0, filterMode: "none" }],
+  };
+}
 
 /** Latency by percentile, every configuration overlaid, on a logarithmic percentile axis. */
 export function PercentilePlot({ configurations, order }: Props) {
   const series = useMemo(() => percentileSeries(configurations), [configurations]);
-  const data = useMemo(() => alignSeries(series), [series]);
-  const options = useMemo<ChartOptions>(() => {
-    const [min, max] = percentileRange(series);
-    return {
-      height: 360,
-      scales: {
-        x: { time: false, distr: 3, log: 10, range: [min, max] },
-        y: { range: (_u: uPlot, _min: number, dataMax: number) => [0, (dataMax || 1) * 1.05] },
-      },
-      axes: [
-        {
-          label: "Percentile",
-          splits: () => PERCENTILE_TICK_XS,
-          filter: keepAll,
-          grid: { filter: keepAll },
-          ticks: { filter: keepAll },
-          values: (_u: uPlot, splits: number[]) => splits.map(percentileTickLabel),
-        },
-        { label: "Latency (ms)", size: 60 },
-      ],
-      series: [
-        {
-          label: "Percentile",
-          value: (_u: uPlot, x: number | null) => percentileHoverLabel(x) || MISSING,
-        },
-        ...series.map((s) => ({
-          label: s.label,
-          stroke: colorFor(order.indexOf(s.label)),
-          width: 2,
-          spanGaps: true,
-          points: { show: false },
-          value: (_u: uPlot, y: number | null) => (y == null ? MISSING : formatMicros(y * 1000)),
-        })),
-      ],
-      cursor: { drag: { x: true, y: false } },
-    };
-  }, [series, order]);
+  const option = useMemo(() => percentileOption(series, order), [series, order]);
 
   const points = series.reduce((sum, s) => sum + s.x.length, 0);
   if (points === 0) return <p className="muted">No latency was recorded.</p>;
@@ -72,11 +62,11 @@ export function PercentilePlot({ configurations, order }: Props) {
       data-series={series.length}
       data-points={points}
     >
-      <UPlotChart options={options} data={data} />
+      <EChart option={option} height={360} />
       <figcaption className="muted small">
         Coordinated-omission-corrected latency from each configuration's merged histogram. The
         percentile axis is logarithmic in 1/(1 − p): every step to the right is ten times rarer.
-        Drag to zoom, double-click to reset.
+        Scroll over the chart to zoom, drag to pan.
       </figcaption>
     </figure>
   );

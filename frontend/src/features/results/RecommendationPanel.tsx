@@ -1,6 +1,7 @@
 import type { Recommendation } from "../../api/types";
 import { Empty } from "../../components/States";
 import { envLines, evidenceRows, ruleSetting } from "./recommendation";
+import "../../components/results/recommendation.css";
 
 /** The recommended setting, its summary, and every rule that fired with its evidence. */
 export function RecommendationPanel({ recommendation }: { recommendation: Recommendation }) {

@@ -5,6 +5,7 @@ import { Empty, Loading } from "../../components/States";
 import { formatMicros, formatNumber } from "../../lib/format";
 import { EXPORT_CATEGORIES, exportLocations } from "./exportLocation";
 import { FlameGraphPanel } from "./FlameGraphPanel";
+import "./serviceResults.css";
 
 // ECharts is loaded with the first results page that needs it, not with the app.
 const ExportBarChart = lazy(() =>

@@ -1,4 +1,5 @@
 import { useId, useRef, useState } from "react";
+import "./tunings.css";
 
 /** Selects the text of `element`, for copying by hand where the clipboard cannot be written. */
 function selectText(element: HTMLElement | null) {

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { formatNumber } from "../../lib/format";
 import { formatKept, formatLost, formatOverhead, formatRss, type TradeoffPoint } from "./tradeoff";
+import "./tunings.css";
 
 /** The chart's figures as a table: every candidate at its last rung, the front marked. */
 export function TradeoffTable({ points }: { points: TradeoffPoint[] }) {

@@ -29,6 +29,7 @@ import {
   wallTimeOf,
 } from "./tuningFacts";
 import { useCancelTuning, useTuning } from "./useTunings";
+import "./tunings.css";
 
 const BACK = { to: "/tunings", label: "Back to the tunings" };
 

@@ -1,6 +1,7 @@
 import { type ReactNode, useMemo } from "react";
 import { EChart } from "./EChart";
 import type { EChartOption } from "./echarts";
+import "./charts.css";
 
 /** An ECharts chart as a figure: its accessible name, a test id and a caption under it. */
 export function ChartFigure<T>({

@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef } from "react";
 import { type EChartOption, echarts } from "./echarts";
+import "./charts.css";
 
 interface Props {
   /** Memoise: a new object redraws the chart. */

@@ -1,6 +1,7 @@
-// ECharts, with only what the UI draws (bars; the tuning's trade-off as points and a line; the
-// history's lines, bands and marked lines; their axes, legend, tooltip and the generated aria
-// description), rendered as SVG: a tree-shaken build instead of the whole library.
+// ECharts, the UI's one chart library, with only what the UI draws (bars; the tuning's trade-off
+// as points and a line; the history's lines, bands and marked lines; the results' lines over
+// time, percentile and span rate, the percentile plot's zoom; their axes, legend, tooltip and
+// the generated aria description), rendered as SVG: a tree-shaken build, not the whole library.
 
 import {
   BarChart,
@@ -13,6 +14,8 @@ import {
 import {
   AriaComponent,
   type AriaComponentOption,
+  type DataZoomComponentOption,
+  DataZoomInsideComponent,
   GridComponent,
   type GridComponentOption,
   LegendComponent,
@@ -34,6 +37,7 @@ echarts.use([
   MarkLineComponent,
   TooltipComponent,
   AriaComponent,
+  DataZoomInsideComponent,
   SVGRenderer,
 ]);
 
@@ -46,6 +50,7 @@ export type EChartOption = echarts.ComposeOption<
   | MarkLineComponentOption
   | TooltipComponentOption
   | AriaComponentOption
+  | DataZoomComponentOption
 >;
 
 export { echarts };
