@@ -21,7 +21,7 @@ from tracetax.app.runtime import EngineRuntime
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
 from tracetax.demos.catalog import demo_services
-from tracetax.engine.figures import ServiceFigures, service_phases
+from tracetax.diagnostics.service_figures import ServiceFigures, service_phases
 from tracetax.spec.service import ExperimentSpec
 from tracetax.subjects.registry import subject_for
 
@@ -52,7 +52,7 @@ def bench_spec(language: str, modes: list[str], args: argparse.Namespace) -> Exp
 def run_language(runtime: EngineRuntime, spec: ExperimentSpec) -> list[dict[str, Any]]:
     with runtime.sessions() as session:
         experiment = repo.create_experiment(
-            session, spec.model_dump(mode="json"), subject_for(spec).label(spec), spec.name
+            session, spec.model_dump(mode="json"), subject_for(spec).rules.label(spec), spec.name
         )
     status = runtime.engine.execute(experiment.id, threading.Event(), threading.Event())
     rows = []

@@ -68,8 +68,8 @@ from tracetax.diagnostics.overhead import (
 )
 from tracetax.diagnostics.report import Design, samples_by_configuration
 from tracetax.diagnostics.rounds import flagged_rounds
+from tracetax.diagnostics.service_figures import ServiceFigures
 from tracetax.engine import histogram as hdr
-from tracetax.engine.figures import ServiceFigures
 from tracetax.spec.service import ExperimentSpec
 from tracetax.system.placement import Placement
 

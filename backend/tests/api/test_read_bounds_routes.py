@@ -18,10 +18,12 @@ from tests.api.test_results_answers import finish, pipeline_round, service_round
 from tracetax.api.routes import experiments as experiment_routes
 from tracetax.core.config import Settings
 from tracetax.diagnostics import pipeline, report
-from tracetax.engine.aggregate import RoundData, aggregate, aggregate_variant
+from tracetax.engine.aggregate import RoundData
 from tracetax.main import create_app
 from tracetax.spec.collector import PipelineSpec
-from tracetax.spec.service import parse_spec
+from tracetax.subjects.collector.aggregate import aggregate_variant
+from tracetax.subjects.service.aggregate import aggregate
+from tracetax.subjects.union import parse_spec
 
 EXPERIMENTS = "/api/v1/experiments"
 CHECKS = "/api/v1/checks"

@@ -14,8 +14,10 @@ from sqlalchemy.orm import Session, sessionmaker
 from tracetax.db import repository as repo
 from tracetax.db.models import LedgerReading
 from tracetax.engine import histogram as hdr
-from tracetax.engine.aggregate import RoundData, aggregate, aggregate_variant
+from tracetax.engine.aggregate import RoundData
 from tracetax.spec.collector import PipelineSpec
+from tracetax.subjects.collector.aggregate import aggregate_variant
+from tracetax.subjects.service.aggregate import aggregate
 
 EXPERIMENTS = "/api/v1/experiments"
 

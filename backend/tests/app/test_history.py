@@ -22,10 +22,11 @@ from tracetax.db import repository as repo
 from tracetax.db.models import Check, Experiment
 from tracetax.db.session import make_engine, migrate, session_factory
 from tracetax.engine import histogram as hdr
-from tracetax.engine.aggregate import RoundData, aggregate
+from tracetax.engine.aggregate import RoundData
 from tracetax.history.gate import judge_against_history
 from tracetax.spec.service import ExperimentSpec
 from tracetax.subjects.base import SubjectContext
+from tracetax.subjects.service.aggregate import aggregate
 
 T0 = datetime(2026, 11, 1, tzinfo=UTC)
 ROUNDS = 4

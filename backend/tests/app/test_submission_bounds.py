@@ -14,8 +14,9 @@ from pydantic import ValidationError
 from tests.app.bounds_oracle import pipeline_sent, service_sent
 from tracetax.app.submission import validate_bounds
 from tracetax.core.config import Settings
+from tracetax.spec.base import SpecError
 from tracetax.spec.collector import PipelineSpec
-from tracetax.spec.service import ExperimentSpec, SpecError
+from tracetax.spec.service import ExperimentSpec
 
 # The defaults, and caps small enough that the drawn specs land on both sides of them.
 LIMITS = [

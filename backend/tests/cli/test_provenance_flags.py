@@ -14,7 +14,7 @@ from tracetax.cli.check import history_gate
 from tracetax.cli.main import app
 from tracetax.cli.provenance import ProvenanceFlags
 from tracetax.cli.run import with_provenance
-from tracetax.spec.service import load_spec_file
+from tracetax.subjects.union import load_spec_file
 
 GITHUB = {
     "GITHUB_ACTIONS": "true",

@@ -151,7 +151,7 @@ def test_stored_rounds_of_both_subjects_keep_their_answers_through_0009(empty_da
                 for round_ in experiment.rounds:
                     _, _, old = ROUNDS[round_.round_index]
                     # The round answers what its four columns answered.
-                    assert same_json(subject.round_phases(round_.figures), old), round_.run_id
+                    assert same_json(subject.results.round_phases(round_.figures), old), round_.run_id
                     summary = RoundSummary.of(round_, subject)
                     open_phase, closed_phase = old["open_phase"] or {}, old["closed_phase"] or {}
                     assert summary.requests == open_phase.get("requests")

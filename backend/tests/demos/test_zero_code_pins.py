@@ -14,7 +14,8 @@ from types import ModuleType
 
 import pytest
 
-from tracetax.spec.service import CommandServiceRef, load_spec_file
+from tracetax.spec.service import CommandServiceRef
+from tracetax.subjects.union import load_spec_file
 
 REPO = Path(__file__).resolve().parents[3]
 ZERO_CODE = REPO / "instrumented-services" / "zero-code"

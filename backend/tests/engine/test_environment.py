@@ -16,7 +16,8 @@ from tracetax.core.config import Settings
 from tracetax.db import repository as repo
 from tracetax.engine.experiment import ExperimentEngine
 from tracetax.engine.round import RoundSubject
-from tracetax.spec.service import AnySpec
+from tracetax.spec.base import SubjectSpec
+from tracetax.subjects.union import parse_spec
 from tracetax.system.machine import fingerprint_of
 
 VERSIONS = {"none": {"sdk": None, "agent": None}, "batch-default": {"sdk": "go SDK 1.47.0", "agent": None}}
@@ -32,11 +33,16 @@ def test_the_environment_names_the_machine_and_each_configurations_versions(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    def subject_for(spec: AnySpec) -> RoundSubject:
+    def subject_for(spec: SubjectSpec) -> RoundSubject:
         return VersionedSubject([])
 
     engine = ExperimentEngine(
-        sessions, tmp_path / "work", publish=lambda _: None, settings=Settings(), open_subject=subject_for
+        sessions,
+        tmp_path / "work",
+        publish=lambda _: None,
+        settings=Settings(),
+        open_subject=subject_for,
+        parse_spec=parse_spec,
     )
     with sessions() as session:
         experiment_id = repo.create_experiment(session, SPEC, "go", "probed").id

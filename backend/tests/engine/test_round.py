@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import tracetax.engine.round as round_module
-from tracetax.engine.figures import ServiceFigures
+from tracetax.diagnostics.service_figures import ServiceFigures
 from tracetax.engine.round import (
     RoundCancelledError,
     RoundNotStartedError,

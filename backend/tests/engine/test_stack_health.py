@@ -20,8 +20,9 @@ from tracetax.db.session import make_engine, migrate, session_factory
 from tracetax.engine.aggregate import RoundData
 from tracetax.engine.experiment import ExperimentEngine, StackDown, record_stack_health
 from tracetax.engine.round import RoundOutcome, RoundSubject, Slot, TogetherSlot
-from tracetax.spec.service import AnySpec
+from tracetax.spec.base import SubjectSpec
 from tracetax.subjects.service import SERVICE
+from tracetax.subjects.union import parse_spec
 
 SPEC: dict[str, Any] = {
     "name": "probed",
@@ -67,11 +68,16 @@ def test_a_round_with_a_component_down_is_flagged_with_it(
 ) -> None:
     log: list[str] = []
 
-    def subject_for(spec: AnySpec) -> RoundSubject:
+    def subject_for(spec: SubjectSpec) -> RoundSubject:
         return CompletingSubject(log)
 
     engine = ExperimentEngine(
-        sessions, tmp_path / "work", publish=lambda _: None, settings=Settings(), open_subject=subject_for
+        sessions,
+        tmp_path / "work",
+        publish=lambda _: None,
+        settings=Settings(),
+        open_subject=subject_for,
+        parse_spec=parse_spec,
     )
     # Probes in order: before and after the first round, then before and after the second.
     answers: list[StackDown] = [{}, {}, {}, {"tempo": "ConnectError", "collector": "HTTP 503"}]
@@ -106,6 +112,7 @@ def test_a_failing_probe_never_fails_the_round(sessions: sessionmaker[Session], 
         publish=lambda _: None,
         settings=Settings(),
         open_subject=lambda spec: CompletingSubject([]),
+        parse_spec=parse_spec,
     )
 
     def broken() -> StackDown:
@@ -143,6 +150,7 @@ def test_a_component_that_exited_mid_round_flags_it_though_it_is_back(
         publish=lambda _: None,
         settings=Settings(),
         open_subject=lambda spec: CompletingSubject([]),
+        parse_spec=parse_spec,
     )
     engine.stack_probe = lambda: {}  # every component ready before and after each round
     asked: list[float] = []

@@ -6,7 +6,8 @@ import pytest
 from pydantic import ValidationError
 
 from tracetax.spec.collector import PipelineSpec
-from tracetax.spec.service import ExperimentSpec, parse_spec
+from tracetax.spec.service import ExperimentSpec
+from tracetax.subjects.union import parse_spec
 
 
 def spec(**changes: object) -> dict[str, object]:

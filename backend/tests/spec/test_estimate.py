@@ -10,7 +10,8 @@ import pytest
 
 from tracetax.spec.collector import PipelineSpec
 from tracetax.spec.estimate import estimate_of
-from tracetax.spec.service import STARTUP_S, STOP_S, ExperimentSpec, parse_spec
+from tracetax.spec.service import STARTUP_S, STOP_S, ExperimentSpec
+from tracetax.subjects.union import parse_spec
 
 SERVICE: dict[str, Any] = {
     "service": {"kind": "demo", "language": "go"},

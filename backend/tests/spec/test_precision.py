@@ -13,7 +13,8 @@ from tracetax.app.submission import validate_bounds
 from tracetax.core.config import Settings
 from tracetax.diagnostics.overhead import METRICS
 from tracetax.diagnostics.sequential import SequentialDesign
-from tracetax.spec.service import MAX_PRECISION_ROUNDS, ExperimentSpec, PrecisionMetric, SpecError
+from tracetax.spec.base import SpecError
+from tracetax.spec.service import MAX_PRECISION_ROUNDS, ExperimentSpec, PrecisionMetric
 
 
 def spec(**overrides: Any) -> dict[str, Any]:

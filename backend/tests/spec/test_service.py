@@ -6,7 +6,10 @@ import pytest
 from pydantic import ValidationError
 
 from tracetax.demos.catalog import ModeSpec, ServiceManifest
-from tracetax.spec.service import CommandServiceRef, ExperimentSpec, SpecError, load_spec_file, validate_against_catalog
+from tracetax.spec.base import SpecError
+from tracetax.spec.catalog import validate_against_catalog
+from tracetax.spec.service import CommandServiceRef, ExperimentSpec
+from tracetax.subjects.union import load_spec_file
 
 
 def spec(**overrides: object) -> dict[str, object]:

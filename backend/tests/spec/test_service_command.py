@@ -8,7 +8,9 @@ import pytest
 from pydantic import ValidationError
 
 from tracetax.demos import zero_code
-from tracetax.spec.service import ExperimentSpec, LoadSpec, SpecError, validate_against_catalog
+from tracetax.spec.base import SpecError
+from tracetax.spec.catalog import validate_against_catalog
+from tracetax.spec.service import ExperimentSpec, LoadSpec
 
 
 def command_spec(language: str = "python", *processors: str, **load: object) -> dict[str, object]:

@@ -20,9 +20,11 @@ from tracetax.app.submission import validate_bounds
 from tracetax.core.config import Settings
 from tracetax.diagnostics.checks import Budget
 from tracetax.diagnostics.cost import CostInputs
+from tracetax.spec.base import SpecError
 from tracetax.spec.collector import PipelineSpec
 from tracetax.spec.inputs import ARGV_ITEMS, BODY_CHARS, ENV_ENTRIES, HEADER_ENTRIES, SETTING_ENTRIES, InputModel
-from tracetax.spec.service import ExperimentSpec, SpecError, parse_spec
+from tracetax.spec.service import ExperimentSpec
+from tracetax.subjects.union import parse_spec
 from tracetax.tuning.spec import TuningSpec
 
 REPO = Path(__file__).resolve().parents[3]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tracetax.spec.service import parse_spec
 from tracetax.subjects.registry import SUBJECTS, subject_for, subject_named
+from tracetax.subjects.union import parse_spec
 
 SERVICE_SPEC = {
     "service": {"kind": "demo", "language": "go"},
@@ -23,8 +23,8 @@ PIPELINE_SPEC = {
 
 def test_every_spec_finds_the_subject_of_its_name() -> None:
     service, collector = parse_spec(SERVICE_SPEC), parse_spec(PIPELINE_SPEC)
-    assert subject_for(service).name == "service" and subject_for(service).label(service) == "go"
-    assert subject_for(collector).name == "collector" and subject_for(collector).label(collector) == "collector"
+    assert subject_for(service).name == "service" and subject_for(service).rules.label(service) == "go"
+    assert subject_for(collector).name == "collector" and subject_for(collector).rules.label(collector) == "collector"
     assert set(SUBJECTS) == {"service", "collector"}
 
 

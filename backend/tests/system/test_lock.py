@@ -17,6 +17,7 @@ from tracetax.engine.experiment import ExperimentEngine
 from tracetax.engine.progress import Progress
 from tracetax.subjects.base import SubjectContext
 from tracetax.subjects.registry import subject_for
+from tracetax.subjects.union import parse_spec
 from tracetax.system.lock import POLL_S, LockWaitCancelledError, measurement_lock
 
 
@@ -67,7 +68,8 @@ def test_an_experiment_cancelled_while_waiting_for_the_machine_is_cancelled_then
         tmp_path / "work",
         events.append,
         settings=Settings(),
-        open_subject=lambda spec: subject_for(spec).rounds(spec, subjects),
+        open_subject=lambda spec: subject_for(spec).runner.rounds(spec, subjects),
+        parse_spec=parse_spec,
     )
     cancel, shutdown = threading.Event(), threading.Event()
     with measurement_lock():  # another measurement holds the machine

@@ -19,7 +19,7 @@ from tracetax.api.schemas.errors import error_responses
 from tracetax.core.api_token import ApiToken
 from tracetax.core.config import Settings
 from tracetax.core.security import TOKEN_SETTING, CommandNotAllowedError
-from tracetax.spec.service import AnySpec
+from tracetax.spec.base import SubjectSpec
 from tracetax.subjects.registry import subject_for
 
 bearer = HTTPBearer(
@@ -79,9 +79,9 @@ def reveal_when_asked(
 REVEALABLE = Depends(reveal_when_asked)
 
 
-def require_allowed_service(settings: Settings, spec: AnySpec) -> None:
+def require_allowed_service(settings: Settings, spec: SubjectSpec) -> None:
     """403 naming the setting when the spec's command service may not run on this backend."""
     try:
-        subject_for(spec).check_allowed(settings, spec)
+        subject_for(spec).rules.check_allowed(settings, spec)
     except CommandNotAllowedError as error:
         raise HTTPException(status.HTTP_403_FORBIDDEN, str(error)) from None

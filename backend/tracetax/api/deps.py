@@ -17,7 +17,8 @@ from tracetax.clients.health import Backends
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
 from tracetax.db.models import Experiment
-from tracetax.spec.service import SPEC_SUBJECTS, AnySpec, SpecError
+from tracetax.spec.base import SpecError, SubjectSpec
+from tracetax.subjects.registry import SUBJECTS
 
 
 def get_backends(request: Request) -> Backends:
@@ -63,7 +64,7 @@ FromExperiment = Annotated[
 ]
 
 
-def secrets_filled(engine: EngineRuntime, spec: AnySpec, from_experiment: str | None) -> AnySpec:
+def secrets_filled(engine: EngineRuntime, spec: SubjectSpec, from_experiment: str | None) -> SubjectSpec:
     """The spec with the secrets of `from_experiment` filled in (404 naming it when unknown);
     call it inside `submission_errors` (a "***" left unfilled is a SpecError)."""
     if from_experiment is None:
@@ -132,6 +133,6 @@ class SpecRoute(APIRoute):
 
 def _untagged(item: dict[str, Any]) -> dict[str, Any]:
     loc = tuple(item.get("loc", ()))
-    if len(loc) >= 2 and loc[0] == "body" and loc[1] in SPEC_SUBJECTS:
+    if len(loc) >= 2 and loc[0] == "body" and loc[1] in SUBJECTS:
         return {**item, "loc": (loc[0], *loc[2:])}
     return item

@@ -24,9 +24,9 @@ from tracetax.history.gate import HistoryJudgement, OverallVerdict, judge_agains
 from tracetax.history.markdown import CheckReport, LedgerLoss, check_markdown
 from tracetax.history.metrics import HistoryMetricText
 from tracetax.spec.provenance import HistoryGate
-from tracetax.spec.service import parse_spec
 from tracetax.subjects.base import SubjectContext
 from tracetax.subjects.registry import subject_for
+from tracetax.subjects.union import parse_spec
 
 # -- a check's verdicts ---------------------------------------------------------------------------
 
@@ -59,7 +59,7 @@ def check_outcome(
         return CheckOutcome(verdict, overall_verdict(verdict.verdict), error=error)
     spec = parse_spec(experiment.spec)
     budget = Budget.model_validate(check.budget)
-    verdict = subject_for(spec).verdict(session, experiment, spec, subjects, budget, check.strict)
+    verdict = subject_for(spec).judgement.verdict(session, experiment, spec, subjects, budget, check.strict)
     overheads = stored_snapshot(session, check, experiment, subjects, verdict)
     judgements = history_judgements(session, check, experiment, subjects, overheads)
     overall = overall_verdict(verdict.verdict, (judgement.verdict for judgement in judgements or ()))

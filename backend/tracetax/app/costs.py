@@ -24,8 +24,9 @@ from tracetax.diagnostics.cost_report import (
     collector_figure,
 )
 from tracetax.spec.collector import PipelineSpec
-from tracetax.spec.service import ExperimentSpec, parse_spec
+from tracetax.spec.service import ExperimentSpec
 from tracetax.subjects.service.validation import manifest_for
+from tracetax.subjects.union import parse_spec
 
 
 class NotCostableError(RuntimeError):

@@ -22,9 +22,9 @@ from tracetax.db.models import Check, Experiment
 from tracetax.diagnostics.checks import Budget, Verdict
 from tracetax.history.changepoints import ChangePoint, SeriesPoint, change_points
 from tracetax.history.metrics import HistoryMetricText, HistoryUnit, is_material, shift_size_pct
-from tracetax.spec.service import parse_spec
 from tracetax.subjects.base import SubjectContext
 from tracetax.subjects.registry import SUBJECTS, subject_for
+from tracetax.subjects.union import parse_spec
 
 DEFAULT_LIMIT = 100
 # How many recent estimates a service's summary shows as each configuration's trend.
@@ -80,8 +80,8 @@ def snapshot(
     subject = subject_for(spec)
     budget = Budget.model_validate(check.budget)
     if verdict is None:
-        verdict = subject.verdict(session, experiment, spec, subjects, budget, check.strict)
-    metrics = subject.history_metrics(session, experiment, spec, subjects, budget)
+        verdict = subject.judgement.verdict(session, experiment, spec, subjects, budget, check.strict)
+    metrics = subject.judgement.history_metrics(session, experiment, spec, subjects, budget)
     return {"verdict": verdict.verdict, "metrics": {name: metric.model_dump() for name, metric in metrics.items()}}
 
 

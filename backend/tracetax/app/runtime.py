@@ -26,9 +26,9 @@ from tracetax.engine.progress import ProgressBroker, ProgressCallback
 from tracetax.engine.queue import ExperimentQueue
 from tracetax.engine.settle import Settle, fixed_settle, until_drained
 from tracetax.native_stack.watch import read_supervision
-from tracetax.spec.service import parse_spec
 from tracetax.subjects.base import SubjectContext
 from tracetax.subjects.registry import subject_for
+from tracetax.subjects.union import parse_spec
 from tracetax.system.paths import state_dir
 
 # The native stack's components as the engine's probe names them (clients/health.py
@@ -69,7 +69,7 @@ class EngineRuntime:
                 if experiment is None:
                     return
                 spec = parse_spec(experiment.spec)
-                await subject_for(spec).collect(session, experiment, spec, readback, self.subjects)
+                await subject_for(spec).readback.collect(session, experiment, spec, readback, self.subjects)
         finally:
             await readback.aclose()
 
@@ -82,7 +82,7 @@ class EngineRuntime:
                 return None
             spec = parse_spec(experiment.spec)
             check = repo.check_of_experiment(session, experiment_id)
-            return subject_for(spec).sufficiency(session, experiment, spec, self.subjects, check)
+            return subject_for(spec).runner.sufficiency(session, experiment, spec, self.subjects, check)
 
     @classmethod
     def create(cls, settings: Settings, publish: ProgressCallback | None = None) -> EngineRuntime:
@@ -97,7 +97,8 @@ class EngineRuntime:
             work_dir=resolved_work_dir(settings),
             publish=publish or broker.publish_threadsafe,
             settings=settings,
-            open_subject=lambda spec: subject_for(spec).rounds(spec, subjects),
+            open_subject=lambda spec: subject_for(spec).runner.rounds(spec, subjects),
+            parse_spec=parse_spec,
         )
         runtime = cls(database, sessions, broker, engine, ExperimentQueue(engine, sessions), settings, subjects)
         # After each experiment, in the engine's worker thread: the ledger needs the backends.

@@ -27,13 +27,15 @@ from tracetax.demos.catalog import ServiceManifest
 from tracetax.diagnostics import calibration
 from tracetax.diagnostics.checks import Budget
 from tracetax.lab import pipelines
+from tracetax.spec.base import SpecError, SubjectSpec
 from tracetax.spec.provenance import HistoryGate
 from tracetax.spec.redaction import REDACTED, Location, UnfilledSecretsError, fill_secrets, redacted_locations
-from tracetax.spec.service import AnySpec, ExperimentSpec, SpecError, parse_spec
+from tracetax.spec.service import ExperimentSpec
 from tracetax.subjects.registry import subject_for
 
 # Raised by the service subject's validation; the routes and the CLI catch it from here.
 from tracetax.subjects.service.validation import UnknownServiceError as UnknownServiceError
+from tracetax.subjects.union import parse_spec
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +64,7 @@ class Queued:
     estimated_seconds: float
 
 
-def validate(spec: AnySpec, services: dict[str, ServiceManifest], settings: Settings) -> ServiceManifest | None:
+def validate(spec: SubjectSpec, services: dict[str, ServiceManifest], settings: Settings) -> ServiceManifest | None:
     """The demo service's manifest (None for a user's own command or a pipeline) once the spec
     is within the settings' bounds and every configuration fits the service; raises
     UnknownServiceError or SpecError."""
@@ -71,7 +73,7 @@ def validate(spec: AnySpec, services: dict[str, ServiceManifest], settings: Sett
     return validate_service(spec, services, settings, pipelines.OverlayPolicy.from_settings(settings))
 
 
-def with_stored_secrets(spec: AnySpec, stored: dict[str, Any]) -> AnySpec:
+def with_stored_secrets(spec: SubjectSpec, stored: dict[str, Any]) -> SubjectSpec:
     """`spec`, copied from a stored experiment's redacted answer, with each REDACTED secret
     filled from `stored` (that experiment's spec as stored): a run again that never showed the
     secrets. A REDACTED value the stored spec has no value for is a SpecError naming it."""
@@ -100,11 +102,11 @@ def _redacted_error(loc: Location, *, filled_from: bool) -> dict[str, Any]:
     }
 
 
-def validate_bounds(spec: AnySpec, settings: Settings) -> None:
+def validate_bounds(spec: SubjectSpec, settings: Settings) -> None:
     """What one spec may ask of this machine: every request of a load phase is read back into
     its histogram (TRACETAX_MAX_PHASE_REQUESTS), and the whole spec holds the queue for its
     estimated wall time, or its precision's whole time budget (TRACETAX_MAX_SPEC_ESTIMATE_S)."""
-    errors = subject_for(spec).bound_errors(spec, settings)
+    errors = subject_for(spec).rules.bound_errors(spec, settings)
     budget = spec.budgeted_seconds() if isinstance(spec, ExperimentSpec) and spec.precision else None
     if budget is not None and budget > settings.max_spec_estimate_s:
         # A spec asking for a precision may hold the queue for its whole time budget.
@@ -146,7 +148,7 @@ def refuse_when_queue_full(runtime: EngineRuntime) -> None:
 
 
 def validate_service(
-    spec: AnySpec,
+    spec: SubjectSpec,
     services: dict[str, ServiceManifest],
     settings: Settings,
     overlays: pipelines.OverlayPolicy | None = None,
@@ -154,7 +156,7 @@ def validate_service(
     """The demo service's manifest (None for a user's own command or a pipeline) once every
     configuration fits it; raises UnknownServiceError or SpecError. `overlays`: where a
     pipeline variant's config_file may come from (default: the lab's own directory only)."""
-    return subject_for(spec).validate(spec, services, settings, overlays or pipelines.OverlayPolicy(None))
+    return subject_for(spec).rules.validate(spec, services, settings, overlays or pipelines.OverlayPolicy(None))
 
 
 # What is stored with an experiment in the same admission step (a tuning's rung takes its run's place).
@@ -162,7 +164,7 @@ RecordWith = Callable[[Session, Experiment], None]
 
 
 def queue_experiment(
-    runtime: EngineRuntime, spec: AnySpec, *, admitted: bool = False, record: RecordWith | None = None
+    runtime: EngineRuntime, spec: SubjectSpec, *, admitted: bool = False, record: RecordWith | None = None
 ) -> Queued:
     """Validate, store and queue; one experiment measures at a time. Refused with
     QueueFullError, nothing stored, when the queue is full, unless the experiment belongs to a
@@ -173,7 +175,9 @@ def queue_experiment(
     return enqueue(runtime, spec, admitted=admitted, record=record)
 
 
-def admit_experiment(spec: AnySpec, services: dict[str, ServiceManifest], settings: Settings) -> ServiceManifest | None:
+def admit_experiment(
+    spec: SubjectSpec, services: dict[str, ServiceManifest], settings: Settings
+) -> ServiceManifest | None:
     """Every refusal an experiment's spec meets before it is stored, wherever it is submitted
     (the API's queue, `tracetax run` in its own process): `validate`'s, and a precision
     without its half-width. Returns the demo service's manifest (None for a command or a
@@ -184,7 +188,7 @@ def admit_experiment(spec: AnySpec, services: dict[str, ServiceManifest], settin
 
 
 def enqueue(
-    runtime: EngineRuntime, spec: AnySpec, *, admitted: bool = False, record: RecordWith | None = None
+    runtime: EngineRuntime, spec: SubjectSpec, *, admitted: bool = False, record: RecordWith | None = None
 ) -> Queued:
     """Store and queue a validated spec. Counting the places taken and taking one is one step
     under `admission`, `record` included: submissions at once never take more places than
@@ -197,25 +201,25 @@ def enqueue(
     return Queued(experiment, position, spec.estimated_seconds())
 
 
-def store_experiment(runtime: EngineRuntime, spec: AnySpec, record: RecordWith | None = None) -> Experiment:
+def store_experiment(runtime: EngineRuntime, spec: SubjectSpec, record: RecordWith | None = None) -> Experiment:
     """Store an admitted spec as a queued experiment (with what `record` stores beside it in
     the same session); `enqueue` then queues it, `tracetax run` runs it in its own process."""
     with runtime.sessions() as session:
-        label = subject_for(spec).label(spec)
+        label = subject_for(spec).rules.label(spec)
         experiment = repo.create_experiment(session, stored_spec(spec), label, spec.name, provenance_of(spec))
         if record is not None:
             record(session, experiment)
     return experiment
 
 
-def stored_spec(spec: AnySpec) -> dict[str, Any]:
+def stored_spec(spec: SubjectSpec) -> dict[str, Any]:
     """The spec as stored in `experiments.spec`: without its provenance, which is stored beside
     it (`experiments.provenance`), so that what compares specs (calibrations' signatures, a
     tuning's rungs, the UI's "run again") never sees where a run came from."""
     return spec.model_dump(mode="json", exclude={"provenance"})
 
 
-def provenance_of(spec: AnySpec) -> dict[str, Any] | None:
+def provenance_of(spec: SubjectSpec) -> dict[str, Any] | None:
     """The spec's provenance as stored, without its unknown fields; None when it has none."""
     if spec.provenance is None:
         return None
@@ -234,7 +238,7 @@ class CheckOrigin:
 
 
 def queue_check(
-    runtime: EngineRuntime, spec: AnySpec, budget: Budget, strict: bool, origin: CheckOrigin | None = None
+    runtime: EngineRuntime, spec: SubjectSpec, budget: Budget, strict: bool, origin: CheckOrigin | None = None
 ) -> tuple[Check, Queued]:
     """Queue the check's experiment (baseline against candidate) and store the check. A
     relative budget tighter than a matching calibration says this machine resolves at the
@@ -259,7 +263,7 @@ def queue_check(
     return check, queued
 
 
-def refuse_precision_without_target(spec: AnySpec) -> None:
+def refuse_precision_without_target(spec: SubjectSpec) -> None:
     """Outside a check, a precision needs its half-width: nothing else would say when to stop."""
     precision = getattr(spec, "precision", None)
     if precision is not None and precision.half_width_pct is None:
@@ -274,9 +278,9 @@ def refuse_precision_without_target(spec: AnySpec) -> None:
         )
 
 
-def refuse_unresolvable(runtime: EngineRuntime, spec: AnySpec, budget: Budget) -> None:
+def refuse_unresolvable(runtime: EngineRuntime, spec: SubjectSpec, budget: Budget) -> None:
     with runtime.sessions() as session:
-        errors = subject_for(spec).unresolvable(session, spec, budget)
+        errors = subject_for(spec).rules.unresolvable(session, spec, budget)
     if errors:
         raise SpecError(errors)
 
@@ -304,7 +308,7 @@ def refuse_queued_commands(runtime: EngineRuntime) -> list[str]:
                 continue
             try:
                 spec = parse_spec(experiment.spec)
-                subject_for(spec).check_allowed(runtime.settings, spec)
+                subject_for(spec).rules.check_allowed(runtime.settings, spec)
             except CommandNotAllowedError as error:
                 repo.set_status(session, experiment, "failed", f"refused when the backend started: {error}")
                 log.warning("experiment %s not run: %s", experiment_id, error)

@@ -20,10 +20,12 @@ from tracetax.app.submission import queue_experiment, refuse_when_queue_full, va
 from tracetax.core.config import Settings
 from tracetax.db import repository as repo
 from tracetax.db.models import Experiment
-from tracetax.spec.service import ExperimentSpec, SpecError, parse_spec
+from tracetax.spec.base import SpecError
+from tracetax.spec.service import ExperimentSpec
 from tracetax.subjects.base import DiagnosticsOptions
 from tracetax.subjects.registry import subject_for
 from tracetax.subjects.service.validation import request_errors
+from tracetax.subjects.union import parse_spec
 from tracetax.tuning.candidates import MAX_CANDIDATES
 from tracetax.tuning.halving import REFERENCES, BudgetTooSmallError
 from tracetax.tuning.search import TuningReport, configuration, tune
@@ -61,7 +63,7 @@ class EngineLab:
             stored = repo.get_experiment(session, experiment_id)
             assert stored is not None  # noqa: S101 - queued just above
             options = DiagnosticsOptions(cpu_budget_pct=10.0)
-            built = subject_for(spec).diagnostics(session, stored, spec, self.runtime.subjects, options)
+            built = subject_for(spec).diagnosis.diagnostics(session, stored, spec, self.runtime.subjects, options)
         return experiment_id, built.model_dump(mode="json")
 
     def _status(self, experiment_id: str) -> str:

@@ -22,8 +22,8 @@ from tracetax.cli.provenance import (
     RepositoryOption,
 )
 from tracetax.demos.catalog import demo_services
+from tracetax.spec.base import SpecError, SubjectSpec
 from tracetax.spec.provenance import Provenance
-from tracetax.spec.service import AnySpec, SpecError, load_spec_file
 
 if TYPE_CHECKING:
     from tracetax.engine.progress import Progress as ProgressEvent
@@ -43,6 +43,7 @@ def run(spec_path: Path, flags: ProvenanceFlags | None = None) -> int:
     from tracetax.diagnostics.rounds import stack_down_rounds
     from tracetax.subjects.registry import subject_for
     from tracetax.subjects.tables import format_us
+    from tracetax.subjects.union import load_spec_file
     from tracetax.system.processes import reap_leftovers
 
     try:
@@ -112,7 +113,7 @@ def run(spec_path: Path, flags: ProvenanceFlags | None = None) -> int:
         experiment_error = stored.error
         stack_down = stack_down_rounds([r for r in stored.rounds if r.status == "completed"])
         names = [c.name for c in spec.configurations if c.name in by_name]
-        finished = subject_for(spec).cli_report(session, stored, spec, [by_name[name] for name in names])
+        finished = subject_for(spec).presentation.cli_report(session, stored, spec, [by_name[name] for name in names])
     runtime.dispose()
     for table in finished.tables:
         console.print(table)
@@ -131,7 +132,7 @@ def run(spec_path: Path, flags: ProvenanceFlags | None = None) -> int:
     return 0 if status == "completed" else 1
 
 
-def with_provenance(spec: AnySpec, flags: ProvenanceFlags) -> AnySpec:
+def with_provenance(spec: SubjectSpec, flags: ProvenanceFlags) -> SubjectSpec:
     """The spec with its provenance resolved (raises typer.BadParameter naming a bad flag)."""
     given = spec.provenance.model_dump(exclude_none=True) if spec.provenance is not None else None
     resolved = flags.resolve(given)

@@ -4,7 +4,7 @@ a round leaves `pending`/`running` once, and configuration results are written o
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -209,11 +209,11 @@ def update_round(session: Session, round_: Round, **values: Any) -> None:
     session.commit()
 
 
-def save_results(session: Session, experiment: Experiment, aggregates: dict[str, dict[str, Any]]) -> None:
+def save_results(session: Session, experiment: Experiment, aggregates: Mapping[str, Mapping[str, Any]]) -> None:
     if experiment.results:
         raise ImmutableResultError(f"experiment {experiment.id} already has results")
     session.add_all(
-        ConfigurationResult(experiment_id=experiment.id, configuration=name, aggregates=values)
+        ConfigurationResult(experiment_id=experiment.id, configuration=name, aggregates=dict(values))
         for name, values in aggregates.items()
     )
     session.commit()

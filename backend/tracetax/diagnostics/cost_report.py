@@ -24,9 +24,9 @@ from tracetax.diagnostics.cost import (
 )
 from tracetax.diagnostics.ledger import RoundLedger
 from tracetax.diagnostics.overhead import format_value
+from tracetax.diagnostics.service_figures import ServiceFigures, service_phases
 from tracetax.diagnostics.volume import SOURCE as VOLUME_SOURCE
 from tracetax.diagnostics.volume import SignalVolume
-from tracetax.engine.figures import ServiceFigures, service_phases
 from tracetax.spec.collector import PipelineSpec
 from tracetax.spec.service import ExperimentSpec
 

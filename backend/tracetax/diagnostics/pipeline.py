@@ -26,6 +26,7 @@ from tracetax.diagnostics.overhead import (
     compare,
     noise_floor,
 )
+from tracetax.diagnostics.pipeline_figures import CollectorFigures, PipelineSideBySide, PipelineWindow
 from tracetax.diagnostics.pipeline_recommend import PipelineRecommendation, recommend_pipeline
 from tracetax.diagnostics.pipeline_traces import round_traces
 from tracetax.diagnostics.rounds import (
@@ -37,7 +38,6 @@ from tracetax.diagnostics.rounds import (
     settle,
     stack_down_rounds,
 )
-from tracetax.engine.figures import CollectorFigures, PipelineSideBySide, PipelineWindow
 from tracetax.spec.collector import PipelineSpec
 
 # The metrics that come from what reached Tempo rather than from the round's own record.

@@ -47,8 +47,8 @@ from tracetax.diagnostics.rounds import (
     stack_down_rounds,
 )
 from tracetax.diagnostics.sequential import design_of
+from tracetax.diagnostics.service_figures import ServiceFigures, ServiceSideBySide, service_phases
 from tracetax.diagnostics.stacks import StackSummary, summarize_configuration
-from tracetax.engine.figures import ServiceFigures, ServiceSideBySide, service_phases
 from tracetax.spec.service import CommandServiceRef, ExperimentSpec
 
 SAMPLE_TRACES = 3

@@ -24,7 +24,7 @@ from tracetax.engine.isolation import ServiceCoresBusyError, check_service_cores
 from tracetax.engine.progress import Phase, Progress, ProgressCallback, ended
 from tracetax.engine.round import RoundOutcome, RoundSubject, Slot, TogetherSlot
 from tracetax.engine.schedule import round_robin_schedule
-from tracetax.spec.service import AnySpec, parse_spec
+from tracetax.spec.base import SubjectSpec
 from tracetax.system.lock import LockWaitCancelledError, measurement_lock
 from tracetax.system.machine import machine_fingerprint
 from tracetax.system.placement import Placement, engine_on_stack_cores
@@ -38,7 +38,9 @@ StackProbe = Callable[[], StackDown]
 # even if they were started again since: the native stack's watcher records them.
 StackExits = Callable[[float], StackDown]
 # What the engine runs for a spec: its subject's rounds (tracetax.subjects, given by the caller).
-SubjectOpener = Callable[[AnySpec], RoundSubject]
+SubjectOpener = Callable[[SubjectSpec], RoundSubject]
+# How a stored spec is read back into its subject's model (tracetax.subjects.union, given by the caller).
+SpecParser = Callable[[dict[str, Any]], SubjectSpec]
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,7 @@ class ExperimentEngine:
         *,
         settings: Settings,
         open_subject: SubjectOpener,
+        parse_spec: SpecParser,
     ) -> None:
         self.sessions = sessions
         # Given by the caller, never read from the environment here: the engine measures with
@@ -101,6 +104,7 @@ class ExperimentEngine:
         self.publish = publish
         # The engine knows no subject by name: the caller says what runs for a spec.
         self.open_subject = open_subject
+        self.parse_spec = parse_spec
         # Called with the experiment id once its results are stored (the span ledger).
         self.after_run: Callable[[str], None] | None = None
         # Probes the stack's components before and after each round (None: not probed).
@@ -111,7 +115,7 @@ class ExperimentEngine:
         # (a precision, a check's conclusive lines); None from it: it asked for a number of rounds.
         self.enough: Callable[[str], Sufficiency | None] | None = None
 
-    def subject_for(self, spec: AnySpec) -> RoundSubject:
+    def subject_for(self, spec: SubjectSpec) -> RoundSubject:
         return self.open_subject(spec)
 
     def execute(self, experiment_id: str, cancel: threading.Event, shutdown: threading.Event) -> str:
@@ -140,7 +144,7 @@ class ExperimentEngine:
             experiment = repo.get_experiment(session, experiment_id)
             if experiment is None or experiment.status != "queued":
                 return experiment.status if experiment else "missing"
-            spec = parse_spec(experiment.spec)
+            spec = self.parse_spec(experiment.spec)
             subject = self.subject_for(spec)
             try:
                 placement = measurement_placement(self.settings)
@@ -186,7 +190,7 @@ class ExperimentEngine:
         self,
         session: Session,
         experiment: Experiment,
-        spec: AnySpec,
+        spec: SubjectSpec,
         subject: RoundSubject,
         rounds: list[Round],
         final: str | None,
@@ -220,7 +224,7 @@ class ExperimentEngine:
         self,
         session: Session,
         experiment: Experiment,
-        spec: AnySpec,
+        spec: SubjectSpec,
         subject: RoundSubject,
         rounds: list[Round],
         placement: Placement,
@@ -326,7 +330,7 @@ class ExperimentEngine:
     def _run_together(
         self,
         experiment: Experiment,
-        spec: AnySpec,
+        spec: SubjectSpec,
         subject: RoundSubject,
         rounds: list[Round],
         round_index: int,
@@ -379,7 +383,9 @@ class ExperimentEngine:
             **subject.environment(),
         }
 
-    def _emit(self, experiment: Experiment, spec: AnySpec, phase: Phase, slot: int, slots: int, started: float) -> None:
+    def _emit(
+        self, experiment: Experiment, spec: SubjectSpec, phase: Phase, slot: int, slots: int, started: float
+    ) -> None:
         self.publish(
             Progress(
                 experiment_id=experiment.id,
@@ -396,7 +402,7 @@ class ExperimentEngine:
     def _reporter(
         self,
         experiment: Experiment,
-        spec: AnySpec,
+        spec: SubjectSpec,
         configuration: str | None,
         round_index: int,
         index: int,
@@ -430,7 +436,7 @@ class ExperimentEngine:
         return report
 
 
-def _rounds_of(spec: AnySpec, slots: int) -> int:
+def _rounds_of(spec: SubjectSpec, slots: int) -> int:
     """The rounds the experiment has now: its spec's, or more once a look added some."""
     return max(spec.rounds, slots // max(len(spec.configurations), 1))
 

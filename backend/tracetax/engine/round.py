@@ -14,7 +14,7 @@ import shutil
 import signal
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -99,7 +99,9 @@ class RoundSubject(Protocol):
         ...
 
     def run_round(self, slot: Slot) -> RoundOutcome: ...
-    def aggregate(self, rounds: Sequence[RoundData]) -> dict[str, dict[str, Any]]: ...
+    def aggregate(self, rounds: Sequence[RoundData]) -> Mapping[str, Mapping[str, Any]]:
+        """Each configuration's figures over the rounds, as stored (`results.aggregates`)."""
+        ...
 
 
 class RoundRun(Protocol):

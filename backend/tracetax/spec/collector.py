@@ -8,12 +8,12 @@ It is the service experiment's spec file with `subject: collector`: the same `na
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Literal, Protocol
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, ConfigDict, Field, field_validator, model_validator
 
+from tracetax.spec.base import SubjectSpec, require_one_baseline_and_unique_names
 from tracetax.spec.inputs import (
     FILE_PATH_CHARS,
     IDENTIFIER_CHARS,
@@ -66,25 +66,6 @@ def literal_setting(value: str) -> str:
 
 # A LAB_* setting's value; a refusal is located at the setting's key (settings.LAB_...).
 LabSettingValue = Annotated[SettingValue, AfterValidator(literal_setting)]
-
-
-class Named(Protocol):
-    name: str
-    baseline: bool
-
-
-def require_one_baseline_and_unique_names(configurations: Sequence[Named]) -> None:
-    """What every experiment's configurations must be, whatever the subject."""
-    names = [configuration.name for configuration in configurations]
-    duplicates = sorted({name for name in names if names.count(name) > 1})
-    if duplicates:
-        raise ValueError(f"configuration names must be unique; repeated: {', '.join(duplicates)}")
-    baselines = [c.name for c in configurations if c.baseline]
-    if len(baselines) != 1:
-        raise ValueError(
-            f"exactly one configuration must be the baseline (baseline: true), found {len(baselines)}"
-            + (f": {', '.join(baselines)}" if baselines else "")
-        )
 
 
 class VariantSpec(InputModel):
@@ -218,7 +199,7 @@ class SpanLoadSpec(SideBySideTiming, InputModel):
     )
 
 
-class PipelineSpec(InputModel):
+class PipelineSpec(SubjectSpec):
     model_config = ConfigDict(
         json_schema_extra={
             "x-estimate": {

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from tracetax.spec.base import SubjectSpec
 from tracetax.spec.collector import PipelineSpec
-from tracetax.spec.service import AnySpec, ExperimentSpec
+from tracetax.spec.service import ExperimentSpec
 
 
 class SpecEstimate(BaseModel):
@@ -31,7 +32,7 @@ class SpecEstimate(BaseModel):
     )
 
 
-def estimate_of(spec: AnySpec) -> SpecEstimate:
+def estimate_of(spec: SubjectSpec) -> SpecEstimate:
     """The spec's estimate and its parts, each from the spec's own arithmetic."""
     seconds = spec.estimated_seconds()
     side_by_side = spec.side_by_side_seconds()

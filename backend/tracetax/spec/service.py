@@ -1,8 +1,10 @@
-"""The experiment spec: what to measure, in which configurations, under which load.
+"""The spec of a service experiment (`subject: service`): which service, in which
+configurations, under which load.
 
 Specs arrive as JSON (API) or YAML (CLI) and are validated here; every error names its field.
-Whether a demo service exists and supports a processor is checked against the catalog by
-`validate_against_catalog`, since that needs the service manifests.
+Whether a demo service exists and supports a processor is checked against the catalog in
+spec/catalog.py, since that needs the service manifests; which subject a spec is, in
+tracetax.subjects.union.
 """
 
 from __future__ import annotations
@@ -12,21 +14,16 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import yaml
 from pydantic import (
     ConfigDict,
-    Discriminator,
     Field,
-    Tag,
-    TypeAdapter,
-    ValidationError,
     field_validator,
     model_validator,
 )
 
 from tracetax.demos import zero_code
-from tracetax.demos.catalog import ConcurrencyKnob, ServiceManifest
-from tracetax.spec.collector import PipelineSpec, require_one_baseline_and_unique_names
+from tracetax.demos.catalog import ConcurrencyKnob
+from tracetax.spec.base import SubjectSpec, require_one_baseline_and_unique_names
 from tracetax.spec.inputs import (
     ARGV_ITEMS,
     BODY_CHARS,
@@ -58,13 +55,6 @@ from tracetax.spec.provenance import Provenance
 PROCESSORS = ("none", "simple", "batch", "agent", "ebpf")
 NAME_PATTERN = r"^[a-z0-9][a-z0-9._%-]{0,39}$"
 ENV_KEY = re.compile(r"^OTEL_[A-Z0-9_]+$")
-# The standard switches every demo service honours, checked against a demo service so a bad value
-# is a 422 naming it instead of a service that exits 2 in every round (a user's own service may
-# accept more, e.g. console). Empty means the default, as in the SDKs.
-SIGNAL_SWITCHES = {
-    **{f"OTEL_{signal}_EXPORTER": ("", "otlp", "none") for signal in ("TRACES", "LOGS", "METRICS")},
-    "OTEL_SDK_DISABLED": ("", "true", "false"),
-}
 
 
 # Every round of every configuration starts the service and stops it: the spec's estimate counts
@@ -558,7 +548,7 @@ class Precision(InputModel):
         return metrics
 
 
-class ExperimentSpec(InputModel):
+class ExperimentSpec(SubjectSpec):
     model_config = ConfigDict(
         json_schema_extra={
             "x-estimate": {
@@ -722,179 +712,3 @@ class ExperimentSpec(InputModel):
         """Requests the whole experiment may send in its open-model phases, over the most rounds
         it may run (a precision's last look). The closed-loop phase is bounded by its seconds."""
         return self.requests_per_round() * self.max_rounds()
-
-
-SPEC_SUBJECTS = ("service", "collector")
-
-
-def subject_of(data: Any) -> str:
-    """The discriminator of a spec: `subject`, "service" when absent (specs before pipelines);
-    an unknown value is left to the service spec's `subject` field to refuse by name."""
-    value = data.get("subject", "service") if isinstance(data, dict) else getattr(data, "subject", "service")
-    return value if value in SPEC_SUBJECTS else "service"
-
-
-AnySpec = ExperimentSpec | PipelineSpec
-# The body of POST /experiments and of a spec file: `subject` selects the kind.
-SpecBody = Annotated[
-    Annotated[ExperimentSpec, Tag("service")] | Annotated[PipelineSpec, Tag("collector")],
-    Discriminator(subject_of),
-]
-_SPEC_ADAPTER: TypeAdapter[AnySpec] = TypeAdapter(SpecBody)
-
-
-def parse_spec(raw: Any) -> AnySpec:
-    """A stored or submitted spec of either subject; raises pydantic's ValidationError."""
-    return _SPEC_ADAPTER.validate_python(raw)
-
-
-class SpecError(ValueError):
-    """A spec that parsed but does not fit the service; `errors` are FastAPI-style items."""
-
-    def __init__(self, errors: list[dict[str, Any]]) -> None:
-        super().__init__("; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in errors))
-        self.errors = errors
-
-
-def validate_against_catalog(spec: ExperimentSpec, manifest: ServiceManifest | None) -> None:
-    """Each configuration's processor must be a mode the service has and can run here."""
-    if manifest is None:
-        validate_command(spec)
-        return
-    errors = []
-    for index, configuration in enumerate(spec.configurations):
-        mode = manifest.modes.get(configuration.processor)
-        location = ("configurations", index, "processor")
-        if mode is None:
-            accepted = ", ".join(sorted(manifest.modes))
-            errors.append(
-                {
-                    "loc": location,
-                    "msg": f"{manifest.language} has no mode {configuration.processor!r}; accepted: {accepted}",
-                }
-            )
-        elif not mode.available:
-            errors.append(
-                {"loc": location, "msg": f"{manifest.language} {configuration.processor} cannot run here: {mode.why}"}
-            )
-        if configuration.inject_busy_us and not manifest.inject_busy_wait:
-            errors.append(
-                {
-                    "loc": ("configurations", index, "inject_busy_us"),
-                    "msg": f"the {manifest.language} demo service has no injected busy-wait (inject_busy_wait "
-                    "in its service.json); set it to 0",
-                }
-            )
-        for variable, values in SIGNAL_SWITCHES.items():
-            value = configuration.env.get(variable)
-            if value is not None and value.strip().lower() not in values:
-                errors.append(
-                    {
-                        "loc": ("configurations", index, "env", variable),
-                        "msg": f"{value!r} is not a value the demo services accept for {variable}: "
-                        f"{', '.join(v for v in values if v)} (empty: the default)",
-                    }
-                )
-        errors += _concurrency_errors(index, configuration, set(manifest.concurrency), f"the {manifest.language} demo")
-        preset = PRESETS.get(configuration.preset or "")
-        if preset and preset.languages and manifest.language not in preset.languages:
-            errors.append(
-                {
-                    "loc": ("configurations", index, "preset"),
-                    "msg": f"preset {preset.name} is only for {', '.join(preset.languages)}",
-                }
-            )
-    if errors:
-        raise SpecError(errors)
-
-
-def validate_command(spec: ExperimentSpec) -> None:
-    """A user's command: each configuration must be a launch this machine can run for its
-    language (docs/your-service.md); the engine relies only on the launch and OTEL_*."""
-    service = spec.service
-    if not isinstance(service, CommandServiceRef):
-        return
-    errors = []
-    for index, configuration in enumerate(spec.configurations):
-        reason = zero_code.unavailable_reason(service.language, configuration.processor)
-        if reason:
-            errors.append({"loc": ("configurations", index, "processor"), "msg": reason})
-        for injected in ("inject_busy_us", "inject_background_us"):
-            if getattr(configuration, injected):
-                errors.append(
-                    {
-                        "loc": ("configurations", index, injected),
-                        "msg": "an injected cost is honoured by the demo services only; a command service "
-                        "would ignore it (set it to 0)",
-                    }
-                )
-        # A user's own service sets its threads and workers itself (in its argv or config); the
-        # one standard knob is Go's runtime variable.
-        knobs = {"gomaxprocs"} if service.language == "go" else set()
-        errors += _concurrency_errors(
-            index,
-            configuration,
-            knobs,
-            f"a {service.language} command service",
-            hint=" (a command service's threads and workers are set in its own argv)",
-        )
-        preset = PRESETS.get(configuration.preset or "")
-        if preset and preset.languages and service.language not in preset.languages:
-            errors.append(
-                {
-                    "loc": ("configurations", index, "preset"),
-                    "msg": f"preset {preset.name} is only for {', '.join(preset.languages)} "
-                    f"(service.language is {service.language})",
-                }
-            )
-    if errors:
-        raise SpecError(errors)
-
-
-def _concurrency_errors(
-    index: int, configuration: ConfigurationSpec, accepted: set[str], who: str, hint: str = ""
-) -> list[dict[str, Any]]:
-    errors = []
-    for knob in configuration.concurrency.knobs():
-        if knob not in accepted:
-            has = f"it accepts {', '.join(sorted(accepted))}" if accepted else "it has no concurrency knob but `cores`"
-            errors.append(
-                {
-                    "loc": ("configurations", index, "concurrency", knob),
-                    "msg": f"{who} has no `{knob}`: {has}{hint}",
-                }
-            )
-    return errors
-
-
-def validate_cores(spec: ExperimentSpec, service_cpus: set[int] | None) -> None:
-    """`concurrency.cores` must fit the measurement's service cores (None: nothing is pinned,
-    as on a one-core machine, so no core count can be given)."""
-    errors = []
-    for index, configuration in enumerate(spec.configurations):
-        cores = configuration.concurrency.cores
-        if cores is None or (service_cpus is not None and cores <= len(service_cpus)):
-            continue
-        available = (
-            f"the service has {len(service_cpus)} core(s) here ({','.join(map(str, sorted(service_cpus)))}); "
-            "give it more with TRACETAX_SERVICE_CPUS"
-            if service_cpus is not None
-            else "this machine does not pin the service (one core), so no core count can be given"
-        )
-        errors.append(
-            {"loc": ("configurations", index, "concurrency", "cores"), "msg": f"{cores} cores asked: {available}"}
-        )
-    if errors:
-        raise SpecError(errors)
-
-
-def load_spec_file(path: Path) -> AnySpec:
-    """Read a JSON or YAML spec; errors name the file and each bad field."""
-    try:
-        raw = yaml.safe_load(path.read_text())
-    except (OSError, yaml.YAMLError) as error:
-        raise SpecError([{"loc": (str(path),), "msg": f"cannot read the spec: {error}"}]) from error
-    try:
-        return parse_spec(raw)
-    except ValidationError as error:
-        raise SpecError([{"loc": tuple(e["loc"]), "msg": e["msg"]} for e in error.errors(include_url=False)]) from error

@@ -1,10 +1,15 @@
-"""What a subject (what an experiment measures) plugs into: one small interface, defined once.
+"""What a subject (what an experiment measures) plugs into: small interfaces, one per reader,
+defined once (as the Collector's testbed splits its load generator, runner, backend and
+validator).
 
-The engine runs a subject's rounds through `RoundSubject` (tracetax.engine.round) and knows no
-subject by name. Everything else that differs between subjects (validation at submission, the
-after-run collection, the diagnostics, a check's verdict, its budget fields, the CLI's tables)
-is a method of its `Subject`, looked up in the registry (tracetax.subjects.registry): a third
-subject is one new folder beside service/ and collector/ and one line there.
+A `Subject` is its name, its spec model and its parts: the rules a spec is held to at
+submission (`SpecRules`), what the engine runs (`RoundsRunner`: the engine itself only sees
+the `RoundSubject` it hands over, tracetax.engine.round), the after-run read-back
+(`Readback`), a round's figures as answered (`Results`), what a finished experiment means
+(`Diagnosis`), a check's verdict and history (`Judgement`) and the CLI's tables
+(`Presentation`, whose tables are the subject's own rich module: this interface imports no
+rich). Each is looked up in the registry (tracetax.subjects.registry): a third subject is one
+new folder beside service/ and collector/ and one line there.
 """
 
 from __future__ import annotations
@@ -12,10 +17,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel
-from rich.console import RenderableType
 from sqlalchemy.orm import Session
 
 from tracetax.clients.readback import RunReadback
@@ -33,8 +37,12 @@ from tracetax.engine.settle import Settle, fixed_settle
 from tracetax.history.metrics import HistoryMetricText as HistoryMetricText  # re-exported: a subject names its
 from tracetax.history.metrics import HistoryUnit as HistoryUnit  # history metrics in the history's vocabulary
 from tracetax.lab.pipelines import OverlayPolicy
+from tracetax.spec.base import SubjectSpec
 
-SpecT = TypeVar("SpecT", bound=BaseModel)
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+SpecT = TypeVar("SpecT", bound=SubjectSpec)
 DiagnosticsT = TypeVar("DiagnosticsT", bound=BaseModel)
 
 
@@ -105,25 +113,18 @@ def figure_metric(figure: Figure | None, unit: HistoryUnit) -> HistoryMetric:
 class CliReport:
     """What `tracetax run` prints of a finished experiment, after its progress bar."""
 
+    # Renderables the CLI prints (rich tables, made by the subject's presentation module).
     tables: Sequence[RenderableType]
     # Warnings about the run (rounds the subject's own figures flag), printed in yellow.
     warnings: list[str]
 
 
-class Subject(ABC, Generic[SpecT, DiagnosticsT]):
-    """One kind of subject. Its spec type is SpecT (the spec's `subject` field is `name`), its
-    diagnostics DiagnosticsT."""
+# -- The parts of a subject: each what one reader of it needs, and nothing else -------------------
 
-    # The spec's `subject` value.
-    name: ClassVar[str]
-    # In messages: "a service", "a Collector pipeline".
-    description: ClassVar[str]
-    # The budget fields a check of this subject may set.
-    budget_fields: ClassVar[frozenset[str]]
-    # Whether re-collecting the ledger (POST .../ledger) answers the rounds' service ledgers.
-    answers_round_ledgers: ClassVar[bool]
-    # The metrics a check's history keeps for this subject (`history_metrics`), by name.
-    history_metric_text: ClassVar[dict[str, HistoryMetricText]]
+
+class SpecRules(ABC, Generic[SpecT]):
+    """At submission (the API, the CLI, a check, a tuning): what a spec asks, checked before
+    anything runs, and how it is named."""
 
     @abstractmethod
     def label(self, spec: SpecT) -> str:
@@ -147,6 +148,49 @@ class Subject(ABC, Generic[SpecT, DiagnosticsT]):
         """The budget lines tighter than this machine is known to resolve (none without a calibration)."""
         return []
 
+    def service_name(self, spec: SpecT) -> str | None:
+        """The service name its logs carry; None: it sends no service logs."""
+        return None
+
+
+class RoundsRunner(ABC, Generic[SpecT]):
+    """What the engine runs for a spec (the runner), and whether a look has seen enough."""
+
+    @abstractmethod
+    def rounds(self, spec: SpecT, context: SubjectContext) -> RoundSubject:
+        """What the engine runs for this spec: its rounds, and the aggregation of them."""
+
+    def sufficiency(
+        self, session: Session, experiment: Experiment, spec: SpecT, context: SubjectContext, check: Check | None
+    ) -> Sufficiency | None:
+        """After a planned look of a running experiment: whether it has the precision its spec
+        asks for (a check's: every budget line conclusive); None when it asked for a number of
+        rounds."""
+        return None
+
+
+class Readback(ABC, Generic[SpecT]):
+    """After the run, or again on request: what the backends hold of its rounds."""
+
+    # Whether re-collecting the ledger (POST .../ledger) answers the rounds' service ledgers.
+    answers_round_ledgers: ClassVar[bool] = False
+
+    @abstractmethod
+    async def collect(
+        self, session: Session, experiment: Experiment, spec: SpecT, readback: RunReadback, context: SubjectContext
+    ) -> None:
+        """Read what the backends hold of the experiment's rounds, and store it."""
+
+
+class Results(ABC):
+    """A stored round's figures, as the API answers them, and how the API describes one
+    configuration's aggregates (what the rounds' `aggregate` stores)."""
+
+    # The description of one configuration's aggregates (a TypedDict or a model, with a
+    # `configuration` key; `subject` too, for every subject but the first): the results'
+    # OpenAPI and the UI's generated types read it.
+    aggregates_answer: ClassVar[Any]
+
     @abstractmethod
     def figures(self, stored: dict[str, Any] | None) -> Figures | None:
         """A stored round's figures (`Round.figures`), typed; None for a round that never ran."""
@@ -156,15 +200,13 @@ class Subject(ABC, Generic[SpecT, DiagnosticsT]):
         """A stored round's figures under the keys a round's answer has always had:
         open_phase, closed_phase, max_throughput_rps and requests_total."""
 
-    @abstractmethod
-    def rounds(self, spec: SpecT, context: SubjectContext) -> RoundSubject:
-        """What the engine runs for this spec."""
 
-    @abstractmethod
-    async def collect(
-        self, session: Session, experiment: Experiment, spec: SpecT, readback: RunReadback, context: SubjectContext
-    ) -> None:
-        """After the run (or again on request): read what the backends hold of its rounds."""
+class Diagnosis(ABC, Generic[SpecT, DiagnosticsT]):
+    """What a finished experiment means (GET .../diagnostics, a tuning's ranking)."""
+
+    # How the API describes the diagnostics (their model, or one that types their stored dicts;
+    # a `subject` field names the subject).
+    answer: ClassVar[type[BaseModel]]
 
     @abstractmethod
     def diagnostics(
@@ -176,6 +218,15 @@ class Subject(ABC, Generic[SpecT, DiagnosticsT]):
         options: DiagnosticsOptions,
     ) -> DiagnosticsT:
         """What a finished experiment means."""
+
+
+class Judgement(ABC, Generic[SpecT]):
+    """A check of this subject: its budget lines, its verdict and what its history keeps."""
+
+    # The budget fields a check of this subject may set.
+    budget_fields: ClassVar[frozenset[str]]
+    # The metrics a check's history keeps for this subject (`history_metrics`), by name.
+    history_metric_text: ClassVar[dict[str, HistoryMetricText]]
 
     @abstractmethod
     def verdict(
@@ -201,24 +252,42 @@ class Subject(ABC, Generic[SpecT, DiagnosticsT]):
         """What a finished check's history keeps of its candidate against the baseline: one
         figure per name of `history_metric_text`, read as the check's verdict reads them."""
 
-    def sufficiency(
-        self, session: Session, experiment: Experiment, spec: SpecT, context: SubjectContext, check: Check | None
-    ) -> Sufficiency | None:
-        """After a planned look of a running experiment: whether it has the precision its spec
-        asks for (a check's: every budget line conclusive); None when it asked for a number of
-        rounds. Pipelines run their rounds (no precision yet)."""
-        return None
 
-    def service_name(self, spec: SpecT) -> str | None:
-        """The service name its logs carry; None: it sends no service logs."""
-        return None
+class Presentation(ABC, Generic[SpecT]):
+    """How the command line shows a finished experiment (the tables are the subject's own
+    module's, which imports rich; this interface does not)."""
 
     @abstractmethod
     def cli_report(
-        self,
-        session: Session,
-        experiment: Experiment,
-        spec: SpecT,
-        aggregates: Sequence[dict[str, Any]],
+        self, session: Session, experiment: Experiment, spec: SpecT, aggregates: Sequence[dict[str, Any]]
     ) -> CliReport:
         """`tracetax run`'s tables for a finished experiment (`aggregates`: its configurations' results)."""
+
+
+@dataclass(frozen=True)
+class Subject(Generic[SpecT, DiagnosticsT]):
+    """One kind of subject, made of its parts: each reader (the submission, the engine, the
+    collection, the API's answers, the diagnostics, a check, the CLI) looks up the part it
+    needs. Its spec is a `spec_model` whose `subject` field is `name`."""
+
+    # The spec's `subject` value.
+    name: str
+    # In messages: "a service", "a Collector pipeline".
+    description: str
+    # Its spec's model (the union of every subject's is built from these: subjects/union.py).
+    spec_model: type[SpecT]
+    rules: SpecRules[SpecT]
+    runner: RoundsRunner[SpecT]
+    readback: Readback[SpecT]
+    results: Results
+    diagnosis: Diagnosis[SpecT, DiagnosticsT]
+    judgement: Judgement[SpecT]
+    presentation: Presentation[SpecT]
+
+    @property
+    def budget_fields(self) -> frozenset[str]:
+        return self.judgement.budget_fields
+
+    @property
+    def history_metric_text(self) -> dict[str, HistoryMetricText]:
+        return self.judgement.history_metric_text

@@ -2574,7 +2574,7 @@ export interface components {
         };
         /**
          * PipelineSideBySideAggregate
-         * @description The variant in its rounds' side-by-side phases (engine/aggregate.py
+         * @description The variant in its rounds' side-by-side phases (subjects/collector/aggregate.py
          *     `pipeline_side_by_side_summary`): what cores per 10k spans/s and peak RSS are paired from.
          */
         PipelineSideBySideAggregate: {
@@ -3136,7 +3136,7 @@ export interface components {
         };
         /**
          * SideBySideAggregate
-         * @description The configuration in its rounds' side-by-side phases (engine/aggregate.py
+         * @description The configuration in its rounds' side-by-side phases (subjects/service/aggregate.py
          *     `side_by_side_summary`): what CPU per request, RSS and p50 are paired from.
          */
         SideBySideAggregate: {

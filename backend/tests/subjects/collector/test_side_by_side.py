@@ -113,7 +113,8 @@ def test_the_phase_telemetry_carries_its_own_run_id() -> None:
 
 
 def test_the_aggregates_keep_the_solo_figures_and_add_the_phase_s() -> None:
-    from tracetax.engine.aggregate import RoundData, aggregate_variant
+    from tracetax.engine.aggregate import RoundData
+    from tracetax.subjects.collector.aggregate import aggregate_variant
 
     def round_(index: int, side: dict[str, Any]) -> RoundData:
         figures = {"measured": {"ledger": {"lost": 0}}, "side_by_side": side}

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from tracetax.lab import pipelines
+from tracetax.spec.base import SpecError
 from tracetax.spec.collector import PipelineSpec
-from tracetax.spec.service import SpecError
 from tracetax.subjects.collector import validation
 from tracetax.subjects.collector.validation import validate_pipelines
 

@@ -24,8 +24,8 @@ from tests.lab.test_pipelines import needs_collector
 from tracetax.lab import pipelines
 from tracetax.lab.pipelines import OverlayPolicy, OverlayRefusedError, PipelineConfigError
 from tracetax.lab.redact import REDACTED, redact, redact_environment
+from tracetax.spec.base import SpecError
 from tracetax.spec.collector import PipelineSpec, VariantSpec
-from tracetax.spec.service import SpecError
 from tracetax.subjects.collector.validation import validate_pipelines
 
 SECRET = "postgresql://tracetax:hunter2-very-secret@db.internal/tracetax"

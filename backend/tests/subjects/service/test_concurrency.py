@@ -10,10 +10,13 @@ import pytest
 from pydantic import ValidationError
 
 from tracetax.demos.catalog import ModeSpec, ServiceManifest
-from tracetax.engine.aggregate import RoundData, thread_groups
+from tracetax.engine.aggregate import RoundData
 from tracetax.engine.sampler import thread_group, thread_group_summary
 from tracetax.profiling.samplers import NodeCpuProfile, PySpy
-from tracetax.spec.service import ExperimentSpec, SpecError, validate_against_catalog, validate_command, validate_cores
+from tracetax.spec.base import SpecError
+from tracetax.spec.catalog import validate_against_catalog, validate_command, validate_cores
+from tracetax.spec.service import ExperimentSpec
+from tracetax.subjects.service.aggregate import thread_groups
 from tracetax.subjects.service.runner import concurrency_environment, service_cores
 from tracetax.system.placement import Placement
 

@@ -5,20 +5,22 @@ field, as its submission would be."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Body
 
 from tracetax.api.deps import SpecRoute, submission_errors
 from tracetax.api.schemas.calibrations import CalibrationRequest
 from tracetax.api.schemas.checks import CheckBody, field_of
 from tracetax.spec.estimate import SpecEstimate, estimate_of
-from tracetax.spec.service import SpecBody
+from tracetax.subjects.union import SpecBody
 
 # SpecRoute: a body of either subject; its 422s name fields as written.
 router = APIRouter(prefix="/api/v1", tags=["estimates"], route_class=SpecRoute)
 
 
 @router.post("/experiments/estimate", response_model=SpecEstimate)
-def estimate_experiment(spec: SpecBody) -> SpecEstimate:
+def estimate_experiment(spec: Annotated[SpecBody, Body()]) -> SpecEstimate:
     """The estimated wall time of an experiment spec (the body of `POST /experiments`), and how
     it adds up: rounds x (configurations x one run + the side-by-side phase)."""
     return estimate_of(spec)

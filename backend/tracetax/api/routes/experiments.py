@@ -11,9 +11,10 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, HTTPException, Query, Response, status
+from fastapi import APIRouter, Body, Depends, HTTPException, Query, Response, status
 from fastapi.responses import PlainTextResponse
 from fastapi.sse import EventSourceResponse, ServerSentEvent
+from pydantic import BaseModel
 
 from tracetax.api.auth import FORBIDDEN, REVEALABLE, require_allowed_service
 from tracetax.api.deps import (
@@ -27,7 +28,7 @@ from tracetax.api.deps import (
     secrets_filled,
     submission_errors,
 )
-from tracetax.api.schemas.diagnostics import PipelineDiagnostics as PipelineDiagnosticsAnswer
+from tracetax.api.schemas.diagnostics import AnyDiagnostics
 from tracetax.api.schemas.errors import QUEUE_FULL, error_responses
 from tracetax.api.schemas.experiments import (
     ExperimentCreated,
@@ -44,13 +45,11 @@ from tracetax.db import repository as repo
 from tracetax.db.models import Experiment
 from tracetax.diagnostics import stack_diff, stacks
 from tracetax.diagnostics.ledger import RoundLedger
-from tracetax.diagnostics.pipeline import PipelineDiagnostics
-from tracetax.diagnostics.report import Diagnostics
 from tracetax.diagnostics.stacks import FlameGraph
 from tracetax.spec.redaction import redact
-from tracetax.spec.service import SpecBody, parse_spec, subject_of
 from tracetax.subjects.base import DiagnosticsOptions
 from tracetax.subjects.registry import subject_for, subject_named
+from tracetax.subjects.union import SpecBody, parse_spec, subject_of
 
 # SpecRoute: the create route's body is a spec of either subject; its 422s name fields as written.
 router = APIRouter(prefix="/api/v1/experiments", tags=["experiments"], route_class=SpecRoute)
@@ -72,7 +71,7 @@ STOPPING_RETRY_MS = 5000
     },
 )
 def create_experiment(
-    spec: SpecBody, engine: EngineDep, settings: SettingsDep, from_experiment: FromExperiment = None
+    spec: Annotated[SpecBody, Body()], engine: EngineDep, settings: SettingsDep, from_experiment: FromExperiment = None
 ) -> ExperimentCreated:
     """Validate the spec and queue the experiment: a service (`subject: service`, the default)
     or a Collector pipeline (`subject: collector`). One experiment measures at a time; the
@@ -176,7 +175,7 @@ def get_results(
     rounds = []
     for round_ in experiment.rounds:
         summary = RoundSummary.of(round_, subject)
-        phases = subject.round_phases(round_.figures)
+        phases = subject.results.round_phases(round_.figures)
         rounds.append(
             RoundRaw(
                 **summary.model_dump(),
@@ -246,8 +245,8 @@ async def experiment_events(
 
 @router.get(
     "/{experiment_id}/diagnostics",
-    # The pipeline's answer typed to its ledger's leaves (the same JSON as PipelineDiagnostics).
-    response_model=Diagnostics | PipelineDiagnosticsAnswer,
+    # Each subject's answer as it describes it (a pipeline's typed to its ledger's leaves).
+    response_model=AnyDiagnostics,
     responses=error_responses({404: "not found", 409: "not finished yet"}),
 )
 def get_diagnostics(
@@ -265,7 +264,7 @@ def get_diagnostics(
             description="Collector pipelines: size the recommendation for this span rate.",
         ),
     ] = None,
-) -> Diagnostics | PipelineDiagnostics:
+) -> BaseModel:
     """Overhead against the baseline with 95% intervals, the noise floor, the span ledger of
     every round, sample trace ids and the recommended processor setting. For a Collector
     pipeline (`subject: collector`): each variant's cost against the baseline pipeline, the
@@ -280,9 +279,7 @@ def get_diagnostics(
             raise HTTPException(status.HTTP_404_NOT_FOUND, f"no experiment {experiment_id}")
         spec = parse_spec(stored.spec)
         options = DiagnosticsOptions(cpu_budget_pct, target_spans_per_s)
-        answer: Diagnostics | PipelineDiagnostics = subject_for(spec).diagnostics(
-            session, stored, spec, engine.subjects, options
-        )
+        answer: BaseModel = subject_for(spec).diagnosis.diagnostics(session, stored, spec, engine.subjects, options)
         return answer
 
 
@@ -412,5 +409,5 @@ def recollect_ledger(experiment_id: str, engine: EngineDep) -> list[RoundLedger]
     asyncio.run(engine.collect_ledger(experiment_id))
     with engine.sessions() as session:
         readings = repo.ledger_readings(session, experiment_id)
-        answers = subject_named(subject_of(experiment.spec)).answers_round_ledgers
+        answers = subject_named(subject_of(experiment.spec)).readback.answers_round_ledgers
         return [RoundLedger.model_validate(r.ledger) for r in readings if answers]

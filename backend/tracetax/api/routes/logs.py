@@ -13,8 +13,8 @@ from tracetax.api.schemas.errors import error_responses
 from tracetax.api.schemas.logs import ExperimentLogs, LogRecord
 from tracetax.clients.base import BackendError
 from tracetax.clients.readback import RUN_ID_LABEL, quoted
-from tracetax.spec.service import parse_spec
 from tracetax.subjects.registry import subject_for
+from tracetax.subjects.union import parse_spec
 
 router = APIRouter(prefix="/api/v1/experiments", tags=["logs"])
 
@@ -41,7 +41,7 @@ async def get_logs(
         require_configuration(experiment, configuration)
     spec = parse_spec(experiment.spec)
     subject = subject_for(spec)
-    service_name = subject.service_name(spec)
+    service_name = subject.rules.service_name(spec)
     if service_name is None:
         # A Collector pipeline: telemetrygen sends spans only; the lab Collectors' own logs are
         # in each round's work directory and, for a failed round, in its log tail.

@@ -17,8 +17,9 @@ from tracetax.history.gate import OverallVerdict
 from tracetax.spec.collector import PipelineSpec, SpanLoadSpec, VariantSpec
 from tracetax.spec.inputs import SEED_MAX, SEED_MIN, InputModel
 from tracetax.spec.provenance import HistoryGate, Provenance
-from tracetax.spec.service import ConfigurationSpec, ExperimentSpec, LoadSpec, Precision, ServiceRef, subject_of
+from tracetax.spec.service import ConfigurationSpec, ExperimentSpec, LoadSpec, Precision, ServiceRef
 from tracetax.subjects.registry import subject_named
+from tracetax.subjects.union import subject_of
 
 
 def _check_location(spec_loc: Sequence[Any]) -> Sequence[Any]:

@@ -1,51 +1,18 @@
-"""What GET …/diagnostics answers for a Collector pipeline, typed to the leaves.
-
-diagnostics/pipeline.py builds the answer and keeps a round's ledger and its read-back as the
-dicts lab/ledger.py and pipeline_traces.py write; these models describe the same answer with
-those dicts typed (api/schemas/results.py), so the OpenAPI says what they hold. extra="allow":
-a field the producer adds passes through rather than being dropped.
-"""
+"""What GET …/diagnostics answers: a finished experiment's diagnostics as its subject
+describes them (its diagnosis' `answer`: a service's diagnostics, a pipeline's with its
+ledger typed to the leaves), looked up in the registry."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
 
-from tracetax.api.schemas.results import PipelineLedger, StoredTraces
-from tracetax.diagnostics.overhead import Change, NoiseFloor
-from tracetax.diagnostics.pipeline import SpanDelay
-from tracetax.diagnostics.pipeline_recommend import PipelineRecommendation
-from tracetax.diagnostics.rounds import SideBySideUse
+from tracetax.api.schemas.by_subject import by_subject
+from tracetax.subjects.registry import SUBJECTS
 
-
-class PipelineRoundLedger(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-    configuration: str
-    round: int
-    run_id: str
-    # generated -> receiver -> processors -> exporter -> downstream
-    ledger: PipelineLedger
-    # What reached Tempo, read after the run: None until collected; {error} when Tempo did not answer.
-    stored: StoredTraces | None = None
-
-
-class PipelineDiagnostics(BaseModel):
-    """diagnostics.pipeline.PipelineDiagnostics as answered (see there for each field)."""
-
-    model_config = ConfigDict(extra="allow")
-
-    subject: Literal["collector"] = "collector"
-    experiment_id: str
-    baseline: str
-    overhead: dict[str, dict[str, Change]]
-    noise_floor: dict[str, NoiseFloor]
-    flagged_rounds: list[str]
-    stack_down_rounds: list[str] = []
-    saturated_rounds: list[str]
-    ledger: list[PipelineRoundLedger]
-    span_delay: dict[str, SpanDelay]
-    recommendation: PipelineRecommendation
-    # Which figures were paired from the rounds' side-by-side phases; None without such a phase.
-    side_by_side: SideBySideUse | None = None
+if TYPE_CHECKING:
+    AnyDiagnostics = BaseModel
+else:
+    # One experiment's diagnostics, its subject's shape (picked by `subject`).
+    AnyDiagnostics = by_subject({name: subject.diagnosis.answer for name, subject in SUBJECTS.items()})

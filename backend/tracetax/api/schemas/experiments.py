@@ -95,7 +95,7 @@ class RoundSummary(BaseModel):
     @classmethod
     def of(cls, round_: Round, subject: Subject[Any, Any]) -> RoundSummary:
         """The round's summary; its figures are read as `subject`'s (its experiment's)."""
-        phases = subject.round_phases(round_.figures)
+        phases = subject.results.round_phases(round_.figures)
         open_phase = phases["open_phase"] or {}
         return cls(
             round_index=round_.round_index,

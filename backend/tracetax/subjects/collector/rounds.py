@@ -8,12 +8,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tracetax.engine.aggregate import RoundData, aggregate_pipeline
-from tracetax.engine.figures import PipelineSideBySide
+from tracetax.diagnostics.pipeline_figures import PipelineSideBySide
+from tracetax.engine.aggregate import RoundData
 from tracetax.engine.round import RoundOutcome, Slot, TogetherSlot
 from tracetax.lab import pipelines, telemetrygen
 from tracetax.native_stack.components import COLLECTOR_BUILD
 from tracetax.spec.collector import PipelineSpec
+from tracetax.subjects.collector.aggregate import aggregate_pipeline
+from tracetax.subjects.collector.answers import PipelineAggregates
 from tracetax.subjects.collector.runner import PipelineRoundContext, run_pipeline_round
 from tracetax.subjects.collector.side_by_side import run_side_by_side
 from tracetax.subjects.together import side_run_id
@@ -67,5 +69,5 @@ class PipelineRounds:
             ctx.figures.side_by_side = slot.together
         return run_pipeline_round(ctx)
 
-    def aggregate(self, rounds: Sequence[RoundData]) -> dict[str, dict[str, Any]]:
+    def aggregate(self, rounds: Sequence[RoundData]) -> dict[str, PipelineAggregates]:
         return aggregate_pipeline([c.name for c in self.spec.configurations], rounds)

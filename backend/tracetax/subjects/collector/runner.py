@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from tracetax.demos.process import ServiceError, ServiceProcess
-from tracetax.engine.figures import CollectorFigures, PipelineRamp, PipelineWindow
+from tracetax.diagnostics.pipeline_figures import CollectorFigures, PipelineRamp, PipelineWindow
 from tracetax.engine.isolation import PhaseWatch
 from tracetax.engine.round import (
     STOP_GRACE_S,

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tracetax.demos.process import ServiceError
-from tracetax.engine.figures import PipelineSideBySide
+from tracetax.diagnostics.pipeline_figures import PipelineSideBySide
 from tracetax.engine.round import RoundCancelledError, TogetherSlot, hold_phase
 from tracetax.engine.sampler import Sampler, resource_summary
 from tracetax.lab import pipelines, telemetrygen

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from pydantic import BaseModel
 from sqlalchemy.orm import Session
 
 from tracetax.clients.readback import RunReadback
@@ -22,46 +23,36 @@ from tracetax.diagnostics.pipeline import (
     diagnostics_for,
     pipeline_samples,
 )
+from tracetax.diagnostics.pipeline_figures import CollectorFigures, collector_phases
 from tracetax.diagnostics.rounds import flags_that_matter
-from tracetax.engine.figures import CollectorFigures, collector_phases
 from tracetax.engine.round import RoundSubject
 from tracetax.lab.pipelines import OverlayPolicy
 from tracetax.spec.collector import PipelineSpec
 from tracetax.subjects.base import (
     CliReport,
+    Diagnosis,
     DiagnosticsOptions,
     HistoryMetric,
     HistoryMetricText,
+    Judgement,
+    Presentation,
+    Readback,
+    Results,
+    RoundsRunner,
+    SpecRules,
     Subject,
     SubjectContext,
     relative_metric,
 )
+from tracetax.subjects.collector import answers
+from tracetax.subjects.collector.answers import PipelineAggregates
 from tracetax.subjects.collector.rounds import PipelineRounds
 from tracetax.subjects.collector.tables import ledger_table, pipeline_results_table, recommendation_table
 from tracetax.subjects.collector.validation import span_errors, validate_pipelines
 from tracetax.subjects.tables import changes_table
 
 
-class Collector(Subject[PipelineSpec, PipelineDiagnostics]):
-    name: ClassVar[str] = "collector"
-    description: ClassVar[str] = "a Collector pipeline"
-    budget_fields: ClassVar[frozenset[str]] = frozenset(PIPELINE_BUDGET_FIELDS)
-    # A pipeline's counters are read during each round; re-collecting reads Tempo's side only.
-    answers_round_ledgers: ClassVar[bool] = False
-    history_metric_text: ClassVar[dict[str, HistoryMetricText]] = {
-        "cores_per_10k_spans_s": HistoryMetricText(
-            "Collector cores per 10k spans/s overhead", "pct", "cores_per_10k_overhead_pct"
-        ),
-        "rss_max_bytes": HistoryMetricText("Collector peak RSS overhead", "pct", "rss_overhead_pct"),
-        "lost_spans": HistoryMetricText("spans lost in the pipeline", "spans", "max_lost_spans"),
-    }
-
-    def figures(self, stored: dict[str, Any] | None) -> CollectorFigures | None:
-        return CollectorFigures.of(stored)
-
-    def round_phases(self, stored: dict[str, Any] | None) -> dict[str, Any]:
-        return collector_phases(CollectorFigures.of(stored))
-
+class CollectorRules(SpecRules[PipelineSpec]):
     def label(self, spec: PipelineSpec) -> str:
         return "collector"
 
@@ -74,9 +65,28 @@ class Collector(Subject[PipelineSpec, PipelineDiagnostics]):
         validate_pipelines(spec, overlays)
         return None
 
+
+class CollectorRunner(RoundsRunner[PipelineSpec]):
+    """Pipelines run their rounds (no precision yet: no sufficiency of their own)."""
+
     def rounds(self, spec: PipelineSpec, context: SubjectContext) -> RoundSubject:
         overlays = OverlayPolicy.from_settings(context.settings)
         return PipelineRounds(spec, context.lab_export_endpoint, overlays)
+
+
+class CollectorResults(Results):
+    aggregates_answer: ClassVar[Any] = PipelineAggregates
+
+    def figures(self, stored: dict[str, Any] | None) -> CollectorFigures | None:
+        return CollectorFigures.of(stored)
+
+    def round_phases(self, stored: dict[str, Any] | None) -> dict[str, Any]:
+        return collector_phases(CollectorFigures.of(stored))
+
+
+class CollectorReadback(Readback[PipelineSpec]):
+    # A pipeline's counters are read during each round; re-collecting reads Tempo's side only.
+    answers_round_ledgers: ClassVar[bool] = False
 
     async def collect(
         self,
@@ -89,6 +99,11 @@ class Collector(Subject[PipelineSpec, PipelineDiagnostics]):
         # A pipeline's counters were read during each round; Tempo's side now.
         await collect_pipeline_traces(session, experiment, readback, context.settings.ledger_settle_s)
 
+
+class CollectorDiagnosis(Diagnosis[PipelineSpec, PipelineDiagnostics]):
+    # Its ledger's dicts typed to the leaves (the same JSON as PipelineDiagnostics).
+    answer: ClassVar[type[BaseModel]] = answers.PipelineDiagnostics
+
     def diagnostics(
         self,
         session: Session,
@@ -99,6 +114,17 @@ class Collector(Subject[PipelineSpec, PipelineDiagnostics]):
     ) -> PipelineDiagnostics:
         readings = repo.ledger_readings(session, experiment.id)
         return diagnostics_for(experiment, spec, readings, options.target_spans_per_s)
+
+
+class CollectorJudgement(Judgement[PipelineSpec]):
+    budget_fields: ClassVar[frozenset[str]] = frozenset(PIPELINE_BUDGET_FIELDS)
+    history_metric_text: ClassVar[dict[str, HistoryMetricText]] = {
+        "cores_per_10k_spans_s": HistoryMetricText(
+            "Collector cores per 10k spans/s overhead", "pct", "cores_per_10k_overhead_pct"
+        ),
+        "rss_max_bytes": HistoryMetricText("Collector peak RSS overhead", "pct", "rss_overhead_pct"),
+        "lost_spans": HistoryMetricText("spans lost in the pipeline", "spans", "max_lost_spans"),
+    }
 
     def verdict(
         self,
@@ -149,6 +175,8 @@ class Collector(Subject[PipelineSpec, PipelineDiagnostics]):
             "lost_spans": HistoryMetric(estimate=lost, low=lost, high=lost, unit="spans"),
         }
 
+
+class CollectorPresentation(Presentation[PipelineSpec]):
     def cli_report(
         self, session: Session, experiment: Experiment, spec: PipelineSpec, aggregates: Sequence[dict[str, Any]]
     ) -> CliReport:
@@ -177,4 +205,15 @@ def _lost_spans(experiment: Experiment) -> float | None:
     return None if lost is None else float(lost)
 
 
-COLLECTOR = Collector()
+COLLECTOR: Subject[PipelineSpec, PipelineDiagnostics] = Subject(
+    name="collector",
+    description="a Collector pipeline",
+    spec_model=PipelineSpec,
+    rules=CollectorRules(),
+    runner=CollectorRunner(),
+    readback=CollectorReadback(),
+    results=CollectorResults(),
+    diagnosis=CollectorDiagnosis(),
+    judgement=CollectorJudgement(),
+    presentation=CollectorPresentation(),
+)

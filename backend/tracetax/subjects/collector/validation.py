@@ -16,8 +16,8 @@ from typing import Any
 
 from tracetax.core.config import Settings
 from tracetax.lab import pipelines, telemetrygen
+from tracetax.spec.base import SpecError
 from tracetax.spec.collector import MAX_SPANS_PER_S, PipelineSpec
-from tracetax.spec.service import SpecError
 
 # All of one request's `otelcol validate` runs together, in seconds: twice one run's own timeout.
 VALIDATION_BUDGET_S = 2 * pipelines.VALIDATE_TIMEOUT_S

@@ -8,12 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from tracetax.demos.catalog import ServiceManifest
-from tracetax.engine.aggregate import RoundData, aggregate
-from tracetax.engine.figures import ServiceSideBySide
+from tracetax.diagnostics.service_figures import ServiceSideBySide
+from tracetax.engine.aggregate import RoundData
 from tracetax.engine.loadgen import LoadDriver
 from tracetax.engine.round import RoundOutcome, Slot, TogetherSlot
 from tracetax.engine.settle import Settle
 from tracetax.spec.service import ExperimentSpec
+from tracetax.subjects.service.aggregate import aggregate
+from tracetax.subjects.service.answers import ConfigurationAggregates
 from tracetax.subjects.service.runner import RoundContext, run_round
 from tracetax.subjects.service.side_by_side import SIDE_RUN_SUFFIX, run_side_by_side
 from tracetax.subjects.service.versions import configuration_versions
@@ -65,7 +67,7 @@ class ServiceRounds:
             ctx.figures.side_by_side = slot.together
         return run_round(ctx)
 
-    def aggregate(self, rounds: Sequence[RoundData]) -> dict[str, dict[str, Any]]:
+    def aggregate(self, rounds: Sequence[RoundData]) -> dict[str, ConfigurationAggregates]:
         spans = self.spec.spans_per_request()
         per_configuration = {c.name: spans if c.exports("traces") else None for c in self.spec.configurations}
         return aggregate([c.name for c in self.spec.configurations], rounds, per_configuration)

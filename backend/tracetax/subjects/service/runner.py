@@ -19,8 +19,8 @@ from urllib.parse import quote
 from tracetax.demos import zero_code
 from tracetax.demos.catalog import ConcurrencyKnob, ServiceManifest
 from tracetax.demos.process import ServiceError, ServiceProcess
+from tracetax.diagnostics.service_figures import ServiceClosedPhase, ServiceFigures, ServiceOpenPhase
 from tracetax.engine import rate_schedules
-from tracetax.engine.figures import ServiceClosedPhase, ServiceFigures, ServiceOpenPhase
 from tracetax.engine.isolation import PhaseWatch
 from tracetax.engine.loadgen import LoadDriver, LoadError, OpenPhaseResult, Requests, RunningLoad
 from tracetax.engine.round import (

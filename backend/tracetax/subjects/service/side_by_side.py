@@ -33,9 +33,10 @@ from typing import Any
 
 from tracetax.demos.process import ServiceError, ServiceProcess
 from tracetax.diagnostics.overhead import SIDE_BY_SIDE_MAX_SHARE_GAP
+from tracetax.diagnostics.service_figures import ServiceSideBySide
 from tracetax.engine import histogram as hdr
 from tracetax.engine import rate_schedules
-from tracetax.engine.figures import Number, ServiceSideBySide, known_sum
+from tracetax.engine.figures import Number, known_sum
 from tracetax.engine.loadgen import LoadError, OpenPhaseResult, RunningLoad
 from tracetax.engine.round import STOP_GRACE_S, RoundCancelledError, TogetherSlot, hold_phase
 from tracetax.engine.sampler import Sampler, resource_summary

@@ -3,9 +3,9 @@ or a user's own command."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from pydantic import BaseModel
 from sqlalchemy.orm import Session
 
 from tracetax.clients.readback import RunReadback
@@ -22,58 +22,38 @@ from tracetax.diagnostics.overhead import precision_status
 from tracetax.diagnostics.report import Diagnostics, samples_by_configuration
 from tracetax.diagnostics.rounds import flags_that_matter
 from tracetax.diagnostics.sequential import design_of
+from tracetax.diagnostics.service_figures import ServiceFigures, service_phases
 from tracetax.engine.experiment import Sufficiency
-from tracetax.engine.figures import ServiceFigures, service_phases
 from tracetax.engine.round import RoundSubject
 from tracetax.lab.pipelines import OverlayPolicy
 from tracetax.spec.service import CommandServiceRef, DemoServiceRef, ExperimentSpec
 from tracetax.subjects.base import (
-    CliReport,
+    Diagnosis,
     DiagnosticsOptions,
     HistoryMetric,
     HistoryMetricText,
+    Judgement,
+    Readback,
+    Results,
+    RoundsRunner,
+    SpecRules,
     Subject,
     SubjectContext,
     figure_metric,
     relative_metric,
 )
+from tracetax.subjects.service.answers import ConfigurationAggregates
 from tracetax.subjects.service.rounds import ServiceRounds
-from tracetax.subjects.service.tables import (
-    results_table,
-    service_changes,
-    thread_groups_table,
-    where_export_table,
-)
+from tracetax.subjects.service.tables import ServicePresentation
 from tracetax.subjects.service.validation import (
     manifest_for,
     request_errors,
     unresolvable_lines,
     validate_service,
 )
-from tracetax.subjects.tables import changes_table
 
 
-class Service(Subject[ExperimentSpec, Diagnostics]):
-    name: ClassVar[str] = "service"
-    description: ClassVar[str] = "a service"
-    budget_fields: ClassVar[frozenset[str]] = frozenset(SERVICE_BUDGET_FIELDS)
-    answers_round_ledgers: ClassVar[bool] = True
-    history_metric_text: ClassVar[dict[str, HistoryMetricText]] = {
-        "p50": HistoryMetricText("p50 latency overhead", "pct", "p50_overhead_pct"),
-        "p99": HistoryMetricText("p99 latency overhead", "pct", "p99_overhead_pct", material_pct=2.0),
-        "cpu_per_request_us": HistoryMetricText("CPU per request overhead", "pct", "cpu_overhead_pct"),
-        "bytes_per_request": HistoryMetricText("OTLP bytes per request", "bytes", "max_bytes_per_request"),
-        # The budget line reads the candidate's own $/month; against a baseline that sends nothing
-        # (the usual `none`) that is its $/month over the baseline's, what the history keeps.
-        "usd_per_month": HistoryMetricText("Δ$/month", "usd", "max_usd_per_month"),
-    }
-
-    def figures(self, stored: dict[str, Any] | None) -> ServiceFigures | None:
-        return ServiceFigures.of(stored)
-
-    def round_phases(self, stored: dict[str, Any] | None) -> dict[str, Any]:
-        return service_phases(ServiceFigures.of(stored))
-
+class ServiceRules(SpecRules[ExperimentSpec]):
     def label(self, spec: ExperimentSpec) -> str:
         """The demo service's language, or "command" for a user's own."""
         return spec.service.language if isinstance(spec.service, DemoServiceRef) else "command"
@@ -95,9 +75,22 @@ class Service(Subject[ExperimentSpec, Diagnostics]):
     def unresolvable(self, session: Session, spec: ExperimentSpec, budget: Budget) -> list[dict[str, Any]]:
         return unresolvable_lines(session, spec, budget)
 
-    def rounds(self, spec: ExperimentSpec, context: SubjectContext) -> RoundSubject:
-        manifest = manifest_for(spec, context.services)
-        return ServiceRounds(spec, manifest, context.driver, context.otlp_endpoint, context.settle)
+    def service_name(self, spec: ExperimentSpec) -> str | None:
+        return spec.service_name
+
+
+class ServiceResults(Results):
+    aggregates_answer: ClassVar[Any] = ConfigurationAggregates
+
+    def figures(self, stored: dict[str, Any] | None) -> ServiceFigures | None:
+        return ServiceFigures.of(stored)
+
+    def round_phases(self, stored: dict[str, Any] | None) -> dict[str, Any]:
+        return service_phases(ServiceFigures.of(stored))
+
+
+class ServiceReadback(Readback[ExperimentSpec]):
+    answers_round_ledgers: ClassVar[bool] = True
 
     async def collect(
         self,
@@ -110,6 +103,10 @@ class Service(Subject[ExperimentSpec, Diagnostics]):
         manifest = manifest_for(spec, context.services)
         await report.collect_ledger(session, experiment, readback, manifest, context.settings.ledger_settle_s)
 
+
+class ServiceDiagnosis(Diagnosis[ExperimentSpec, Diagnostics]):
+    answer: ClassVar[type[BaseModel]] = Diagnostics
+
     def diagnostics(
         self,
         session: Session,
@@ -119,6 +116,19 @@ class Service(Subject[ExperimentSpec, Diagnostics]):
         options: DiagnosticsOptions,
     ) -> Diagnostics:
         return report.build(session, experiment, manifest_for(spec, context.services), options.cpu_budget_pct)
+
+
+class ServiceJudgement(Judgement[ExperimentSpec]):
+    budget_fields: ClassVar[frozenset[str]] = frozenset(SERVICE_BUDGET_FIELDS)
+    history_metric_text: ClassVar[dict[str, HistoryMetricText]] = {
+        "p50": HistoryMetricText("p50 latency overhead", "pct", "p50_overhead_pct"),
+        "p99": HistoryMetricText("p99 latency overhead", "pct", "p99_overhead_pct", material_pct=2.0),
+        "cpu_per_request_us": HistoryMetricText("CPU per request overhead", "pct", "cpu_overhead_pct"),
+        "bytes_per_request": HistoryMetricText("OTLP bytes per request", "bytes", "max_bytes_per_request"),
+        # The budget line reads the candidate's own $/month; against a baseline that sends nothing
+        # (the usual `none`) that is its $/month over the baseline's, what the history keeps.
+        "usd_per_month": HistoryMetricText("Δ$/month", "usd", "max_usd_per_month"),
+    }
 
     def verdict(
         self,
@@ -165,6 +175,16 @@ class Service(Subject[ExperimentSpec, Diagnostics]):
             "usd_per_month": figure_metric(cost.usd_per_month_vs_baseline if cost else None, "usd"),
         }
 
+
+class ServiceRunner(RoundsRunner[ExperimentSpec]):
+    def __init__(self, judgement: Judgement[ExperimentSpec]) -> None:
+        # A check's look is enough when its verdict has no inconclusive line.
+        self.judgement = judgement
+
+    def rounds(self, spec: ExperimentSpec, context: SubjectContext) -> RoundSubject:
+        manifest = manifest_for(spec, context.services)
+        return ServiceRounds(spec, manifest, context.driver, context.otlp_endpoint, context.settle)
+
     def sufficiency(
         self,
         session: Session,
@@ -178,7 +198,7 @@ class Service(Subject[ExperimentSpec, Diagnostics]):
             return None
         if check is not None:
             budget = Budget.model_validate(check.budget)
-            verdict = self.verdict(session, experiment, spec, context, budget, check.strict)
+            verdict = self.judgement.verdict(session, experiment, spec, context, budget, check.strict)
             open_lines = [line.name for line in verdict.lines if line.verdict == "inconclusive"]
             if open_lines:
                 return Sufficiency(False, f"still inconclusive: {', '.join(open_lines)}")
@@ -192,25 +212,6 @@ class Service(Subject[ExperimentSpec, Diagnostics]):
             samples[baseline], candidates, precision.metrics, precision.half_width_pct, design_of(spec)
         )
         return Sufficiency(status.reached, status.summary)
-
-    def service_name(self, spec: ExperimentSpec) -> str | None:
-        return spec.service_name
-
-    def cli_report(
-        self, session: Session, experiment: Experiment, spec: ExperimentSpec, aggregates: Sequence[dict[str, Any]]
-    ) -> CliReport:
-        configurations = list(aggregates)
-        changes = service_changes(samples_by_configuration(experiment), spec.baseline.name, design_of(spec))
-        tables = [
-            results_table(configurations, spec.baseline.name),
-            changes_table(changes, spec.baseline.name),
-            thread_groups_table(configurations, spec),
-        ]
-        if spec.sample_stacks:
-            names = [c["configuration"] for c in configurations]
-            by_name = {c["configuration"]: c for c in configurations}
-            tables.append(where_export_table(list(experiment.rounds), names, by_name))
-        return CliReport(tables, [])
 
 
 def _candidate_cost(session: Session, experiment: Experiment, budget: Budget) -> ConfigurationCost | None:
@@ -227,4 +228,16 @@ def _cost_of_candidate(session: Session, experiment: Experiment, inputs: CostInp
     return next((c for c in costs.configurations if c.configuration == "candidate"), None)
 
 
-SERVICE = Service()
+_JUDGEMENT = ServiceJudgement()
+SERVICE: Subject[ExperimentSpec, Diagnostics] = Subject(
+    name="service",
+    description="a service",
+    spec_model=ExperimentSpec,
+    rules=ServiceRules(),
+    runner=ServiceRunner(_JUDGEMENT),
+    readback=ServiceReadback(),
+    results=ServiceResults(),
+    diagnosis=ServiceDiagnosis(),
+    judgement=_JUDGEMENT,
+    presentation=ServicePresentation(),
+)

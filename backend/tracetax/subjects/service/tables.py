@@ -1,18 +1,22 @@
 """The terminal tables of a service experiment (`tracetax run`): the results, the threads,
-where export runs."""
+where export runs; the service's presentation (the subject's part the CLI asks for them)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.table import Table
+from sqlalchemy.orm import Session
 
-from tracetax.db.models import Round
+from tracetax.db.models import Experiment, Round
 from tracetax.diagnostics.overhead import Change, RoundSample, compare
-from tracetax.diagnostics.sequential import SequentialDesign
+from tracetax.diagnostics.report import samples_by_configuration
+from tracetax.diagnostics.sequential import SequentialDesign, design_of
 from tracetax.diagnostics.stacks import summarize_configuration
 from tracetax.spec.service import ExperimentSpec
-from tracetax.subjects.tables import format_number, format_us
+from tracetax.subjects.base import CliReport, Presentation
+from tracetax.subjects.tables import changes_table, format_number, format_us
 
 
 def results_table(configurations: list[dict[str, Any]], baseline: str) -> Table:
@@ -111,3 +115,21 @@ def where_export_table(rounds: list[Round], names: list[str], aggregates: dict[s
             format_us(summary.export_cpu_per_request_us),
         )
     return table
+
+
+class ServicePresentation(Presentation[ExperimentSpec]):
+    def cli_report(
+        self, session: Session, experiment: Experiment, spec: ExperimentSpec, aggregates: Sequence[dict[str, Any]]
+    ) -> CliReport:
+        configurations = list(aggregates)
+        changes = service_changes(samples_by_configuration(experiment), spec.baseline.name, design_of(spec))
+        tables = [
+            results_table(configurations, spec.baseline.name),
+            changes_table(changes, spec.baseline.name),
+            thread_groups_table(configurations, spec),
+        ]
+        if spec.sample_stacks:
+            names = [c["configuration"] for c in configurations]
+            by_name = {c["configuration"]: c for c in configurations}
+            tables.append(where_export_table(list(experiment.rounds), names, by_name))
+        return CliReport(tables, [])

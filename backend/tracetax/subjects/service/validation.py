@@ -16,13 +16,8 @@ from tracetax.diagnostics.checks import Budget, unresolvable
 from tracetax.diagnostics.overhead import NoiseFloor
 from tracetax.diagnostics.report import samples_by_configuration
 from tracetax.engine.experiment import measurement_placement
-from tracetax.spec.service import (
-    MAX_RATE,
-    DemoServiceRef,
-    ExperimentSpec,
-    validate_against_catalog,
-    validate_cores,
-)
+from tracetax.spec.catalog import validate_against_catalog, validate_cores
+from tracetax.spec.service import MAX_RATE, DemoServiceRef, ExperimentSpec
 
 
 class UnknownServiceError(LookupError):

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from tracetax.engine import histogram as hdr
-from tracetax.engine.aggregate import RoundData, aggregate
+from tracetax.engine.aggregate import RoundData
+from tracetax.subjects.service.aggregate import aggregate
 
 
 def round_of(configuration: str, index: int, latencies_s: list[float], status: str = "completed") -> RoundData:
