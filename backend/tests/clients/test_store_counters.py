@@ -84,7 +84,7 @@ async def test_each_store_answers_or_fails_on_its_own() -> None:
         if request.url.host == "loki":
             return httpx.Response(503, text="not ready")
         if request.url.host == "mimir":
-            return httpx.Response(200, text="<html>a login page</html>\n")
+            return httpx.Response(200, html="<html>a login page</html>\n")
         raise httpx.ConnectError("connection refused", request=request)
 
     reader = StoreCounterReader(
@@ -103,6 +103,7 @@ async def test_each_store_answers_or_fails_on_its_own() -> None:
     assert read["tempo"].process_start is not None and read["tempo"].read_at > 0
     loki_error = read["loki"].error
     assert loki_error is not None and "503" in loki_error and "http://loki/metrics" in loki_error
-    assert read["mimir"].error is not None and read["mimir"].values == {}
+    mimir_error = read["mimir"].error
+    assert mimir_error is not None and "not Prometheus text (Content-Type text/html" in mimir_error
     gone = read["gone"].error
     assert gone is not None and "ConnectError" in gone and "secret" not in gone

@@ -23,6 +23,10 @@ from tracetax.core.urls import redact_url, redact_urls
 
 # Every Go process's collector exposes it: it changes when the store restarts.
 PROCESS_START = "process_start_time_seconds"
+# What a /metrics page is served as: Prometheus text (0.0.4) or OpenMetrics text.
+PROMETHEUS_TEXT = ("text/plain", "application/openmetrics-text")
+# A sample's name past its family's: a counter's, a histogram's or a summary's.
+SAMPLE_SUFFIXES = ("_total", "_sum", "_count", "_bucket")
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,13 @@ class Counter:
 
     sample: str
     labels: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def family(self) -> str:
+        for suffix in SAMPLE_SUFFIXES:
+            if self.sample.endswith(suffix):
+                return self.sample.removesuffix(suffix)
+        return self.sample
 
     @property
     def key(self) -> str:
@@ -59,7 +70,7 @@ def parse(text: str, counters: Sequence[Counter]) -> tuple[dict[str, float], flo
     in a /metrics page. Raises ValueError when the text is not Prometheus text format."""
     values: dict[str, float] = {}
     process_start: float | None = None
-    for family in text_string_to_metric_families(text):
+    for family in text_string_to_metric_families(_families_of(text, [PROCESS_START, *(c.family for c in counters)])):
         for sample in family.samples:
             if sample.name == PROCESS_START:
                 process_start = float(sample.value)
@@ -67,6 +78,18 @@ def parse(text: str, counters: Sequence[Counter]) -> tuple[dict[str, float], flo
                 if counter.matches(sample.name, sample.labels):
                     values[counter.key] = values.get(counter.key, 0.0) + float(sample.value)
     return values, process_start
+
+
+def _families_of(text: str, names: Sequence[str]) -> str:
+    """The page's lines of the metric families named (their HELP, TYPE and samples), whole:
+    Mimir's page holds thousands of series, and parsing all of it took about a second of the
+    stack's core per reading, twice a round."""
+    kept = [
+        line
+        for line in text.splitlines()
+        if line.removeprefix("# HELP ").removeprefix("# TYPE ").startswith(tuple(names)) or not line.strip()
+    ]
+    return "\n".join(kept) + "\n"
 
 
 def metrics_urls(settings: Settings) -> dict[str, str]:
@@ -112,6 +135,9 @@ class StoreCounterReader:
         try:
             response = await http.get(url)
             response.raise_for_status()
+            kind = response.headers.get("content-type", "")
+            if not kind.startswith(PROMETHEUS_TEXT):
+                raise ValueError(f"not Prometheus text (Content-Type {kind or 'missing'})")
             values, process_start = parse(response.text, self.counters[store])
         except (httpx.HTTPError, ValueError) as error:
             cause = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
