@@ -1,6 +1,6 @@
-"""The stores' counters read from their own /metrics: the parsing of each store's page (excerpts
-of the native stack's Tempo, Loki and Mimir, in store_metrics/) and the reader's failures, each
-kept as its store's own (an httpx mock transport: no store runs)."""
+"""The stores' counters read from their own /metrics: the parsing of each store's page (in
+store_metrics/: the families TraceTax reads, as Tempo, Loki and Mimir expose them) and the
+reader's failures, each kept as its store's own (an httpx mock transport: no store runs)."""
 
 from __future__ import annotations
 
