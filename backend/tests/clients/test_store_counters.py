@@ -1,7 +1,6 @@
 """The stores' counters read from their own /metrics: the parsing of each store's page (in
-store_metrics/: the families TraceTax reads, with the names and labels the pinned Tempo,
-Loki and Mimir sources declare; values made up) and the
-reader's failures, each kept as its store's own (an httpx mock transport: no store runs)."""
+store_metrics/: the families TraceTax reads, cut from the native stack's Tempo, Loki and Mimir)
+and the reader's failures, each kept as its store's own (an httpx mock transport: no store runs)."""
 
 from __future__ import annotations
 
@@ -110,6 +109,6 @@ async def test_each_store_answers_or_fails_on_its_own() -> None:
     assert gone is not None and "ConnectError" in gone and "secret" not in gone
 
 
-def test_mimirs_otlp_bodies_leave_its_remote_write_out() -> None:
+def test_mimirs_otlp_bodies_are_its_histograms_sum() -> None:
     values, _ = parse(page("mimir"), [MIMIR_OTLP])
-    assert values == {MIMIR_OTLP.key: 362_000}
+    assert values == {MIMIR_OTLP.key: 2_581_859}
