@@ -1,13 +1,32 @@
 """How a round's volume per signal is read from the Collector's counters (a fake metrics
-store answering the instant queries; the real one is in test_cost_stack)."""
+store answering the instant queries) and the stores' own counters from the engine's readings
+of their /metrics at the round's start and end; the real ones are in test_cost_stack."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tracetax.clients.prometheus import Sample
-from tracetax.diagnostics.volume import GRPC_UNSIZED, NO_SIZES, NOT_REPORTING, STORE_NOT_SCRAPED, signal_volume
+from tracetax.clients.store_counters import StoreSnapshot, parse
+from tracetax.diagnostics.volume import (
+    GRPC_UNSIZED,
+    NO_SIZES,
+    NOT_REPORTING,
+    ROUTES,
+    STORE_COUNTERS,
+    STORE_NOT_READ,
+    STORE_NOT_SCRAPED,
+    STORE_RESTARTED,
+    StoreReadings,
+    VolumeSignal,
+    signal_volume,
+    store_readings,
+)
+from tracetax.engine.experiment import STORE_COUNTERS_RESOURCE
 
 START, END = datetime(2026, 1, 1, tzinfo=UTC), datetime(2026, 1, 1, 0, 1, tzinfo=UTC)
 
@@ -71,48 +90,100 @@ async def test_grpc_exports_have_unknown_bytes_not_zero() -> None:
     assert got.sent_bytes is None and got.items == 50 and got.unknown_reason == GRPC_UNSIZED
 
 
-async def test_the_stores_own_counters_when_scraped() -> None:
-    got = await volume(
-        {
-            "otelcol_receiver_accepted_spans_total": (0, 10),
-            "http_server_request_body_size_bytes_sum": (0, 2_000),
-            "tempo_distributor_bytes_received_total": (500, 2_900),
-            "tempo_distributor_spans_received_total": (5, 15),
-        }
+def reading(values: dict[str, float], process_start: float | None = 1.7e9, error: str | None = None) -> StoreSnapshot:
+    return StoreSnapshot(read_at=0, process_start=process_start, values=values, error=error)
+
+
+TEMPO_BYTES = ROUTES["traces"].store_bytes.key
+TEMPO_SPANS = "tempo_distributor_spans_received_total{}"
+SENT = {"otelcol_receiver_accepted_spans_total": (0.0, 10.0), "http_server_request_body_size_bytes_sum": (0.0, 2e3)}
+
+
+def tempo(start: StoreSnapshot, end: StoreSnapshot) -> StoreReadings:
+    return StoreReadings(start={"tempo": start}, end={"tempo": end})
+
+
+async def stored(stores: StoreReadings | None, signal: VolumeSignal = "traces") -> Any:
+    return await signal_volume(FakeMetrics(SENT, run_samples=30), signal, START, END, "r1", stores)  # type: ignore[arg-type]
+
+
+async def test_the_stores_own_counters_are_end_minus_start() -> None:
+    got = await stored(
+        tempo(reading({TEMPO_BYTES: 500, TEMPO_SPANS: 5}), reading({TEMPO_BYTES: 2_900, TEMPO_SPANS: 15}))
     )
-    assert (got.stored_bytes, got.stored_items, got.ingested_bytes()) == (2_400, 10, 2_400)
-    unscraped = await volume({"otelcol_receiver_accepted_spans_total": (0, 10)})
-    assert unscraped.stored_bytes is None and unscraped.store_unknown_reason is not None
-
-
-async def test_a_store_counter_that_went_down_restarted() -> None:
-    # Tempo restarted before the round: the value before is the old process's.
-    got = await volume(
-        {
-            "otelcol_receiver_accepted_spans_total": (0, 10),
-            "http_server_request_body_size_bytes_sum": (0, 2_000),
-            "tempo_distributor_bytes_received_total": (16_000_000, 2_400),
-        }
+    assert (got.stored_bytes, got.stored_items, got.ingested_bytes(), got.store_unknown_reason) == (
+        2_400,
+        10,
+        2_400,
+        None,
     )
-    assert got.stored_bytes == 2_400
+    # The store counted nothing before the round: its counters appear with their first data.
+    fresh = await stored(tempo(reading({}), reading({TEMPO_BYTES: 2_400, TEMPO_SPANS: 10})))
+    assert (fresh.stored_bytes, fresh.stored_items) == (2_400, 10)
+    # The Collector handed the store nothing: 0 read as 0.
+    quiet = await stored(tempo(reading({TEMPO_BYTES: 7, TEMPO_SPANS: 1}), reading({TEMPO_BYTES: 7, TEMPO_SPANS: 1})))
+    assert (quiet.stored_bytes, quiet.stored_items, quiet.store_unknown_reason) == (0, 0, None)
 
 
-MIMIR_BODIES = "cortex_distributor_uncompressed_request_body_size_bytes_sum"
+async def test_a_store_that_restarted_in_the_round_is_unknown_never_negative_or_zero() -> None:
+    # A new process start time, even with its counter above the start's.
+    restarted = tempo(reading({TEMPO_BYTES: 500, TEMPO_SPANS: 5}), reading({TEMPO_BYTES: 900}, process_start=1.8e9))
+    got = await stored(restarted)
+    assert (got.stored_bytes, got.stored_items, got.store_unknown_reason) == (None, None, STORE_RESTARTED)
+    assert got.ingested_bytes() is None  # the Collector's exported bytes: none in this window
+    # A counter that went down without a start time on record restarted all the same.
+    dropped = tempo(reading({TEMPO_BYTES: 16e6}, None), reading({TEMPO_BYTES: 2_400}, None))
+    assert (await stored(dropped)).store_unknown_reason == STORE_RESTARTED
+
+
+async def test_a_store_whose_metrics_could_not_be_read_says_when_and_why() -> None:
+    down = reading({}, None, error="http://127.0.0.1:3200/metrics: ConnectError: connection refused")
+    got = await stored(tempo(reading({TEMPO_BYTES: 1}), down))
+    assert got.stored_bytes is None and got.stored_items is None
+    assert got.store_unknown_reason == f"{STORE_NOT_SCRAPED} at the round's end: {down.error}"
+    # Rounds the engine kept no readings with (older ones, or nothing read them).
+    assert (await stored(None)).store_unknown_reason == STORE_NOT_READ
+    assert (await stored(StoreReadings(start={}, end={}))).store_unknown_reason == STORE_NOT_READ
+
+
+async def test_a_counter_absent_at_the_end_is_unknown_naming_it() -> None:
+    got = await stored(tempo(reading({}), reading({TEMPO_SPANS: 3})))
+    assert got.stored_bytes is None and TEMPO_BYTES in (got.store_unknown_reason or "")
+    assert got.stored_items == 3
+
+
+MIMIR_BODIES = ROUTES["metrics"].store_bytes.key
 
 
 async def test_the_metrics_stores_bytes_are_mimirs_otlp_request_bodies() -> None:
-    store = FakeMetrics(
-        {"otelcol_receiver_accepted_metric_points_total": (0, 30), MIMIR_BODIES: (1_000, 4_000)}, run_samples=30
+    mimir = StoreReadings(
+        start={"mimir": reading({MIMIR_BODIES: 1_000})}, end={"mimir": reading({MIMIR_BODIES: 4_000})}
     )
-    got = await signal_volume(store, "metrics", START, END, run_id="r1")  # type: ignore[arg-type]
+    got = await stored(mimir, "metrics")
     assert (got.stored_bytes, got.stored_items, got.store_unknown_reason) == (3_000, 30, None)
-    # Only OTLP bodies (the services' metrics): the stack's own arrive by remote write, handler "push".
-    (bodies,) = {q for q in store.queries if MIMIR_BODIES in q}
-    assert 'job="mimir"' in bodies and 'handler="otlp"' in bodies
+    # Mimir's OTLP bodies count the Collector's own telemetry too: the cost takes what was exported.
+    exported = FakeMetrics({**SENT, "otelcol_exporter_enqueue_size_bytes_sum": (0, 1_200)}, run_samples=30)
+    with_export = await signal_volume(exported, "metrics", START, END, "r1", mimir)  # type: ignore[arg-type]
+    assert (with_export.stored_bytes, with_export.ingested_bytes()) == (3_000, 1_200)
+    # Only OTLP bodies (the services' metrics): the stack's own would arrive by remote write, handler "push".
+    assert MIMIR_BODIES == 'cortex_distributor_uncompressed_request_body_size_bytes_sum{handler="otlp"}'
 
 
-async def test_an_unscraped_metrics_store_still_counts_the_runs_samples() -> None:
-    # compose and Helm: nothing scrapes Mimir, so its bytes are unknown, said as such.
-    store = FakeMetrics({"otelcol_receiver_accepted_metric_points_total": (0, 30)}, run_samples=30)
-    got = await signal_volume(store, "metrics", START, END, run_id="r1")  # type: ignore[arg-type]
-    assert (got.stored_bytes, got.stored_items, got.store_unknown_reason) == (None, 30, STORE_NOT_SCRAPED)
+async def test_an_unread_metrics_store_still_counts_the_runs_samples() -> None:
+    got = await stored(None, "metrics")
+    assert (got.stored_bytes, got.stored_items, got.store_unknown_reason) == (None, 30, STORE_NOT_READ)
+
+
+def test_the_readings_kept_with_a_round() -> None:
+    kept = {"start": {"tempo": reading({TEMPO_BYTES: 1}).model_dump()}, "end": {"tempo": reading({}).model_dump()}}
+    readings = store_readings({"isolation": {}, STORE_COUNTERS_RESOURCE: kept})
+    assert readings is not None and readings.start["tempo"].values == {TEMPO_BYTES: 1}
+    assert store_readings({"isolation": {}}) is None and store_readings(None) is None
+    assert store_readings({STORE_COUNTERS_RESOURCE: {"start": "garbled"}}) is None
+
+
+@pytest.mark.parametrize("store", ["tempo", "loki", "mimir"])
+def test_each_stores_real_page_has_every_counter_the_volume_reads(store: str) -> None:
+    page = (Path(__file__).parents[1] / "clients" / "store_metrics" / f"{store}.txt").read_text()
+    values, started = parse(page, STORE_COUNTERS[store])
+    assert set(values) == {counter.key for counter in STORE_COUNTERS[store]} and started is not None

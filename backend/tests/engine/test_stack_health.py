@@ -1,6 +1,7 @@
 """The stack probed before and after each round, for both subjects (the engine runs their
 rounds alike): a round during which a component was not ready is flagged with which, and the
-API's round summaries show it. A fake subject and probe: no stack, no service."""
+API's round summaries show it; the stores' counters read at each round's start and end are kept
+with it. A fake subject, probe and reader: no stack, no service."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from tracetax.core.config import Settings
 from tracetax.db import repository as repo
 from tracetax.db.session import make_engine, migrate, session_factory
 from tracetax.engine.aggregate import RoundData
-from tracetax.engine.experiment import ExperimentEngine, StackDown, record_stack_health
+from tracetax.engine.experiment import STORE_COUNTERS_RESOURCE, ExperimentEngine, StackDown, record_stack_health
 from tracetax.engine.round import RoundOutcome, RoundSubject, Slot, TogetherSlot
 from tracetax.spec.base import SubjectSpec
 from tracetax.subjects.service import SERVICE
@@ -174,3 +175,63 @@ def test_a_component_that_exited_mid_round_flags_it_though_it_is_back(
     assert first is not None and first["flagged"] is False
     assert second is not None and second["flagged"] is True and second["down"] == ["collector"]
     assert second["after"] == {"collector": "collector killed by SIGKILL during the round (started again since)"}
+
+
+def test_the_stores_counters_are_read_at_each_rounds_start_and_end(
+    sessions: sessionmaker[Session], tmp_path: Path
+) -> None:
+    log: list[str] = []
+    engine = ExperimentEngine(
+        sessions,
+        tmp_path / "work",
+        publish=lambda _: None,
+        settings=Settings(),
+        open_subject=lambda spec: CompletingSubject(log),
+    )
+    engine.stack_probe = lambda: {}
+
+    def read() -> dict[str, Any]:
+        log.append("read")
+        return {"tempo": {"read_at": len(log)}}
+
+    engine.store_counters = read
+    with sessions() as session:
+        experiment_id = repo.create_experiment(session, SPEC, "go", "probed").id
+    assert engine.execute(experiment_id, threading.Event(), threading.Event()) == "completed"
+    # Each round between two readings of its own: the start's last before it, the end's first after.
+    assert [entry == "read" for entry in log] == [True, False, True, True, False, True]
+    with sessions() as session:
+        experiment = repo.get_experiment(session, experiment_id)
+        assert experiment is not None
+        first, second = sorted(experiment.rounds, key=lambda r: r.order_index)
+        # Kept beside what the round recorded itself.
+        assert first.resources is not None and first.resources["isolation"] == {}
+        assert first.resources[STORE_COUNTERS_RESOURCE] == {
+            "start": {"tempo": {"read_at": 1}},
+            "end": {"tempo": {"read_at": 3}},
+        }
+        assert second.resources is not None
+        assert second.resources[STORE_COUNTERS_RESOURCE]["end"] == {"tempo": {"read_at": 6}}
+
+
+def test_a_failing_store_reader_never_fails_the_round(sessions: sessionmaker[Session], tmp_path: Path) -> None:
+    engine = ExperimentEngine(
+        sessions,
+        tmp_path / "work",
+        publish=lambda _: None,
+        settings=Settings(),
+        open_subject=lambda spec: CompletingSubject([]),
+    )
+
+    def broken() -> dict[str, Any]:
+        raise RuntimeError("reader bug")
+
+    engine.store_counters = broken
+    with sessions() as session:
+        experiment_id = repo.create_experiment(session, SPEC, "go", "probed").id
+    assert engine.execute(experiment_id, threading.Event(), threading.Event()) == "completed"
+    with sessions() as session:
+        experiment = repo.get_experiment(session, experiment_id)
+        assert experiment is not None
+        # Nothing kept: the rounds' stored volume is unknown, said so by the ledger.
+        assert all(STORE_COUNTERS_RESOURCE not in (r.resources or {}) for r in experiment.rounds)

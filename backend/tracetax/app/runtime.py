@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
@@ -17,11 +18,13 @@ from tracetax.clients.base import BackendError
 from tracetax.clients.health import stack_down
 from tracetax.clients.prometheus import PrometheusClient
 from tracetax.clients.readback import RunReadback
+from tracetax.clients.store_counters import StoreCounterReader
 from tracetax.core.config import Settings, resolved_database_url, resolved_work_dir
 from tracetax.db import repository as repo
 from tracetax.db.session import make_engine, migrate, session_factory
 from tracetax.diagnostics.ledger import collector_drained_since
-from tracetax.engine.experiment import ExperimentEngine, Sufficiency
+from tracetax.diagnostics.volume import STORE_COUNTERS
+from tracetax.engine.experiment import ExperimentEngine, StoreCounters, Sufficiency
 from tracetax.engine.progress import ProgressBroker, ProgressCallback
 from tracetax.engine.queue import ExperimentQueue
 from tracetax.engine.settle import Settle, fixed_settle, until_drained
@@ -108,6 +111,8 @@ class EngineRuntime:
         engine.stack_probe = lambda: asyncio.run(stack_down(settings))
         # A component that exited mid-round but is back by its end flags the round all the same.
         engine.stack_exits = stack_exits_since
+        # At each round's start and end: what the stores received in it (the cost's "stored").
+        engine.store_counters = store_counters_for(settings)
         # The next experiment waits while a component is down (TRACETAX_STACK_WAIT).
         runtime.queue.stack_probe = engine.stack_probe if settings.stack_wait else None
         # After each planned look of an experiment asking for a precision: has it enough?
@@ -116,6 +121,17 @@ class EngineRuntime:
 
     def dispose(self) -> None:
         self.database.dispose()
+
+
+def store_counters_for(settings: Settings) -> StoreCounters:
+    """Reads the counters the cost's "stored" volume needs from each store's own /metrics."""
+    reader = StoreCounterReader.from_settings(settings, STORE_COUNTERS)
+
+    def read() -> dict[str, Any]:
+        snapshots = asyncio.run(reader.snapshot())
+        return {store: snapshot.model_dump(mode="json") for store, snapshot in snapshots.items()}
+
+    return read
 
 
 def settle_for(settings: Settings) -> Settle:

@@ -218,20 +218,14 @@ def with_run_id(selector: str, run_id: str) -> str:
 
 
 async def counter_increase(
-    metrics: PrometheusClient,
-    metric: str,
-    matchers: str,
-    start: datetime,
-    end: datetime,
-    job: str = COLLECTOR_SERVICE_NAME,
+    metrics: PrometheusClient, metric: str, matchers: str, start: datetime, end: datetime
 ) -> float | None:
-    """Increase of a counter of `job` (the Collector's own telemetry by default, or a scraped
-    store) between two instants, per instance; None when no series of it existed at the end.
+    """Increase of a counter of the Collector's own telemetry between two instants, per
+    instance; None when no series of it existed at the end.
 
-    A restarted Collector is a new instance, a series starting from zero. A restarted store
-    keeps its scrape instance (host:port), and its counter appears only with its first data, so
-    the value before can be the old process's: a value that went down restarted, and what it
-    holds at the end is what it counted since."""
+    A restarted Collector is a new instance, a series starting from zero; a series whose value
+    went down all the same restarted, and what it holds at the end is what it counted since."""
+    job = COLLECTOR_SERVICE_NAME
     query = f'sum by (instance) ({metric}{{job="{job}",{matchers}}})'
     after = {s.labels.get("instance", ""): s.value for s in await metrics.query(query, end)}
     if not after:

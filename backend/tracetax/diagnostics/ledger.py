@@ -29,7 +29,7 @@ from tracetax.clients.readback import (
     RunWindow,
     counter_increase,
 )
-from tracetax.diagnostics.volume import RECEIVER, UPTIME, RoundVolume, round_volume
+from tracetax.diagnostics.volume import RECEIVER, UPTIME, RoundVolume, StoreReadings, round_volume
 
 Signal = Literal["spans", "log_records", "request_counter"]
 EXPORTERS = {"spans": "otlp/tempo", "log_records": "otlphttp/loki"}
@@ -103,6 +103,8 @@ class RoundFacts(BaseModel):
     # The stack's components not ready before or after the round (the engine's probe): the
     # stages read from them are unknown.
     stack_down: list[str] = []
+    # The stores' own counters at the round's start and end (None: not read around it).
+    store_counters: StoreReadings | None = None
 
 
 # The SDKs' own counters, as they land in the metrics store, tried in order: what a round is
@@ -510,7 +512,12 @@ async def round_ledger(readback: RunReadback, facts: RoundFacts) -> RoundLedger:
         window=(facts.started_at, facts.finished_at),
         signals=signals,
         volume=await round_volume(
-            readback.metrics, facts.started_at, facts.finished_at, facts.requests_total, facts.run_id
+            readback.metrics,
+            facts.started_at,
+            facts.finished_at,
+            facts.requests_total,
+            facts.run_id,
+            facts.store_counters,
         ),
         export=await export_timing(readback, facts.run_id, _window(facts)),
     )

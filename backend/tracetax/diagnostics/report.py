@@ -49,6 +49,7 @@ from tracetax.diagnostics.rounds import (
 from tracetax.diagnostics.sequential import design_of
 from tracetax.diagnostics.service_figures import ServiceFigures, ServiceSideBySide, service_phases
 from tracetax.diagnostics.stacks import StackSummary, summarize_configuration
+from tracetax.diagnostics.volume import store_readings
 from tracetax.spec.service import CommandServiceRef, ExperimentSpec
 
 SAMPLE_TRACES = 3
@@ -207,6 +208,7 @@ def round_facts(spec: ExperimentSpec, round_: Round, manifest: ServiceManifest |
         flushed=configuration.processor == "none" or round_.shutdown is None or round_.shutdown.get("flushed") is True,
         demo=demo,
         stack_down=stack_down_during(round_),
+        store_counters=store_readings(round_.resources),
     )
 
 

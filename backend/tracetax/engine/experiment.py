@@ -37,6 +37,10 @@ StackProbe = Callable[[], StackDown]
 # The components that exited at or after a wall-clock time (name as the probe says it -> how),
 # even if they were started again since: the native stack's watcher records them.
 StackExits = Callable[[float], StackDown]
+# The stores' own counters now, as JSON (the caller's reader of their /metrics); never raises.
+StoreCounters = Callable[[], dict[str, Any]]
+# Where a round keeps them, read at its start and at its end: {"start": ..., "end": ...}.
+STORE_COUNTERS_RESOURCE = "store_counters"
 # What the engine runs for a spec: its subject's rounds (tracetax.subjects, given by the caller).
 SubjectOpener = Callable[[SubjectSpec], RoundSubject]
 # How a stored spec is read back into its subject's model (tracetax.subjects.union, given by the caller).
@@ -66,6 +70,14 @@ def record_stack_health(outcome: RoundOutcome, before: StackDown | None, after: 
             f"{'it' if len(down) == 1 else 'them'} are unknown"
         )
     outcome.resources = {**(outcome.resources or {}), "stack_health": record}
+
+
+def record_store_counters(outcome: RoundOutcome, start: dict[str, Any] | None, end: dict[str, Any] | None) -> None:
+    """Keep with the round the stores' counters read at its start and at its end: their
+    difference is what each store received during the round (the cost's "stored" volume)."""
+    if start is None or end is None:
+        return
+    outcome.resources = {**(outcome.resources or {}), STORE_COUNTERS_RESOURCE: {"start": start, "end": end}}
 
 
 def round_data(round_: Round) -> RoundData:
@@ -111,6 +123,8 @@ class ExperimentEngine:
         self.stack_probe: StackProbe | None = None
         # Which exited during a round although they are back by its end (None: not known).
         self.stack_exits: StackExits | None = None
+        # Reads the stores' own counters at each round's start and end (None: not read).
+        self.store_counters: StoreCounters | None = None
         # After each planned look, with the experiment id: whether it has what it asked for
         # (a precision, a check's conclusive lines); None from it: it asked for a number of rounds.
         self.enough: Callable[[str], Sufficiency | None] | None = None
@@ -275,8 +289,11 @@ class ExperimentEngine:
             repo.update_round(session, round_, status="running", placement=placement.describe())
             probed_at = time.time()
             down_before = self._probe_stack()
+            # Last before the round's first request; the end's first after its settle.
+            counters_before = self._read_store_counters()
             outcome = subject.run_round(slot)
             if not slot.cancel.is_set():  # a stopped round is not measured: no need to wait
+                record_store_counters(outcome, counters_before, self._read_store_counters())
                 record_stack_health(outcome, down_before, self._probe_stack(exited_since=probed_at))
             values = {k: v for k, v in outcome.__dict__.items()}
             values["figures"] = outcome.figures.stored() if outcome.figures is not None else None
@@ -369,6 +386,17 @@ class ExperimentEngine:
             return down
         except Exception as error:  # the probe's own fault must not stop a measurement
             log.warning("could not probe the stack's health: %r", error)
+            return None
+
+    def _read_store_counters(self) -> dict[str, Any] | None:
+        """The stores' counters now; None when nothing reads them or the reader failed (the
+        round's stored volume is then unknown, never the round itself failed)."""
+        if self.store_counters is None:
+            return None
+        try:
+            return self.store_counters()
+        except Exception as error:  # the reader's own fault must not stop a measurement
+            log.warning("could not read the stores' counters: %r", error)
             return None
 
     def _environment(self, placement: Placement, subject: RoundSubject) -> dict[str, Any]:
