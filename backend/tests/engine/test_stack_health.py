@@ -187,6 +187,7 @@ def test_the_stores_counters_are_read_at_each_rounds_start_and_end(
         publish=lambda _: None,
         settings=Settings(),
         open_subject=lambda spec: CompletingSubject(log),
+        parse_spec=parse_spec,
     )
     engine.stack_probe = lambda: {}
 
@@ -221,6 +222,7 @@ def test_a_failing_store_reader_never_fails_the_round(sessions: sessionmaker[Ses
         publish=lambda _: None,
         settings=Settings(),
         open_subject=lambda spec: CompletingSubject([]),
+        parse_spec=parse_spec,
     )
 
     def broken() -> dict[str, Any]:
