@@ -108,7 +108,8 @@ test("a short two-configuration experiment is created", async () => {
   // ((3 + 1 + 3 + 5 + 2 + 2) s × 2 configurations + (3 + 1 + 3 + 2 + 2.5) s side by side) × 1
   // round, as ExperimentSpec.estimated_seconds (start, warm-up, measured, stacks phase, closed
   // loop, stop; then the side-by-side phase: start, its warm-up, as long as measured, stop, settle).
-  expect(await page.locator(".estimate").innerText()).toMatch(/about 44 s/);
+  // The estimate is the backend's answer, asked a moment after the last keystroke: wait for it.
+  await expect(page.locator(".estimate")).toHaveText(/about 44 s/);
   await page.screenshot({ path: shot("03-new-experiment.png"), fullPage: true });
   // Submitted from the keyboard: the button is reachable without a mouse.
   const response = await submitFromKeyboard(page, "Start experiment", "/api/v1/experiments");

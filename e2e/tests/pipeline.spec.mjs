@@ -52,7 +52,8 @@ test("a tiny pipeline experiment is created from its form", async () => {
   await page.getByLabel("Rounds", { exact: true }).fill("1");
   // (2 + 1 + 2 + 3 + 2) s × 2 variants × 1 round, plus the side-by-side phase (2 s to start
   // each variant, the warm-up, the window, 2 s to stop: 9 s), as PipelineSpec.estimated_seconds.
-  expect(await page.locator(".estimate").innerText()).toMatch(/about 29 s/);
+  // The estimate is the backend's answer, asked a moment after the last keystroke: wait for it.
+  await expect(page.locator(".estimate")).toHaveText(/about 29 s/);
   await page.screenshot({ path: shot("17-new-pipeline.png"), fullPage: true });
   // From the keyboard, as the service form's (after a full-page screenshot, headless
   // Chromium can drop a click on the sticky footer's button).

@@ -105,7 +105,8 @@ test("your service is filled in from the form", async () => {
   await page.getByLabel("Rounds", { exact: true }).fill("1");
   await page.getByLabel("Sample stacks").uncheck();
   // (3 + 1 + 3 + 0 + 2) s × 2 configurations × 1 round, as ExperimentSpec.estimated_seconds.
-  expect(await page.locator(".estimate").innerText()).toMatch(/about 18 s/);
+  // The estimate is the backend's answer, asked a moment after the last keystroke: wait for it.
+  await expect(page.locator(".estimate")).toHaveText(/about 18 s/);
   await page.screenshot({ path: shot("20-your-service-form.png"), fullPage: true });
 });
 
