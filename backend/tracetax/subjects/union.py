@@ -23,7 +23,8 @@ def subject_of(data: Any) -> str:
     value = (
         data.get("subject", DEFAULT_SUBJECT) if isinstance(data, dict) else getattr(data, "subject", DEFAULT_SUBJECT)
     )
-    return value if value in SUBJECTS else DEFAULT_SUBJECT
+    # Not a name (a number, an object): the default subject's spec refuses it by field.
+    return value if isinstance(value, str) and value in SUBJECTS else DEFAULT_SUBJECT
 
 
 def _union(subjects: Iterable[Subject[Any, Any]]) -> Any:

@@ -114,7 +114,7 @@ export const OPENAPI_DEFAULTS = {
     "no_telemetry": []
   },
   "RoundVolume": {
-    "source": "sent: request body bytes at the Collector's OTLP HTTP receiver by route (its own telemetry, level detailed); items: accepted by its receiver; exported: bytes its exporter to each store enqueued; stored: Tempo's and Loki's distributor bytes received, Mimir's uncompressed OTLP request bytes and the run's samples"
+    "source": "sent: request body bytes at the Collector's OTLP HTTP receiver by route (its own telemetry, level detailed); items: accepted by its receiver; exported: bytes its exporter to each store enqueued; stored: Tempo's and Loki's distributor bytes received, Mimir's uncompressed OTLP request bytes (each store's own /metrics at the round's start and end) and the run's samples"
   },
   "SpanLoadSpec": {
     "warmup_s": 2,

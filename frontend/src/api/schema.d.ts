@@ -3065,7 +3065,7 @@ export interface components {
             signals: components["schemas"]["SignalVolume"][];
             /**
              * Source
-             * @default sent: request body bytes at the Collector's OTLP HTTP receiver by route (its own telemetry, level detailed); items: accepted by its receiver; exported: bytes its exporter to each store enqueued; stored: Tempo's and Loki's distributor bytes received, Mimir's uncompressed OTLP request bytes and the run's samples
+             * @default sent: request body bytes at the Collector's OTLP HTTP receiver by route (its own telemetry, level detailed); items: accepted by its receiver; exported: bytes its exporter to each store enqueued; stored: Tempo's and Loki's distributor bytes received, Mimir's uncompressed OTLP request bytes (each store's own /metrics at the round's start and end) and the run's samples
              */
             source: string;
         };
@@ -3891,6 +3891,15 @@ export interface operations {
                     "application/json": components["schemas"]["SpecEstimate"];
                 };
             };
+            /** @description the body is not UTF-8 JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
             /** @description no or a wrong bearer token where this request needs one */
             401: {
                 headers: {
@@ -3933,6 +3942,15 @@ export interface operations {
                     "application/json": components["schemas"]["SpecEstimate"];
                 };
             };
+            /** @description the body is not UTF-8 JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
             /** @description no or a wrong bearer token where this request needs one */
             401: {
                 headers: {
@@ -3973,6 +3991,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SpecEstimate"];
+                };
+            };
+            /** @description the body is not UTF-8 JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
             /** @description no or a wrong bearer token where this request needs one */
@@ -5085,6 +5112,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CheckCommands"];
+                };
+            };
+            /** @description the body is not UTF-8 JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
             /** @description no or a wrong bearer token where this request needs one */

@@ -180,7 +180,7 @@ def get_check_commands(
     return check_commands.stored_check_commands(str(api or settings.public_url), parts, redact(experiment.spec))
 
 
-@router.post("/commands", response_model=CheckCommands)
+@router.post("/commands", response_model=CheckCommands, responses=error_responses({400: "the body is not UTF-8 JSON"}))
 def pipeline_check_commands(
     request: PipelineCheckRequest,
     settings: SettingsDep,

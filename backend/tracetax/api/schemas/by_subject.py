@@ -25,7 +25,7 @@ def by_subject(shapes: Mapping[str, Any]) -> Any:
             subject = answer.get("subject", DEFAULT_SUBJECT)
         else:
             subject = getattr(answer, "subject", DEFAULT_SUBJECT)
-        return subject if subject in shapes else UNDESCRIBED
+        return subject if isinstance(subject, str) and subject in shapes else UNDESCRIBED
 
     described = [Annotated[shape, Tag(name)] for name, shape in shapes.items()]
     undescribed = SkipJsonSchema[Annotated[Any, Tag(UNDESCRIBED)]]
