@@ -10,9 +10,11 @@ what any example or test asks for (docs/examples).
 
 from __future__ import annotations
 
-from typing import Annotated, Protocol
+from collections.abc import Collection, Mapping
+from typing import Annotated, Any, Protocol
 
-from pydantic import BaseModel, ConfigDict, StringConstraints
+from pydantic import BaseModel, ConfigDict, StringConstraints, create_model
+from pydantic.fields import FieldInfo
 
 # Free-form names: an experiment's, a service's OTEL_SERVICE_NAME.
 NAME_CHARS = 120
@@ -64,6 +66,23 @@ class InputModel(BaseModel):
     numbers are refused, each error naming its field."""
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+
+def fields_of(
+    model: type[BaseModel], name: str, *, leave_out: Collection[str] = (), change: Mapping[str, Any] | None = None
+) -> type[InputModel]:
+    """A model of `model`'s fields, in its order, but those left out, for a request that is
+    that model but for a few fields it says its own way (a check is its experiment's spec with
+    a baseline and a candidate): a field added to `model` is one of the request's too, with its
+    type, bounds, default and description. `change` gives a field another default or description
+    (a `Field(...)`, typed as its default); what it does not set stays the model's."""
+    changes: Mapping[str, FieldInfo] = change or {}
+    fields: dict[str, Any] = {
+        field: (Annotated[info.annotation, info], changes[field]) if field in changes else (info.annotation, info)
+        for field, info in model.model_fields.items()
+        if field not in leave_out
+    }
+    return create_model(name, __base__=InputModel, **fields)
 
 
 class _PhaseTimes(Protocol):

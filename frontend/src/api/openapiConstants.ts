@@ -15,8 +15,8 @@ export const OPENAPI_DEFAULTS = {
     "subject": "service",
     "rounds": 5,
     "seed": 0,
-    "strict": false,
-    "sample_stacks": false
+    "sample_stacks": false,
+    "strict": false
   },
   "CommandServiceRef": {
     "health_path": "/healthz",

@@ -1005,7 +1005,10 @@ export interface components {
             /** Estimated Seconds */
             estimated_seconds: number;
         };
-        /** CheckRequest */
+        /**
+         * CheckRequest
+         * @description A CI check of a service: the candidate configuration against the baseline one.
+         */
         CheckRequest: {
             /**
              * Subject
@@ -1016,12 +1019,10 @@ export interface components {
             subject: "service";
             /** Service */
             service: components["schemas"]["DemoServiceRef"] | components["schemas"]["CommandServiceRef"];
-            baseline: components["schemas"]["ConfigurationSpec"];
-            candidate: components["schemas"]["ConfigurationSpec"];
             load: components["schemas"]["LoadSpec"];
-            budget: components["schemas"]["Budget"];
             /**
              * Rounds
+             * @description Interleaved rounds. 5 by default: the paired interval's t factor over 3 rounds (4.3 / sqrt 3) is twice that over 5 (2.8 / sqrt 5); see docs/benchmarks.md (make bench-truth).
              * @default 5
              */
             rounds: number;
@@ -1031,24 +1032,27 @@ export interface components {
              */
             seed: number;
             /**
+             * Sample Stacks
+             * @description Sample the service's stacks, for the differential flame graph of where the added cost went (off by default: a verdict reads no stacks, and a check runs as short as it can).
+             * @default false
+             */
+            sample_stacks: boolean;
+            /** @description Where the check came from (repository, branch, commit, pull request, CI run); `tracetax check` fills it from its flags and the CI's environment (docs/ci-checks.md). Stored with the check's experiment; a history is drawn by branch and commit from it. */
+            provenance?: components["schemas"]["Provenance"] | null;
+            baseline: components["schemas"]["ConfigurationSpec"];
+            candidate: components["schemas"]["ConfigurationSpec"];
+            budget: components["schemas"]["Budget"];
+            /**
              * Strict
              * @description Judge the point estimate instead of the interval's lower bound.
              * @default false
              */
             strict: boolean;
             /**
-             * Sample Stacks
-             * @description Sample the service's stacks, for the differential flame graph of where the added cost went (off by default: a verdict reads no stacks, and a check runs as short as it can).
-             * @default false
-             */
-            sample_stacks: boolean;
-            /**
              * Max Wall Time S
              * @description Buy rounds while a budget line is inconclusive: after `rounds`, rounds are added until every line is conclusive or this wall time is spent (intervals valid however many are added: docs/diagnostics.md).
              */
             max_wall_time_s?: number | null;
-            /** @description Where the check came from (repository, branch, commit, pull request, CI run); `tracetax check` fills it from its flags and the CI's environment (docs/ci-checks.md). Stored with the check's experiment; a history is drawn by branch and commit from it. */
-            provenance?: components["schemas"]["Provenance"] | null;
             /** @description Also judge the check against the last `points` checks of `branch` (same service, configuration and machine): fail when an overhead grew by more than `max_growth_pct` points (`tracetax check --against-history main:10`). */
             against_history?: components["schemas"]["HistoryGate"] | null;
         };
@@ -2414,12 +2418,10 @@ export interface components {
              * @constant
              */
             subject: "collector";
-            baseline: components["schemas"]["VariantSpec"];
-            candidate: components["schemas"]["VariantSpec"];
             load: components["schemas"]["SpanLoadSpec"];
-            budget: components["schemas"]["Budget"];
             /**
              * Rounds
+             * @description Interleaved rounds, as for services.
              * @default 5
              */
             rounds: number;
@@ -2428,14 +2430,17 @@ export interface components {
              * @default 0
              */
             seed: number;
+            /** @description Where the check came from (repository, branch, commit, pull request, CI run); `tracetax check` fills it from its flags and the CI's environment (docs/ci-checks.md). Stored with the check's experiment; a history is drawn by branch and commit from it. */
+            provenance?: components["schemas"]["Provenance"] | null;
+            baseline: components["schemas"]["VariantSpec"];
+            candidate: components["schemas"]["VariantSpec"];
+            budget: components["schemas"]["Budget"];
             /**
              * Strict
              * @description Judge the point estimate instead of the interval's lower bound.
              * @default false
              */
             strict: boolean;
-            /** @description Where the check came from (repository, branch, commit, pull request, CI run); `tracetax check` fills it from its flags and the CI's environment (docs/ci-checks.md). Stored with the check's experiment; a history is drawn by branch and commit from it. */
-            provenance?: components["schemas"]["Provenance"] | null;
             /** @description Also judge the check against the last `points` checks of `branch` (same service, configuration and machine): fail when an overhead grew by more than `max_growth_pct` points (`tracetax check --against-history main:10`). */
             against_history?: components["schemas"]["HistoryGate"] | null;
         };

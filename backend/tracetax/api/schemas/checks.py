@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Annotated, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError, field_validator, model_validator
 
@@ -14,10 +14,10 @@ from tracetax.app.check_commands import CLI_MAX_THROUGHPUT_S, CLI_WARMUP_S
 from tracetax.app.submission import CheckOrigin
 from tracetax.diagnostics.checks import BUDGET_LINES, Budget, Verdict
 from tracetax.history.gate import OverallVerdict
-from tracetax.spec.collector import PipelineSpec, SpanLoadSpec, VariantSpec
-from tracetax.spec.inputs import SEED_MAX, SEED_MIN, InputModel
+from tracetax.spec.collector import PipelineSpec, VariantSpec
+from tracetax.spec.inputs import InputModel, fields_of
 from tracetax.spec.provenance import HistoryGate, Provenance
-from tracetax.spec.service import ConfigurationSpec, ExperimentSpec, LoadSpec, Precision, ServiceRef
+from tracetax.spec.service import ConfigurationSpec, ExperimentSpec, Precision
 from tracetax.subjects.registry import subject_named
 from tracetax.subjects.union import subject_of
 
@@ -61,27 +61,58 @@ AGAINST_HISTORY_HELP = (
 )
 
 
-class CheckRequest(InputModel):
+# A check is its experiment's spec but for what it says its own way: its two configurations
+# (`baseline`, `candidate`, fixed names in the experiment), the experiment's name (made from
+# theirs) and, for a service, its precision (`max_wall_time_s`). Every other field is the spec's,
+# taken from the spec model, so a field added to a spec is a check's too; `change` is where a
+# check means a field differently. Type checkers see the base model: the check reads none of
+# these fields by name.
+SERVICE_CHECK_OWN = ("name", "configurations", "precision")
+PIPELINE_CHECK_OWN = ("name", "configurations")
+if TYPE_CHECKING:
+    _ServiceCheckSpec = InputModel
+    _PipelineCheckSpec = InputModel
+else:
+    _ServiceCheckSpec = fields_of(
+        ExperimentSpec,
+        "ServiceCheckSpec",
+        leave_out=SERVICE_CHECK_OWN,
+        change={
+            "subject": Field(description="A service check; `collector` for a pipeline."),
+            "sample_stacks": Field(
+                default=False,
+                description="Sample the service's stacks, for the differential flame graph of where the added cost "
+                "went (off by default: a verdict reads no stacks, and a check runs as short as it can).",
+            ),
+            "provenance": Field(description=PROVENANCE_HELP),
+        },
+    )
+    _PipelineCheckSpec = fields_of(
+        PipelineSpec,
+        "PipelineCheckSpec",
+        leave_out=PIPELINE_CHECK_OWN,
+        change={"provenance": Field(description=PROVENANCE_HELP)},
+    )
+
+
+def _spec_values(request: BaseModel, spec: type[BaseModel]) -> dict[str, Any]:
+    """The request's values of the spec's fields it takes as they are."""
+    return {name: getattr(request, name) for name in spec.model_fields if name in type(request).model_fields}
+
+
+class CheckRequest(_ServiceCheckSpec):
+    """A CI check of a service: the candidate configuration against the baseline one."""
+
     # What `tracetax check` sends when given no load flags (app/check_commands.py), for the form
     # that runs a check as the CLI does.
     model_config = ConfigDict(
         json_schema_extra={"x-cli-load": {"warmup_s": CLI_WARMUP_S, "max_throughput_s": CLI_MAX_THROUGHPUT_S}}
     )
 
-    subject: Literal["service"] = Field(default="service", description="A service check; `collector` for a pipeline.")
-    service: ServiceRef
     baseline: ConfigurationSpec
     candidate: ConfigurationSpec
-    load: LoadSpec
     budget: Budget
-    rounds: int = Field(default=5, ge=1, le=50)
-    seed: int = Field(default=0, ge=SEED_MIN, le=SEED_MAX)
     strict: bool = Field(default=False, description="Judge the point estimate instead of the interval's lower bound.")
-    sample_stacks: bool = Field(
-        default=False,
-        description="Sample the service's stacks, for the differential flame graph of where the added cost went "
-        "(off by default: a verdict reads no stacks, and a check runs as short as it can).",
-    )
     max_wall_time_s: float | None = Field(
         default=None,
         gt=0,
@@ -89,22 +120,16 @@ class CheckRequest(InputModel):
         description="Buy rounds while a budget line is inconclusive: after `rounds`, rounds are added until every "
         "line is conclusive or this wall time is spent (intervals valid however many are added: docs/diagnostics.md).",
     )
-    provenance: Provenance | None = Field(default=None, description=PROVENANCE_HELP)
     against_history: HistoryGate | None = Field(default=None, description=AGAINST_HISTORY_HELP)
 
     def experiment_spec(self) -> ExperimentSpec:
         """The check's experiment: the baseline against the candidate. Names are fixed so an
         A/A check (the same configuration twice) is a valid experiment."""
         return ExperimentSpec(
+            **_spec_values(self, ExperimentSpec),
             name=f"check: {self.candidate.name} vs {self.baseline.name}",
-            service=self.service,
             configurations=check_pair(self.baseline, self.candidate),
-            load=self.load,
-            rounds=self.rounds,
-            seed=self.seed,
-            sample_stacks=self.sample_stacks,
             precision=self._precision(),
-            provenance=self.provenance,
         )
 
     def origin(self) -> CheckOrigin:
@@ -135,32 +160,23 @@ class CheckRequest(InputModel):
         return self
 
 
-class PipelineCheckRequest(InputModel):
+class PipelineCheckRequest(_PipelineCheckSpec):
     """A CI check of a Collector pipeline: the candidate variant against the baseline one."""
 
     # What `tracetax check --collector` sends besides its flags (app/check_commands.py).
     model_config = ConfigDict(json_schema_extra={"x-cli-load": {"warmup_s": CLI_WARMUP_S}})
 
-    subject: Literal["collector"]
     baseline: VariantSpec
     candidate: VariantSpec
-    load: SpanLoadSpec
     budget: Budget
-    rounds: int = Field(default=5, ge=1, le=50)
-    seed: int = Field(default=0, ge=SEED_MIN, le=SEED_MAX)
     strict: bool = Field(default=False, description="Judge the point estimate instead of the interval's lower bound.")
-    provenance: Provenance | None = Field(default=None, description=PROVENANCE_HELP)
     against_history: HistoryGate | None = Field(default=None, description=AGAINST_HISTORY_HELP)
 
     def experiment_spec(self) -> PipelineSpec:
         return PipelineSpec(
-            subject="collector",
+            **_spec_values(self, PipelineSpec),
             name=f"check: {self.candidate.name} vs {self.baseline.name}",
             configurations=check_pair(self.baseline, self.candidate),
-            load=self.load,
-            rounds=self.rounds,
-            seed=self.seed,
-            provenance=self.provenance,
         )
 
     def origin(self) -> CheckOrigin:
