@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 
 from sqlalchemy.orm import Session
 
-from tracetax.app.history import HISTORY_METRICS, machine_of, metric_text, point_of, snapshots, stored_snapshot
+from tracetax.app.history import history_metrics, machine_of, metric_text, point_of, snapshots, stored_snapshot
 from tracetax.db import repository as repo
 from tracetax.db.models import Check, Experiment
 from tracetax.diagnostics.checks import BUDGET_LINES, Budget, JunitCase, Verdict
@@ -214,7 +214,7 @@ def _trends(
     return {
         metric: [((o or {}).get("metrics") or {}).get(metric, {}).get("estimate") for _, _, o in stored]
         for metric in metrics
-        if metric in HISTORY_METRICS and HISTORY_METRICS[metric].unit == "pct"
+        if (text := history_metrics().get(metric)) is not None and text.unit == "pct"
     }
 
 
@@ -253,7 +253,7 @@ def markdown_report(
         usd_per_month=Interval(estimate=usd["estimate"], low=usd["low"], high=usd["high"]) if usd else None,
         requests_per_s=(budget.cost or CostInputs()).requests_per_s if usd else None,
         trends=_trends(session, subjects, check, experiment, metrics) if overheads else {},
-        metric_texts=HISTORY_METRICS,
+        metric_texts=history_metrics(),
         check_url=f"{base}/checks/{check.id}",
         history_url=f"{base}/history?{urlencode({**query, **({'branch': branch} if branch else {})})}",
         # Checks sample no stacks by default: a diff link only where there are stacks to diff.

@@ -10,9 +10,11 @@ Which figures is the subject's (`Subject.history_metrics`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cache
+from types import MappingProxyType
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -22,7 +24,7 @@ from tracetax.db.models import Check, Experiment
 from tracetax.diagnostics.checks import Budget, Verdict
 from tracetax.history.changepoints import ChangePoint, SeriesPoint, change_points
 from tracetax.history.metrics import HistoryMetricText, HistoryUnit, is_material, shift_size_pct
-from tracetax.subjects.base import SubjectContext
+from tracetax.subjects.base import Subject, SubjectContext
 from tracetax.subjects.registry import SUBJECTS, subject_for
 from tracetax.subjects.union import parse_spec
 
@@ -31,24 +33,36 @@ DEFAULT_LIMIT = 100
 TREND_POINTS = 20
 
 
-# Every metric a history keeps, whichever subject keeps it: the subjects name them (a service's
-# latency, CPU, bytes and $/month; a pipeline's cores, RSS and lost spans), once. Handed down to
-# history/, which knows no subject.
-HISTORY_METRICS: dict[str, HistoryMetricText] = {
-    name: text for subject in SUBJECTS.values() for name, text in subject.history_metric_text.items()
-}
+def history_metrics() -> Mapping[str, HistoryMetricText]:
+    """Every metric a history keeps, whichever subject keeps it: each subject names its own (a
+    service's latency, CPU, bytes and $/month; a pipeline's cores, RSS and lost spans), and this
+    reads them from the subjects registered now, in their order. Handed down to history/, which
+    knows no subject. Built the first time it is asked for, and again when the registry changes."""
+    return _merged(tuple(SUBJECTS.values()))
+
+
+@cache
+def _merged(subjects: tuple[Subject[Any, Any], ...]) -> Mapping[str, HistoryMetricText]:
+    """The subjects' metrics as one map; a name two subjects give different texts is refused,
+    since a history metric means one thing whichever subject keeps it."""
+    merged: dict[str, HistoryMetricText] = {}
+    for subject in subjects:
+        for name, text in subject.history_metric_text.items():
+            if merged.setdefault(name, text) != text:
+                raise ValueError(f"history metric {name!r} means two things: {merged[name]} and {text}")
+    return MappingProxyType(merged)
 
 
 class UnknownMetricError(ValueError):
     """A metric no subject's history keeps; the message names the allowed ones."""
 
     def __init__(self, metric: str) -> None:
-        super().__init__(f"unknown metric {metric!r}; use one of: {', '.join(HISTORY_METRICS)}")
+        super().__init__(f"unknown metric {metric!r}; use one of: {', '.join(history_metrics())}")
 
 
 def metric_text(metric: str) -> HistoryMetricText:
     """The metric's label and unit; a name outside every subject's history is an error listing them."""
-    text = HISTORY_METRICS.get(metric)
+    text = history_metrics().get(metric)
     if text is None:
         raise UnknownMetricError(metric)
     return text
@@ -324,11 +338,12 @@ def service_history(
         stored = snapshots(session, rows, subjects)
         summary = ConfigurationHistory(configuration=configuration, checks=len(rows))
         names = {name for _, _, overheads in stored for name in ((overheads or {}).get("metrics") or {})}
-        for metric in [name for name in HISTORY_METRICS if name in names]:
+        metrics = history_metrics()
+        for metric in [name for name in metrics if name in names]:
             series = [_history_point(check, experiment, overheads, metric) for check, experiment, overheads in stored]
             summary.latest[metric] = series[-1]
             summary.trend[metric] = [point.estimate for point in series]
-            text = HISTORY_METRICS[metric]
+            text = metrics[metric]
             found = _change_points(series, text.unit, text.material_pct)
             # Only shifts worth acting on count: a real but tiny one is no news in a summary.
             summary.change_points[metric] = sum(change.material for change in found)

@@ -17,11 +17,12 @@ from tracetax.api.deps import EngineDep
 from tracetax.api.schemas.errors import error_responses
 from tracetax.api.schemas.history import HistorySeries, ServiceHistory
 from tracetax.app import history
-from tracetax.app.history import HISTORY_METRICS, UnknownMetricError
+from tracetax.app.history import UnknownMetricError, history_metrics
 
 router = APIRouter(prefix="/api/v1/history", tags=["history"])
 
-METRIC_HELP = f"One of: {', '.join(HISTORY_METRICS)}."
+# The API's description names the metrics of the subjects registered when it is built.
+METRIC_HELP = f"One of: {', '.join(history_metrics())}."
 NAME = {"min_length": 1, "max_length": 512}
 
 
