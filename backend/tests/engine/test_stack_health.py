@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +20,7 @@ from tracetax.db import repository as repo
 from tracetax.db.session import make_engine, migrate, session_factory
 from tracetax.engine.aggregate import RoundData
 from tracetax.engine.experiment import STORE_COUNTERS_RESOURCE, ExperimentEngine, StackDown, record_stack_health
-from tracetax.engine.round import RoundOutcome, RoundSubject, Slot, TogetherSlot
-from tracetax.spec.base import SubjectSpec
+from tracetax.engine.round import RoundOutcome, Slot, TogetherSlot
 from tracetax.subjects.service import SERVICE
 from tracetax.subjects.union import parse_spec
 
@@ -64,22 +63,31 @@ def sessions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[sessio
     database.dispose()
 
 
+EngineFor = Callable[[list[str]], ExperimentEngine]
+
+
+@pytest.fixture
+def engine_for(sessions: sessionmaker[Session], tmp_path: Path) -> EngineFor:
+    """An engine whose every round completes at once, logging its rounds to the list given."""
+
+    def make(log: list[str]) -> ExperimentEngine:
+        return ExperimentEngine(
+            sessions,
+            tmp_path / "work",
+            publish=lambda _: None,
+            settings=Settings(),
+            open_subject=lambda spec: CompletingSubject(log),
+            parse_spec=parse_spec,
+        )
+
+    return make
+
+
 def test_a_round_with_a_component_down_is_flagged_with_it(
-    sessions: sessionmaker[Session], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sessions: sessionmaker[Session], engine_for: EngineFor
 ) -> None:
     log: list[str] = []
-
-    def subject_for(spec: SubjectSpec) -> RoundSubject:
-        return CompletingSubject(log)
-
-    engine = ExperimentEngine(
-        sessions,
-        tmp_path / "work",
-        publish=lambda _: None,
-        settings=Settings(),
-        open_subject=subject_for,
-        parse_spec=parse_spec,
-    )
+    engine = engine_for(log)
     # Probes in order: before and after the first round, then before and after the second.
     answers: list[StackDown] = [{}, {}, {}, {"tempo": "ConnectError", "collector": "HTTP 503"}]
 
@@ -106,15 +114,8 @@ def test_a_round_with_a_component_down_is_flagged_with_it(
     assert summaries[1].isolation == {}  # what the round recorded itself stays
 
 
-def test_a_failing_probe_never_fails_the_round(sessions: sessionmaker[Session], tmp_path: Path) -> None:
-    engine = ExperimentEngine(
-        sessions,
-        tmp_path / "work",
-        publish=lambda _: None,
-        settings=Settings(),
-        open_subject=lambda spec: CompletingSubject([]),
-        parse_spec=parse_spec,
-    )
+def test_a_failing_probe_never_fails_the_round(sessions: sessionmaker[Session], engine_for: EngineFor) -> None:
+    engine = engine_for([])
 
     def broken() -> StackDown:
         raise RuntimeError("probe bug")
@@ -143,16 +144,9 @@ def test_record_stack_health_keeps_the_rounds_own_resources() -> None:
 
 
 def test_a_component_that_exited_mid_round_flags_it_though_it_is_back(
-    sessions: sessionmaker[Session], tmp_path: Path
+    sessions: sessionmaker[Session], engine_for: EngineFor
 ) -> None:
-    engine = ExperimentEngine(
-        sessions,
-        tmp_path / "work",
-        publish=lambda _: None,
-        settings=Settings(),
-        open_subject=lambda spec: CompletingSubject([]),
-        parse_spec=parse_spec,
-    )
+    engine = engine_for([])
     engine.stack_probe = lambda: {}  # every component ready before and after each round
     asked: list[float] = []
 
@@ -178,17 +172,10 @@ def test_a_component_that_exited_mid_round_flags_it_though_it_is_back(
 
 
 def test_the_stores_counters_are_read_at_each_rounds_start_and_end(
-    sessions: sessionmaker[Session], tmp_path: Path
+    sessions: sessionmaker[Session], engine_for: EngineFor
 ) -> None:
     log: list[str] = []
-    engine = ExperimentEngine(
-        sessions,
-        tmp_path / "work",
-        publish=lambda _: None,
-        settings=Settings(),
-        open_subject=lambda spec: CompletingSubject(log),
-        parse_spec=parse_spec,
-    )
+    engine = engine_for(log)
     engine.stack_probe = lambda: {}
 
     def read() -> dict[str, Any]:
@@ -215,15 +202,8 @@ def test_the_stores_counters_are_read_at_each_rounds_start_and_end(
         assert second.resources[STORE_COUNTERS_RESOURCE]["end"] == {"tempo": {"read_at": 6}}
 
 
-def test_a_failing_store_reader_never_fails_the_round(sessions: sessionmaker[Session], tmp_path: Path) -> None:
-    engine = ExperimentEngine(
-        sessions,
-        tmp_path / "work",
-        publish=lambda _: None,
-        settings=Settings(),
-        open_subject=lambda spec: CompletingSubject([]),
-        parse_spec=parse_spec,
-    )
+def test_a_failing_store_reader_never_fails_the_round(sessions: sessionmaker[Session], engine_for: EngineFor) -> None:
+    engine = engine_for([])
 
     def broken() -> dict[str, Any]:
         raise RuntimeError("reader bug")
