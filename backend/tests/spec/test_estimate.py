@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from tracetax.spec.collector import PipelineSpec
 from tracetax.spec.estimate import estimate_of
@@ -74,3 +75,39 @@ def test_a_command_service_runs_side_by_side_only_when_two_instances_can_run() -
 
     assert twice.side_by_side_s > 0
     assert fixed_pprof.side_by_side_s == 0  # one pprof port cannot serve two instances
+
+
+def ramped(start: float, **ramp: Any) -> PipelineSpec:
+    return PipelineSpec.model_validate({**PIPELINE, "load": {**PIPELINE["load"], "spans_per_s": start, "ramp": ramp}})
+
+
+def test_the_ramps_rates_are_start_times_factor_to_the_top_at_most_max_steps() -> None:
+    # What the pipeline form shows of its ramp (it computes none of it itself).
+    assert estimate_of(ramped(1000, factor=1.5, max_spans_per_s=5000)).ramp_rates == [1000, 1500, 2250, 3375]
+    assert len(estimate_of(ramped(1000, factor=1.5)).ramp_rates) == 12  # max_steps' default, under 200,000
+    assert estimate_of(ramped(1000, factor=1.5, max_steps=2)).ramp_rates == [1000, 1500]
+    assert estimate_of(ramped(333.3, factor=1.1, max_spans_per_s=1000, max_steps=40)).ramp_rates == [
+        333.3, 366.6, 403.3, 443.6, 488, 536.8, 590.5, 649.5, 714.5, 785.9, 864.5, 950.9,
+    ]  # fmt: skip
+    estimate = estimate_of(ramped(1000, factor=1.5, step_s=4, max_spans_per_s=5000))
+    assert (estimate.ramp_steps, estimate.ramp_step_s) == (4, 4)
+
+
+def test_a_ramp_from_a_start_of_its_own_or_above_its_top() -> None:
+    assert estimate_of(ramped(1000, factor=2, start_spans_per_s=300, max_spans_per_s=2000)).ramp_rates == [
+        300, 600, 1200,
+    ]  # fmt: skip
+    above = estimate_of(ramped(6000, factor=1.5, max_spans_per_s=5000))
+    assert (above.ramp_rates, above.ramp_steps, above.ramp_step_s) == ([], 0, 3)
+
+
+def test_without_a_ramp_there_are_no_rates() -> None:
+    for spec in (ExperimentSpec.model_validate(SERVICE), PipelineSpec.model_validate(PIPELINE)):
+        estimate = estimate_of(spec)
+        assert (estimate.ramp_rates, estimate.ramp_steps, estimate.ramp_step_s) == ([], 0, None)
+
+
+def test_a_factor_that_never_rises_is_refused_naming_it() -> None:
+    with pytest.raises(ValidationError) as refused:
+        ramped(1000, factor=1)
+    assert [error["loc"] for error in refused.value.errors()] == [("load", "ramp", "factor")]

@@ -30,6 +30,14 @@ class SpecEstimate(BaseModel):
     ramp_steps: int = Field(
         default=0, description="A pipeline's ramp steps in each run (each may run: an upper bound)."
     )
+    ramp_rates: list[float] = Field(
+        default_factory=list,
+        description="The span rates of those steps, in order (RampSpec.rates, from `start_spans_per_s` or the "
+        "measured phase's rate): the ramp stops at the first a variant does not keep up with. Empty without a ramp.",
+    )
+    ramp_step_s: float | None = Field(
+        default=None, description="How long each ramp step sends (`load.ramp.step_s`); None without a ramp."
+    )
 
 
 def estimate_of(spec: SubjectSpec) -> SpecEstimate:
@@ -40,9 +48,8 @@ def estimate_of(spec: SubjectSpec) -> SpecEstimate:
     # The estimate is rounds x (configurations x per run + side by side): one run is what is left.
     per_run = (seconds / spec.rounds - side_by_side) / configurations
     up_to = spec.precision.max_wall_time_s if isinstance(spec, ExperimentSpec) and spec.precision else None
-    ramp_steps = 0
-    if isinstance(spec, PipelineSpec) and spec.load.ramp is not None:
-        ramp_steps = len(spec.load.ramp.rates(spec.load.spans_per_s))
+    ramp = spec.load.ramp if isinstance(spec, PipelineSpec) else None
+    ramp_rates = _ramp_rates(spec)
     return SpecEstimate(
         seconds=seconds,
         rounds=spec.rounds,
@@ -50,5 +57,14 @@ def estimate_of(spec: SubjectSpec) -> SpecEstimate:
         per_run_s=per_run,
         side_by_side_s=side_by_side,
         up_to_s=up_to,
-        ramp_steps=ramp_steps,
+        ramp_steps=len(ramp_rates),
+        ramp_rates=ramp_rates,
+        ramp_step_s=ramp.step_s if ramp is not None else None,
     )
+
+
+def _ramp_rates(spec: SubjectSpec) -> list[float]:
+    """The rates a pipeline's ramp may try in each run (none for a spec without one)."""
+    if not isinstance(spec, PipelineSpec) or spec.load.ramp is None:
+        return []
+    return spec.load.ramp.rates(spec.load.spans_per_s)

@@ -34,6 +34,8 @@ export const queryKeys = {
   history: (filters: Record<string, string | null | undefined>) =>
     ["checks", "history", filters] as const,
   serviceHistory: (service: string) => ["checks", "history", "service", service] as const,
+  /** The commands that start the spec the new experiment form would send. */
+  specCommands: (base: string, body: unknown) => ["spec-commands", base, body] as const,
   /** A form's estimate of the request it would send (`of`: what it queues). */
   estimate: (of: string, body: unknown) => ["estimate", of, body] as const,
   calibrations: ["calibrations"] as const,

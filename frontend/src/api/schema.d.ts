@@ -157,6 +157,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/experiments/commands": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Experiment Commands
+         * @description The commands that start this spec once it is saved as `file`: `tracetax run` and the
+         *     API's POST, quoted for a shell, as the new experiment form shows them. The spec is parsed
+         *     as its submission would be (a 422 names the field); nothing is stored or queued.
+         */
+        post: operations["experiment_commands_api_v1_experiments_commands_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/experiments/{experiment_id}": {
         parameters: {
             query?: never;
@@ -3341,6 +3363,27 @@ export interface components {
             side_by_side_warmup_s?: number | null;
         };
         /**
+         * SpecCommands
+         * @description A spec saved as `file`, and the commands that start it.
+         */
+        SpecCommands: {
+            /**
+             * File
+             * @description The file the commands read the spec from.
+             */
+            file: string;
+            /**
+             * Cli
+             * @description `tracetax run` on the file (run from backend/ as `uv run tracetax run ...`).
+             */
+            cli: string;
+            /**
+             * Curl
+             * @description The API's POST /api/v1/experiments with the file as its body.
+             */
+            curl: string;
+        };
+        /**
          * SpecEstimate
          * @description A spec's estimated wall time: `seconds` is `rounds` x (`configurations` x `per_run_s` +
          *     `side_by_side_s`).
@@ -3376,6 +3419,16 @@ export interface components {
              * @default 0
              */
             ramp_steps: number;
+            /**
+             * Ramp Rates
+             * @description The span rates of those steps, in order (RampSpec.rates, from `start_spans_per_s` or the measured phase's rate): the ramp stops at the first a variant does not keep up with. Empty without a ramp.
+             */
+            ramp_rates?: number[];
+            /**
+             * Ramp Step S
+             * @description How long each ramp step sends (`load.ramp.step_s`); None without a ramp.
+             */
+            ramp_step_s?: number | null;
         };
         /** StackSummary */
         StackSummary: {
@@ -4146,6 +4199,62 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    experiment_commands_api_v1_experiments_commands_post: {
+        parameters: {
+            query?: {
+                /** @description The TraceTax base URL the curl command calls. */
+                api?: string | null;
+                /** @description The file the spec is saved as. */
+                file?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExperimentSpec"] | components["schemas"]["PipelineSpec"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpecCommands"];
+                };
+            };
+            /** @description the body is not UTF-8 JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description no or a wrong bearer token where this request needs one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };

@@ -103,6 +103,7 @@ export type CalibrationStatus = Schemas["CalibrationStatus"];
 
 /** How long a spec, a check or a calibration would take, and how it adds up (POST …/estimate). */
 export type SpecEstimate = Schemas["SpecEstimate"];
+export type SpecCommands = Schemas["SpecCommands"];
 
 // Tuning runs: OTEL_BSP_* searched within a wall-time budget, the winner confirmed against the
 // SDK defaults (api/routes/tunings.py, tuning/search.py; docs/tuning.md).

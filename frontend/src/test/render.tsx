@@ -45,11 +45,15 @@ type Handler = (request: Request, body: unknown) => Response | Promise<Response>
 /** One run's seconds and one round's side-by-side seconds in the stub's estimates. */
 export const STUB_RUN_S = 30;
 export const STUB_SIDE_BY_SIDE_S = 20;
+/** The rates of a ramp in the stub's estimates (the backend's for the form's defaults). */
+export const STUB_RAMP_RATES = [
+  1000, 1500, 2250, 3375, 5062.5, 7593.8, 11390.6, 17085.9, 25628.9, 38443.4, 57665.0, 86497.6,
+];
 
 /**
  * POST …/estimate as the stubs answer it: two configurations a round of STUB_RUN_S each plus
  * STUB_SIDE_BY_SIDE_S, at the rounds the body asks for (5 unset), up to the precision's or the
- * check's wall time, 12 ramp steps with a ramp. The backend's tests check its arithmetic; the
+ * check's wall time, STUB_RAMP_RATES with a ramp. The backend's tests check its arithmetic; the
  * UI's check that a form asks for its request's estimate and shows the answer.
  */
 export function estimated(_request: Request, body: unknown): Response {
@@ -57,7 +61,7 @@ export function estimated(_request: Request, body: unknown): Response {
     rounds?: unknown;
     max_wall_time_s?: number;
     precision?: { max_wall_time_s?: number };
-    load?: { ramp?: unknown };
+    load?: { ramp?: { step_s?: unknown } };
   };
   const rounds = typeof sent.rounds === "number" ? sent.rounds : 5;
   if (!(rounds > 0)) return json(422, { detail: [{ loc: ["body", "rounds"], msg: "bad" }] });
@@ -68,7 +72,9 @@ export function estimated(_request: Request, body: unknown): Response {
     per_run_s: STUB_RUN_S,
     side_by_side_s: STUB_SIDE_BY_SIDE_S,
     up_to_s: sent.precision?.max_wall_time_s ?? sent.max_wall_time_s ?? null,
-    ramp_steps: sent.load?.ramp ? 12 : 0,
+    ramp_steps: sent.load?.ramp ? STUB_RAMP_RATES.length : 0,
+    ramp_rates: sent.load?.ramp ? STUB_RAMP_RATES : [],
+    ramp_step_s: sent.load?.ramp ? (sent.load.ramp.step_s ?? 3) : null,
   });
 }
 
@@ -98,11 +104,28 @@ export function pipelineCommands(_request: Request, body: unknown): Response {
   return json(200, checkCommandsAnswer(sent as Record<string, unknown>, command));
 }
 
+/**
+ * POST /api/v1/experiments/commands as the stubs answer it: the commands the backend builds for
+ * a spec saved as spec.json, calling the `api` asked for (app/spec_commands.py; its tests check
+ * the quoting). A spec without rounds is the stub's 422.
+ */
+export function specCommands(request: Request, body: unknown): Response {
+  if (!((body as { rounds?: number } | null)?.rounds ?? 1))
+    return json(422, { detail: [{ loc: ["body", "rounds"], msg: "bad" }] });
+  const api = new URL(request.url).searchParams.get("api") ?? "";
+  return json(200, {
+    file: "spec.json",
+    cli: "tracetax run spec.json",
+    curl: `curl -s -XPOST ${api}/api/v1/experiments \\\n  -H 'content-type: application/json' -d @spec.json`,
+  });
+}
+
 const DEFAULT_ROUTES: Record<string, Handler> = {
   "POST /api/v1/experiments/estimate": estimated,
   "POST /api/v1/checks/estimate": estimated,
   "POST /api/v1/calibrations/estimate": estimated,
   "POST /api/v1/checks/commands": pipelineCommands,
+  "POST /api/v1/experiments/commands": specCommands,
 };
 
 /** A request that submits something (not what a form asks the backend about while it is
@@ -114,8 +137,8 @@ export function submitted(call: { method: string; url: URL }): boolean {
 
 /**
  * Stubs fetch with handlers keyed "METHOD /path" (the query string is not part of the key), the
- * forms' estimates and a pipeline check's commands answered by `estimated` and
- * `pipelineCommands` unless stubbed; returns the list of requests made,
+ * forms' estimates, a pipeline check's and a spec's commands answered by `estimated`,
+ * `pipelineCommands` and `specCommands` unless stubbed; returns the list of requests made,
  * with their parsed JSON bodies.
  */
 export function stubApi(routes: Record<string, Handler | unknown>) {

@@ -14,7 +14,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Body, Depends, HTTPException, Query, Response, status
 from fastapi.responses import PlainTextResponse
 from fastapi.sse import EventSourceResponse, ServerSentEvent
-from pydantic import BaseModel
+from pydantic import AnyHttpUrl, BaseModel
 
 from tracetax.api.auth import FORBIDDEN, REVEALABLE, require_allowed_service
 from tracetax.api.deps import (
@@ -40,12 +40,14 @@ from tracetax.api.schemas.experiments import (
 )
 from tracetax.api.schemas.stacks import FlameDiff
 from tracetax.app import retention
+from tracetax.app.spec_commands import SPEC_FILE, SpecCommands, spec_commands
 from tracetax.app.submission import queue_experiment
 from tracetax.db import repository as repo
 from tracetax.db.models import Experiment
 from tracetax.diagnostics import stack_diff, stacks
 from tracetax.diagnostics.ledger import RoundLedger
 from tracetax.diagnostics.stacks import FlameGraph
+from tracetax.spec.inputs import FILE_PATH_CHARS
 from tracetax.spec.redaction import redact
 from tracetax.subjects.base import DiagnosticsOptions
 from tracetax.subjects.registry import subject_for, subject_named
@@ -89,6 +91,21 @@ def create_experiment(
         queue_position=queued.queue_position,
         estimated_seconds=queued.estimated_seconds,
     )
+
+
+@router.post("/commands", response_model=SpecCommands, responses=error_responses({400: "the body is not UTF-8 JSON"}))
+def experiment_commands(
+    spec: Annotated[SpecBody, Body()],
+    settings: SettingsDep,
+    api: Annotated[AnyHttpUrl | None, Query(description="The TraceTax base URL the curl command calls.")] = None,
+    file: Annotated[
+        str, Query(min_length=1, max_length=FILE_PATH_CHARS, description="The file the spec is saved as.")
+    ] = SPEC_FILE,
+) -> SpecCommands:
+    """The commands that start this spec once it is saved as `file`: `tracetax run` and the
+    API's POST, quoted for a shell, as the new experiment form shows them. The spec is parsed
+    as its submission would be (a 422 names the field); nothing is stored or queued."""
+    return spec_commands(str(api or settings.public_url), file)
 
 
 def summary_of(experiment: Experiment, engine: EngineDep) -> ExperimentSummary:

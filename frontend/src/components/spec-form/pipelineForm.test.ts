@@ -5,7 +5,6 @@ import {
   initialPipelineForm,
   labSettings,
   nameFromPath,
-  rampRates,
   toggleShipped,
   toPipelineSpec,
   withVariants,
@@ -116,19 +115,6 @@ describe("the pipeline form", () => {
       ramp: { ...form.ramp, enabled: true, factor: "2", max_steps: "", step_s: "x" },
     });
     expect(spec.load.ramp).toEqual({ factor: 2, step_s: "x", max_spans_per_s: 200000 });
-  });
-
-  it("counts the ramp's steps as the API does: start × factor^k up to the top, at most max_steps", () => {
-    const ramp = { factor: 1.5, max_spans_per_s: 5000, max_steps: 12 };
-    expect(rampRates(1000, ramp)).toEqual([1000, 1500, 2250, 3375]);
-    expect(rampRates(1000, { ...ramp, max_spans_per_s: 200000 })).toHaveLength(12);
-    expect(rampRates(1000, { ...ramp, max_steps: 2 })).toEqual([1000, 1500]);
-    expect(rampRates(333.3, { factor: 1.1, max_spans_per_s: 1000, max_steps: 40 })).toEqual([
-      333.3, 366.6, 403.3, 443.6, 488, 536.8, 590.5, 649.5, 714.5, 785.9, 864.5, 950.9,
-    ]);
-    expect(rampRates(6000, ramp)).toEqual([]);
-    // A factor that never rises is no ramp (the API asks for at least 1.05).
-    expect(rampRates(1000, { ...ramp, factor: 1 })).toEqual([]);
   });
 
   it("finds the settings an overlay reads, with their defaults", () => {

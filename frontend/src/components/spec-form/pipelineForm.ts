@@ -228,56 +228,7 @@ export function toPipelineSpec(form: PipelineFormState): PipelineSpecRequest {
 }
 
 // What each ramp step adds besides its step_s (starting telemetrygen, settling), as the backend
-// publishes it (PipelineSpec's `x-estimate`): the ramp's description says it. The estimate itself
-// is the backend's (useEstimate).
+// publishes it (PipelineSpec's `x-estimate`): the ramp's description says it. The estimate itself,
+// with the rates the ramp may try, is the backend's (useEstimate).
 export const RAMP_STEP_OVERHEAD_S =
   OPENAPI_EXTENSIONS.PipelineSpec["x-estimate"].ramp_step_overhead_s;
-/** More steps than the API allows (RampSpec.max_steps ≤ 40) are never counted past this. */
-const MAX_COUNTED_STEPS = 1000;
-
-export interface RampPlan {
-  factor: number;
-  step_s: number;
-  max_spans_per_s: number;
-  max_steps: number;
-}
-
-/**
- * The rates a ramp may try from `start` (RampSpec.rates): start × factor^k up to
- * max_spans_per_s, at most max_steps of them. The ramp stops at the first it does not keep up
- * with, so this is the most it runs.
- */
-export function rampRates(start: number, ramp: Omit<RampPlan, "step_s">): number[] {
-  const rates: number[] = [];
-  if (!(start > 0) || !(ramp.factor > 1)) return rates;
-  const limit = Math.min(ramp.max_steps, MAX_COUNTED_STEPS);
-  let rate = start;
-  while (rate <= ramp.max_spans_per_s && rates.length < limit) {
-    rates.push(Math.round(rate * 10) / 10);
-    rate *= ramp.factor;
-  }
-  return rates;
-}
-
-/** A typed number, or `fallback` when blank (the API's default); NaN when not a number. */
-function valueOr(text: string, fallback: number): number {
-  const trimmed = text.trim();
-  return trimmed === "" ? fallback : Number(trimmed);
-}
-
-/** The ramp as typed, blanks at the API's defaults; null when off or not usable numbers. */
-export function rampPlan(draft: RampDraft): RampPlan | null {
-  if (!draft.enabled) return null;
-  const plan = {
-    factor: valueOr(draft.factor, RAMP_DEFAULTS.factor),
-    step_s: valueOr(draft.step_s, RAMP_DEFAULTS.step_s),
-    max_spans_per_s: valueOr(draft.max_spans_per_s, RAMP_DEFAULTS.max_spans_per_s),
-    max_steps: valueOr(draft.max_steps, RAMP_DEFAULTS.max_steps),
-  };
-  const usable =
-    Object.values(plan).every(Number.isFinite) &&
-    plan.factor > 1 &&
-    plan.step_s >= 0 &&
-    plan.max_steps >= 1;
-  return usable ? plan : null;
-}

@@ -49,6 +49,25 @@ describe("NewExperimentPage", () => {
     ).toBeTruthy();
   });
 
+  it("shows the backend's commands for the spec saved as a file, none while it does not parse", async () => {
+    const user = userEvent.setup();
+    const { calls } = renderForm(() => json(202, {}));
+    const commands = await screen.findByTestId("spec-commands", {}, SETTLED);
+    // The stub's answer (app/spec_commands.py builds and quotes them; its tests check how).
+    expect(commands.textContent).toBe(
+      `tracetax run spec.json\ncurl -s -XPOST ${window.location.origin}/api/v1/experiments \\\n  -H 'content-type: application/json' -d @spec.json`,
+    );
+    const asked = calls.filter((c) => c.url.pathname === "/api/v1/experiments/commands").at(-1);
+    expect(asked?.url.searchParams.get("api")).toBe(window.location.origin);
+    expect(asked?.body).toEqual(JSON.parse(screen.getByTestId("spec-json").textContent ?? "{}"));
+    const rounds = screen.getByLabelText("Rounds");
+    await user.clear(rounds);
+    await user.type(rounds, "0");
+    expect(await screen.findByText(/show once the API accepts the spec/, {}, SETTLED)).toBeTruthy();
+    expect(screen.queryByTestId("spec-commands")).toBeNull();
+    expect(calls.some(submitted)).toBe(false);
+  });
+
   it("asks for a precision and says the estimate is a ceiling", async () => {
     const user = userEvent.setup();
     const { calls } = renderForm(() =>

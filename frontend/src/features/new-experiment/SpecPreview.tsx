@@ -1,32 +1,31 @@
 import type { ExperimentSpec } from "../../api/types";
+import { useSpecCommands } from "./useSpecCommands";
 
-/** `text` as one shell word. */
-export function shellQuote(text: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-/** The commands that start the same experiment from a file holding the spec. */
-export function specCommands(baseUrl: string, file = "spec.json"): string {
-  const base = baseUrl.replace(/\/+$/, "");
-  return [
-    `tracetax run ${shellQuote(file)}          # from backend/: uv run tracetax run …`,
-    `curl -s -XPOST ${shellQuote(`${base}/api/v1/experiments`)} \\`,
-    `  -H 'content-type: application/json' -d @${shellQuote(file)}`,
-  ].join("\n");
-}
-
-/** The spec the form will send, as JSON, for a spec file, `tracetax run` or the API. */
+/** The spec the form will send, as JSON, for a spec file, `tracetax run` or the API; the
+ * commands that start it from the file are the backend's (useSpecCommands). */
 export function SpecPreview({ spec, baseUrl }: { spec: ExperimentSpec; baseUrl: string }) {
+  const commands = useSpecCommands(spec, baseUrl);
   return (
     <details className="spec-preview">
       <summary>The spec as JSON (for a spec file, the CLI or the API)</summary>
       <pre className="code-block" data-testid="spec-json">
         {JSON.stringify(spec, null, 2)}
       </pre>
-      <p className="muted small">Saved as spec.json, the same experiment starts with:</p>
-      <pre className="code-block" data-testid="spec-commands">
-        {specCommands(baseUrl)}
-      </pre>
+      {commands ? (
+        <>
+          <p className="muted small">
+            Saved as {commands.file}, the same experiment starts with (from backend/:{" "}
+            <code>uv run tracetax run …</code>):
+          </p>
+          <pre className="code-block" data-testid="spec-commands">
+            {`${commands.cli}\n${commands.curl}`}
+          </pre>
+        </>
+      ) : (
+        <p className="muted small">
+          The commands that start it from a file show once the API accepts the spec.
+        </p>
+      )}
     </details>
   );
 }

@@ -17,7 +17,6 @@ import {
 import { pathShares } from "../../components/spec-form/RequestFields";
 import { services } from "../../test/fixtures";
 import { offeredPresets } from "./ConfigurationsEditor";
-import { specCommands } from "./SpecPreview";
 import { zeroCodePresets as presets } from "./yourServiceFixtures";
 
 /** The form switched to "your service" (python: none and zero-code), filled in as the e2e does. */
@@ -156,13 +155,6 @@ describe("your service: the form state", () => {
     const service = toSpec(form, presets, services).service;
     expect(service).not.toHaveProperty("port");
     expect(service).toMatchObject({ argv: ["python3", "-m", "http.server", "{port}"] });
-  });
-
-  it("shows the spec's commands for a file", () => {
-    expect(specCommands("http://127.0.0.1:8000/")).toContain(
-      "curl -s -XPOST http://127.0.0.1:8000/api/v1/experiments",
-    );
-    expect(specCommands("http://x", "my spec.json")).toContain("-d @'my spec.json'");
   });
 });
 

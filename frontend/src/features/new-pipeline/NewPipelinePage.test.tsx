@@ -107,7 +107,7 @@ describe("NewPipelinePage", () => {
     expect(body).toMatchObject({ subject: "collector", rounds: 1, seed: 0 });
   });
 
-  it("adds an optional ramp, its steps in the estimate and its 422 beside its field", async () => {
+  it("adds an optional ramp, its rates from the API's estimate and its 422 beside its field", async () => {
     const user = userEvent.setup();
     const tooLow = () =>
       invalid({
@@ -115,12 +115,18 @@ describe("NewPipelinePage", () => {
         loc: ["body", "load", "ramp", "factor"],
         msg: "Input should be greater than or equal to 1.05",
       });
+    type Ramped = { load: { ramp?: { factor?: number; max_spans_per_s?: number } } };
     // The API parses the estimate's body as it would the spec: a factor of 1 is its 422 too.
+    // Its rates are the backend's (tests/spec/test_estimate.py); the stub answers the top's.
     const { calls } = renderForm(tooLow, {
-      "POST /api/v1/experiments/estimate": (request: Request, body: unknown) =>
-        (body as { load: { ramp?: { factor?: number } } }).load.ramp?.factor === 1
-          ? tooLow()
-          : estimated(request, body),
+      "POST /api/v1/experiments/estimate": async (request: Request, body: unknown) => {
+        const ramp = (body as Ramped).load.ramp;
+        if (ramp?.factor === 1) return tooLow();
+        const answer = estimated(request, body);
+        if (ramp?.max_spans_per_s !== 5000) return answer;
+        const rates = [1000, 1500, 2250, 3375];
+        return json(200, { ...(await answer.json()), ramp_steps: 4, ramp_rates: rates });
+      },
     });
     const toggle = await screen.findByRole("checkbox", {
       name: /raise the span rate step by step/,
@@ -128,21 +134,28 @@ describe("NewPipelinePage", () => {
     expect(toggle).toHaveProperty("checked", false);
     expect(screen.queryByLabelText("Factor")).toBeNull();
     await user.click(toggle);
-    // The defaults: 12 steps from 1,000 spans/s (up to 200,000), each (3 + 1.5) s.
-    expect(screen.getByTestId("ramp-rates").textContent).toContain("At most 12 steps per round");
-    expect(screen.getByTestId("ramp-rates").textContent).toContain("1,000 → 1,500 → 2,250 → …");
-    // The API's estimate counts the ramp's steps (the stub's: 12).
+    // The estimate of the defaults: 12 steps from 1,000 spans/s, each (3 + 1.5) s.
+    const rates = await screen.findByTestId("ramp-rates", {}, SETTLED);
+    expect(rates.textContent).toContain("At most 12 steps per round");
+    expect(rates.textContent).toContain("1,000 → 1,500 → 2,250 → …");
+    expect(rates.textContent).toContain("each sends 3 s (+1.5 s to start and settle)");
     expect(await screen.findByText(/up to 12 ramp steps included/, {}, SETTLED)).toBeTruthy();
     const top = screen.getByLabelText("Up to (spans/s)");
     await user.clear(top);
     await user.type(top, "5000");
-    expect(screen.getByTestId("ramp-rates").textContent).toContain(
-      "1,000 → 1,500 → 2,250 → 3,375 spans/s",
+    await waitFor(
+      () =>
+        expect(screen.getByTestId("ramp-rates").textContent).toContain(
+          "1,000 → 1,500 → 2,250 → 3,375 spans/s",
+        ),
+      SETTLED,
     );
     const factor = screen.getByLabelText("Factor");
     await user.clear(factor);
     await user.type(factor, "1");
     expect(await screen.findByText(/enter the load, the ramp/, {}, SETTLED)).toBeTruthy();
+    expect(screen.queryByTestId("ramp-rates")).toBeNull();
+    expect(screen.getByText(/The steps show once the load and the ramp's fields/)).toBeTruthy();
     await user.click(screen.getByRole("button", { name: "Start pipeline experiment" }));
     expect((await screen.findByText("Input should be greater than or equal to 1.05")).id).toBe(
       "field-load-ramp-factor-error",

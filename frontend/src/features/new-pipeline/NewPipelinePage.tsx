@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { PipelineVariantInfo } from "../../api/types";
+import type { PipelineVariantInfo, SpecEstimate } from "../../api/types";
 import { fieldId, messagesFor } from "../../api/validation";
 import { Field, NumberField } from "../../components/Field";
 import { QueryStates } from "../../components/States";
@@ -10,8 +10,6 @@ import {
   type PipelineLoadDraft,
   RAMP_STEP_OVERHEAD_S,
   type RampDraft,
-  rampPlan,
-  rampRates,
   toPipelineSpec,
 } from "../../components/spec-form/pipelineForm";
 import { useEstimate } from "../../components/spec-form/useEstimate";
@@ -101,17 +99,16 @@ const RAMP_FIELDS: {
   { key: "max_steps", label: "Max steps", hint: "At most this many steps.", step: "1" },
 ];
 
-/** The rates the ramp may try, as a line: "1,000 → 1,500 → 2,250 spans/s (3 steps)". */
-function RampRates({ start, ramp }: { start: string; ramp: RampDraft }) {
-  const plan = rampPlan(ramp);
-  const rate = Number(start.trim() || Number.NaN);
-  if (!plan || !(rate > 0))
+/** The rates the ramp may try, as the backend's estimate counts them (RampSpec.rates), as a
+ * line: "1,000 → 1,500 → 2,250 spans/s". */
+function RampRates({ estimate }: { estimate: SpecEstimate | null }) {
+  if (estimate?.ramp_step_s == null)
     return (
       <p className="muted small">
-        The steps show once the span rate and the ramp's fields are numbers (a factor above 1).
+        The steps show once the load and the ramp's fields are ones the API accepts.
       </p>
     );
-  const rates = rampRates(rate, plan);
+  const rates = estimate.ramp_rates ?? [];
   if (rates.length === 0)
     return <p className="muted small">No step: the span rate is already above the ramp's top.</p>;
   const shown =
@@ -122,8 +119,8 @@ function RampRates({ start, ramp }: { start: string; ramp: RampDraft }) {
     <p className="small" data-testid="ramp-rates">
       At most {rates.length} step{rates.length === 1 ? "" : "s"} per round, from the measured rate:{" "}
       {shown.map((r) => (r == null ? "…" : formatSpanRate(r).replace(" spans/s", ""))).join(" → ")}{" "}
-      spans/s; each sends {plan.step_s} s (+{RAMP_STEP_OVERHEAD_S} s to start and settle). The ramp
-      stops at the first step a variant does not keep up with.
+      spans/s; each sends {estimate.ramp_step_s} s (+{RAMP_STEP_OVERHEAD_S} s to start and settle).
+      The ramp stops at the first step a variant does not keep up with.
     </p>
   );
 }
@@ -215,7 +212,7 @@ function PipelineForm({ catalog }: { catalog: PipelineVariantInfo[] }) {
                 />
               ))}
             </div>
-            <RampRates start={form.load.spans_per_s} ramp={form.ramp} />
+            <RampRates estimate={estimate} />
           </>
         )}
         {messagesFor(errors, "load.ramp").length > 0 && (
