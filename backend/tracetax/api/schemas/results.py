@@ -15,8 +15,8 @@ from pydantic import with_config
 from typing_extensions import TypedDict
 
 from tracetax.api.schemas.by_subject import by_subject
-from tracetax.subjects.answers import OPEN, Number
 from tracetax.subjects.registry import SUBJECTS
+from tracetax.system.stored_json import OPEN, Number
 
 if TYPE_CHECKING:
     AnyConfigurationAggregates = dict[str, Any]

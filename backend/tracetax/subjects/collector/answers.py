@@ -13,7 +13,8 @@ from tracetax.diagnostics.overhead import Change, NoiseFloor
 from tracetax.diagnostics.pipeline import SpanDelay
 from tracetax.diagnostics.pipeline_recommend import PipelineRecommendation
 from tracetax.diagnostics.rounds import SideBySideUse
-from tracetax.subjects.answers import OPEN, Number, SideBySideFailure
+from tracetax.subjects.answers import SideBySideFailure
+from tracetax.system.stored_json import OPEN, Number
 
 
 @with_config(OPEN)
