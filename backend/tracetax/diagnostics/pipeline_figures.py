@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from tracetax.engine.figures import Figures, stored_or_none
+from tracetax.lab.ledger import PipelineLedger
 from tracetax.system.stored_json import Number
 
 
@@ -20,7 +21,8 @@ class PipelineWindow(Figures):
     generator: dict[str, Any] | None = None
     window_s: Number | None = None
     telemetry: dict[str, Any] | None = None
-    ledger: dict[str, Any] | None = None
+    # Where the round's spans went, as tracetax.lab.ledger builds it.
+    ledger: PipelineLedger | None = None
 
 
 class PipelineRamp(Figures):

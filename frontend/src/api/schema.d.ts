@@ -1514,7 +1514,11 @@ export interface components {
              */
             language: string;
         };
-        /** Diagnostics */
+        /**
+         * Diagnostics
+         * @description A service experiment's diagnostics: what every subject's have, and its span ledger, dropped
+         *     spans, sample traces, where export runs and recommendation.
+         */
         Diagnostics: {
             /**
              * Subject
@@ -1543,6 +1547,7 @@ export interface components {
              * @default []
              */
             stack_down_rounds: string[];
+            side_by_side?: components["schemas"]["SideBySideUse"] | null;
             /** Ledger */
             ledger: components["schemas"]["RoundLedger"][];
             /** Dropped Spans */
@@ -1558,7 +1563,6 @@ export interface components {
                 [key: string]: components["schemas"]["StackSummary"];
             };
             recommendation: components["schemas"]["Recommendation"];
-            side_by_side?: components["schemas"]["SideBySideUse"] | null;
             /** Precision */
             precision?: {
                 [key: string]: unknown;
@@ -2441,7 +2445,8 @@ export interface components {
         };
         /**
          * PipelineDiagnostics
-         * @description diagnostics.pipeline.PipelineDiagnostics as answered (see there for each field).
+         * @description A Collector pipeline experiment's diagnostics: what every subject's have, and its saturated
+         *     rounds, span ledger, span delay and sizing recommendation.
          */
         PipelineDiagnostics: {
             /**
@@ -2471,6 +2476,7 @@ export interface components {
              * @default []
              */
             stack_down_rounds: string[];
+            side_by_side?: components["schemas"]["SideBySideUse"] | null;
             /** Saturated Rounds */
             saturated_rounds: string[];
             /** Ledger */
@@ -2480,14 +2486,11 @@ export interface components {
                 [key: string]: components["schemas"]["SpanDelay"];
             };
             recommendation: components["schemas"]["PipelineRecommendation"];
-            side_by_side?: components["schemas"]["SideBySideUse"] | null;
-        } & {
-            [key: string]: unknown;
         };
         /**
          * PipelineLedger
-         * @description Where a round's spans went, stage by stage, after the drain; a key is absent where the
-         *     round stored no ledger of it.
+         * @description Where a round's spans went, stage by stage, after the drain (`ledger` builds it); a key is
+         *     absent where the round stored no ledger of it.
          */
         PipelineLedger: {
             /** Generated */
@@ -2497,11 +2500,11 @@ export interface components {
             processors?: {
                 [key: string]: components["schemas"]["ProcessorFlow"];
             };
+            exporter?: components["schemas"]["ExporterFlow"];
             /** Processor Counters */
             processor_counters?: {
                 [key: string]: number;
             };
-            exporter?: components["schemas"]["ExporterFlow"];
             downstream?: components["schemas"]["DownstreamFlow"];
             /** Not Arrived */
             not_arrived?: number | null;
@@ -2569,8 +2572,6 @@ export interface components {
             run_id: string;
             ledger: components["schemas"]["PipelineLedger"];
             stored?: components["schemas"]["StoredTraces"] | null;
-        } & {
-            [key: string]: unknown;
         };
         /**
          * PipelineSideBySideAggregate
@@ -3416,8 +3417,6 @@ export interface components {
         StoredTraces: {
             /** Error */
             error?: string;
-            /** Uncounted */
-            uncounted?: string;
             /** Traces Found */
             traces_found?: number | null;
             /** Traces Checked */
@@ -3448,6 +3447,8 @@ export interface components {
             delay_p99_us?: number | null;
             /** Delay Max Us */
             delay_max_us?: number | null;
+            /** Uncounted */
+            uncounted?: string;
             /** Sample Trace Ids */
             sample_trace_ids?: string[];
         } & {
