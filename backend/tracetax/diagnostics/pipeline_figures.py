@@ -10,6 +10,7 @@ from typing import Any
 
 from tracetax.engine.figures import Figures, stored_or_none
 from tracetax.lab.ledger import PipelineLedger
+from tracetax.lab.ramp import RampStep
 from tracetax.system.stored_json import Number
 
 
@@ -28,7 +29,7 @@ class PipelineWindow(Figures):
 class PipelineRamp(Figures):
     """A pipeline's ramp: steps of rising rate until one is not kept up with."""
 
-    ramp: list[dict[str, Any]] = []  # noqa: RUF012 - a pydantic field (Figures is a model)
+    ramp: list[RampStep] = []  # noqa: RUF012 - a pydantic field (Figures is a model)
     max_sustainable_spans_per_s: Number | None = None
     limited_by: str | None = None
     why: str | None = None

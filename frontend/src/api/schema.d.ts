@@ -2331,10 +2331,7 @@ export interface components {
             telemetry?: {
                 [key: string]: unknown;
             };
-            /** Ledger */
-            ledger?: {
-                [key: string]: unknown;
-            };
+            ledger?: components["schemas"]["PipelineLedger"];
         } & {
             [key: string]: unknown;
         };
@@ -2813,17 +2810,26 @@ export interface components {
         };
         /**
          * RampStep
-         * @description One step of a pipeline round's ramp (lab/ramp.py): a rate held, and whether the pipeline kept up.
+         * @description One step of a pipeline round's ramp: a rate held, what the lab Collector did with it, and
+         *     whether it kept up; a key is absent where the step stored none.
          */
         RampStep: {
             /** Spans Per S */
             spans_per_s?: number;
             /** Achieved Spans Per S */
             achieved_spans_per_s?: number | null;
+            /** Generator Saturated */
+            generator_saturated?: boolean | null;
+            /** Generated */
+            generated?: number | null;
             /** Cpu Cores */
             cpu_cores?: number | null;
             /** Rss Max Bytes */
             rss_max_bytes?: number | null;
+            /** Generator Utilization */
+            generator_utilization?: number | null;
+            /** Accepted */
+            accepted?: number | null;
             /** Refused */
             refused?: number | null;
             /** Send Failed */
@@ -2832,6 +2838,8 @@ export interface components {
             enqueue_failed?: number | null;
             /** Queue Size */
             queue_size?: number | null;
+            /** Queue Capacity */
+            queue_capacity?: number | null;
             /** Sustained */
             sustained?: boolean | null;
             /** Limited By */
