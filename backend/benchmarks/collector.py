@@ -34,7 +34,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -319,11 +319,11 @@ def _per_10k(value: Any) -> str:
     return "-" if value is None else f"{float(value):.4f}"
 
 
-def _ledgers(outcome: Outcome, name: str) -> list[dict[str, Any]]:
+def _ledgers(outcome: Outcome, name: str) -> list[Mapping[str, Any]]:
     return [item.ledger for item in outcome.diagnostics.ledger if item.configuration == name]
 
 
-def _stored(outcome: Outcome, name: str) -> list[dict[str, Any] | None]:
+def _stored(outcome: Outcome, name: str) -> list[Mapping[str, Any] | None]:
     return [item.stored for item in outcome.diagnostics.ledger if item.configuration == name]
 
 
@@ -351,7 +351,7 @@ def kept_band(accepted: float | None, spans_per_trace: int) -> float | None:
     return 3 * math.sqrt(KEPT_SHARE * (1 - KEPT_SHARE) / traces)
 
 
-def stored_cell(items: list[dict[str, Any] | None]) -> tuple[str, str]:
+def stored_cell(items: Sequence[Mapping[str, Any] | None]) -> tuple[str, str]:
     """(stored spans, complete / checked traces) over the rounds, or why unknown."""
     errors = sorted({str(item["error"]) for item in items if item and item.get("error")})
     good = [item for item in items if item and not item.get("error")]

@@ -18,17 +18,16 @@ from sqlalchemy.orm import Session
 from tracetax.clients.readback import RunReadback
 from tracetax.db import repository as repo
 from tracetax.db.models import Experiment, LedgerReading, Round
+from tracetax.diagnostics.base import ExperimentDiagnostics
 from tracetax.diagnostics.overhead import (
     PIPELINE_METRICS,
-    Change,
-    NoiseFloor,
     RoundSample,
     compare,
     noise_floor,
 )
 from tracetax.diagnostics.pipeline_figures import CollectorFigures, PipelineSideBySide, PipelineWindow
 from tracetax.diagnostics.pipeline_recommend import PipelineRecommendation, recommend_pipeline
-from tracetax.diagnostics.pipeline_traces import round_traces
+from tracetax.diagnostics.pipeline_traces import StoredTraces, round_traces
 from tracetax.diagnostics.rounds import (
     SideBySideUse,
     completed_by_end,
@@ -38,6 +37,7 @@ from tracetax.diagnostics.rounds import (
     settle,
     stack_down_rounds,
 )
+from tracetax.lab.ledger import PipelineLedger
 from tracetax.spec.collector import PipelineSpec
 
 # The metrics that come from what reached Tempo rather than from the round's own record.
@@ -65,24 +65,18 @@ class PipelineRoundLedger(BaseModel):
     round: int
     run_id: str
     # generated -> receiver -> processors -> exporter -> downstream (see tracetax.lab.ledger)
-    ledger: dict[str, Any]
+    ledger: PipelineLedger
     # What reached Tempo, read after the run (pipeline_traces.py): stored spans, complete
     # traces, traces whole on one downstream. None until collected; {"error": ...} when Tempo
     # did not answer.
-    stored: dict[str, Any] | None = None
+    stored: StoredTraces | None = None
 
 
-class PipelineDiagnostics(BaseModel):
+class PipelineDiagnostics(ExperimentDiagnostics):
+    """A Collector pipeline experiment's diagnostics: what every subject's have, and its saturated
+    rounds, span ledger, span delay and sizing recommendation."""
+
     subject: Literal["collector"] = "collector"
-    experiment_id: str
-    baseline: str
-    # Per variant and metric, the paired change against the baseline pipeline.
-    overhead: dict[str, dict[str, Change]]
-    noise_floor: dict[str, NoiseFloor]
-    flagged_rounds: list[str]
-    # Rounds during which a component of the stack (the Collector the downstreams export to,
-    # Tempo, ...) was not ready, with which.
-    stack_down_rounds: list[str] = []
     # Rounds where telemetrygen delivered under 95% of the asked rate: the rate is the
     # generator's limit there, never the Collector's.
     saturated_rounds: list[str]
@@ -91,8 +85,6 @@ class PipelineDiagnostics(BaseModel):
     span_delay: dict[str, SpanDelay]
     # Sizing for a span rate (by default the measured one), batch settings, trace holding.
     recommendation: PipelineRecommendation
-    # Which figures were paired from the rounds' side-by-side phases; None without such a phase.
-    side_by_side: SideBySideUse | None = None
 
 
 def _window(round_: Round) -> PipelineWindow:
@@ -101,7 +93,7 @@ def _window(round_: Round) -> PipelineWindow:
     return figures.measured if figures is not None and figures.measured is not None else PipelineWindow()
 
 
-def _ledger(round_: Round) -> dict[str, Any]:
+def _ledger(round_: Round) -> PipelineLedger:
     return _window(round_).ledger or {}
 
 
@@ -112,7 +104,7 @@ def _side_by_side(round_: Round) -> PipelineSideBySide | None:
     return side if side is not None and side.error is None and side.cores_per_10k_spans_s is not None else None
 
 
-def _sample(round_: Round, stored: dict[str, Any] | None, side: PipelineSideBySide | None = None) -> RoundSample:
+def _sample(round_: Round, stored: StoredTraces | None, side: PipelineSideBySide | None = None) -> RoundSample:
     resources = round_.resources or {}
     ledger = _ledger(round_)
     values = {name: resources.get(name) for name in PIPELINE_METRICS if name not in ("lost_spans", *STORED_METRICS)}
@@ -124,7 +116,7 @@ def _sample(round_: Round, stored: dict[str, Any] | None, side: PipelineSideBySi
     return RoundSample(round_index=round_.round_index, values=values)
 
 
-def stored_by_run(readings: Sequence[LedgerReading]) -> dict[str, dict[str, Any] | None]:
+def stored_by_run(readings: Sequence[LedgerReading]) -> dict[str, StoredTraces | None]:
     return {reading.run_id: reading.ledger.get("stored") for reading in readings}
 
 

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tracetax.engine.figures import Figures, Number, stored_or_none
+from tracetax.engine.figures import Figures, stored_or_none
+from tracetax.lab.ledger import PipelineLedger
+from tracetax.lab.ramp import RampStep
+from tracetax.system.stored_json import Number
 
 
 class PipelineWindow(Figures):
@@ -19,13 +22,14 @@ class PipelineWindow(Figures):
     generator: dict[str, Any] | None = None
     window_s: Number | None = None
     telemetry: dict[str, Any] | None = None
-    ledger: dict[str, Any] | None = None
+    # Where the round's spans went, as tracetax.lab.ledger builds it.
+    ledger: PipelineLedger | None = None
 
 
 class PipelineRamp(Figures):
     """A pipeline's ramp: steps of rising rate until one is not kept up with."""
 
-    ramp: list[dict[str, Any]] = []  # noqa: RUF012 - a pydantic field (Figures is a model)
+    ramp: list[RampStep] = []  # noqa: RUF012 - a pydantic field (Figures is a model)
     max_sustainable_spans_per_s: Number | None = None
     limited_by: str | None = None
     why: str | None = None

@@ -12,6 +12,8 @@ which every variant shares and the paired change against the baseline cancels.
 
 The Collectors' own counters (tracetax.lab.ledger) say what each stage did; this says what
 a user of the stored traces sees. A Tempo that does not answer leaves it unknown, with why.
+What it finds is stored as the round's ledger reading's `stored` (`StoredTraces` says what it
+holds, for the diagnostics and the API alike).
 """
 
 from __future__ import annotations
@@ -20,15 +22,44 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from pydantic import with_config
+from typing_extensions import TypedDict
 
 from tracetax.clients.base import BackendError
 from tracetax.clients.readback import RUN_ID_ATTRIBUTE, SEARCH_LIMIT, WHOLE_TRACE_LIMIT, RunReadback, quoted
 from tracetax.clients.tempo import attribute_value, resource_string, spans_in_trace
+from tracetax.system.stored_json import OPEN, Number
 
 DOWNSTREAM_ATTRIBUTE = "tracetax.downstream"
 ARRIVED_ATTRIBUTE = "tracetax.arrived_unix_nano"
 EXAMPLES = 5
 TRACE_SAMPLE = 200
+
+
+@with_config(OPEN)
+class StoredTraces(TypedDict, total=False):
+    """What of a round reached Tempo; {error} alone when Tempo did not answer."""
+
+    # In the order round_traces writes them.
+    error: str
+    traces_found: int | None
+    traces_checked: int
+    stored_spans: int | None
+    # False: counted from search matches, not from every trace fetched whole.
+    stored_spans_exact: bool
+    complete_traces: int
+    incomplete_examples: list[str]
+    whole_on_one_downstream: int
+    traces_by_downstream: dict[str, int]
+    split_examples: list[str]
+    unmarked_traces: int
+    delay_spans: int
+    delay_p50_us: Number | None
+    delay_p99_us: Number | None
+    delay_max_us: Number | None
+    # Search stopped at its limit: no span count; the checks above are on a sample.
+    uncounted: str
+    sample_trace_ids: list[str]
 
 
 @dataclass
@@ -58,7 +89,7 @@ def trace_facts(trace: dict[str, Any], run_id: str) -> TraceFacts:
     return TraceFacts(len(spans), {resource_string(s, DOWNSTREAM_ATTRIBUTE) for s in spans}, delays)
 
 
-def delay_summary(facts: dict[str, TraceFacts]) -> dict[str, Any]:
+def delay_summary(facts: dict[str, TraceFacts]) -> StoredTraces:
     """Percentiles of span end to arrival downstream over every stamped span fetched."""
     delays = np.asarray([d for f in facts.values() for d in f.delays_us], dtype=float)
     if delays.size == 0:
@@ -72,7 +103,7 @@ def delay_summary(facts: dict[str, TraceFacts]) -> dict[str, Any]:
     }
 
 
-def summarize(facts: dict[str, TraceFacts], found: int, matched_spans: int, spans_per_trace: int) -> dict[str, Any]:
+def summarize(facts: dict[str, TraceFacts], found: int, matched_spans: int, spans_per_trace: int) -> StoredTraces:
     """Counts over the fetched traces (all of them up to WHOLE_TRACE_LIMIT, else a sample:
     `traces_checked` says how many)."""
     incomplete = [trace_id for trace_id, f in facts.items() if f.spans != spans_per_trace]
@@ -113,7 +144,7 @@ def to_fetch(found: list[Any]) -> list[Any]:
 
 async def round_traces(
     readback: RunReadback, run_id: str, start_s: int, end_s: int, spans_per_trace: int
-) -> dict[str, Any]:
+) -> StoredTraces:
     query = f"{{ resource.{RUN_ID_ATTRIBUTE} = {quoted(run_id)} }}"
     try:
         found = await readback.tempo.search(query, start_s, end_s, limit=SEARCH_LIMIT, spans_per_span_set=1)

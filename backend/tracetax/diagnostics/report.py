@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -19,6 +18,7 @@ from tracetax.db.models import Experiment, LedgerReading, Round
 from tracetax.db.repository import FINAL_EXPERIMENT_STATES
 from tracetax.demos.catalog import ServiceManifest
 from tracetax.demos.zero_code import processor_name
+from tracetax.diagnostics.base import ExperimentDiagnostics
 from tracetax.diagnostics.ledger import (
     RoundFacts,
     RoundLedger,
@@ -30,8 +30,6 @@ from tracetax.diagnostics.ledger import (
 from tracetax.diagnostics.overhead import (
     SIDE_BY_SIDE_MAX_SHARE_GAP,
     SIDE_BY_SIDE_METRICS,
-    Change,
-    NoiseFloor,
     RoundSample,
     compare,
     noise_floor,
@@ -55,25 +53,16 @@ from tracetax.spec.service import CommandServiceRef, ExperimentSpec
 SAMPLE_TRACES = 3
 
 
-class Diagnostics(BaseModel):
+class Diagnostics(ExperimentDiagnostics):
+    """A service experiment's diagnostics: what every subject's have, and its span ledger, dropped
+    spans, sample traces, where export runs and recommendation."""
+
     subject: Literal["service"] = "service"
-    experiment_id: str
-    baseline: str
-    # Per configuration and metric, the paired change against the baseline (see overhead.py).
-    overhead: dict[str, dict[str, Change]]
-    noise_floor: dict[str, NoiseFloor]
-    # Rounds whose measured phases other processes interfered with ("<configuration> round <n>").
-    flagged_rounds: list[str]
-    # Rounds during which a component of the stack was not ready, with which (the ledger's
-    # stages read from it are unknown there).
-    stack_down_rounds: list[str] = []
     ledger: list[RoundLedger]
     dropped_spans: dict[str, float | None]
     sample_traces: dict[str, list[str]]
     where_export_runs: dict[str, StackSummary]
     recommendation: Recommendation
-    # Which figures were paired from the rounds' side-by-side phases; None without such a phase.
-    side_by_side: SideBySideUse | None = None
     # An experiment that asked for a precision: its looks, the rounds it ran and whether every
     # named metric reached the half-width (or, in a check, every line is conclusive).
     precision: dict[str, Any] | None = None

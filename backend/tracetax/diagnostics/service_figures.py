@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tracetax.engine.figures import Figures, Number, stored_or_none
+from tracetax.engine.figures import Figures, stored_or_none
+from tracetax.system.stored_json import Number
 
 
 class ServiceOpenPhase(Figures):

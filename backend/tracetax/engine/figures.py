@@ -19,8 +19,6 @@ from typing import Any, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
-# An int stays an int and a float a float: a figure answers as it was measured.
-Number = int | float
 NumberT = TypeVar("NumberT", int, float)
 
 

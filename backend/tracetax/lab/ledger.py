@@ -6,6 +6,12 @@ the drain, and the /proc summaries of every Collector. Nothing here reads a proc
 backend, so the figures can be recomputed from a stored round at any time.
 
 Unknown is never zero: a counter a Collector did not expose leaves its entry None.
+
+The ledger's shape (`PipelineLedger`) is described here, where it is built, and only here: the
+round's stored figures, the aggregates' rounds and the diagnostics type their ledger with it,
+and so do the API's answers and the OpenAPI. It is a TypedDict, not a model, because it
+describes stored dicts as they are: a round stored without a ledger has `{}` and answers `{}`,
+not a ledger of nulls, and a key a newer producer adds passes through (OPEN).
 """
 
 from __future__ import annotations
@@ -13,10 +19,67 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
+from pydantic import with_config
+from typing_extensions import TypedDict
+
 from tracetax.lab.telemetry import Snapshot, total
+from tracetax.system.stored_json import OPEN, Number
 
 LAB = "lab"
 SENT = "otelcol_exporter_sent_spans"
+
+
+@with_config(OPEN)
+class ReceiverFlow(TypedDict):
+    accepted: Number | None
+    refused: Number | None
+    not_received: Number | None
+
+
+@with_config(OPEN)
+class ProcessorFlow(TypedDict):
+    incoming: Number | None
+    outgoing: Number | None
+    held_or_dropped: Number | None
+
+
+@with_config(OPEN)
+class ExporterFlow(TypedDict):
+    sent: Number | None
+    send_failed: Number | None
+    enqueue_failed: Number | None
+    # Left in the queue after the drain.
+    queue_size: Number | None
+
+
+@with_config(OPEN)
+class DownstreamFlow(TypedDict):
+    accepted: Number | None
+    by_collector: dict[str, Number | None]
+    sent: Number | None
+    send_failed: Number | None
+
+
+@with_config(OPEN)
+class PipelineLedger(TypedDict, total=False):
+    """Where a round's spans went, stage by stage, after the drain (`ledger` builds it); a key is
+    absent where the round stored no ledger of it."""
+
+    # In the order `ledger` writes them: a ledger validated and written again keeps its text.
+    generated: Number | None
+    receiver: ReceiverFlow
+    # Spans into and out of each processor of the lab pipeline.
+    processors: dict[str, ProcessorFlow]
+    exporter: ExporterFlow
+    # Each processor's own counters, as the Collector names them.
+    processor_counters: dict[str, Number]
+    downstream: DownstreamFlow
+    # Generated and never arrived downstream (a sampling pipeline's kept-out traces too).
+    not_arrived: Number | None
+    left_out_by_policy: Number | None
+    # What a stage reports losing (sampling pipelines), else what never arrived.
+    lost: Number | None
+    kept_ratio: Number | None
 
 
 def scraped(snapshot: Snapshot | None) -> bool:
@@ -108,7 +171,7 @@ def processor_counters(snapshot: Snapshot | None) -> dict[str, float]:
     return dict(sorted(found.items()))
 
 
-def processor_flow(snapshot: Snapshot | None) -> dict[str, dict[str, float | None]]:
+def processor_flow(snapshot: Snapshot | None) -> dict[str, ProcessorFlow]:
     """Spans into and out of each processor of the lab pipeline (what it held back or dropped)."""
     if snapshot is None:
         return {}
@@ -119,11 +182,11 @@ def processor_flow(snapshot: Snapshot | None) -> dict[str, dict[str, float | Non
             if key.startswith("otelcol_processor_incoming_items") and 'processor="' in key
         }
     )
-    flow = {}
+    flow: dict[str, ProcessorFlow] = {}
     for name in names:
         incoming = counter(snapshot, "otelcol_processor_incoming_items", processor=name, otel_signal="traces")
         outgoing = counter(snapshot, "otelcol_processor_outgoing_items", processor=name, otel_signal="traces")
-        flow[name] = {"incoming": incoming, "outgoing": outgoing, "held_or_dropped": _minus(incoming, outgoing)}
+        flow[name] = ProcessorFlow(incoming=incoming, outgoing=outgoing, held_or_dropped=_minus(incoming, outgoing))
     return flow
 
 
@@ -143,7 +206,7 @@ def left_out_by_policy(lab: Snapshot | None, spans_per_trace: int) -> float | No
 
 def ledger(
     generated: int | None, final: dict[str, Snapshot], samples: bool, spans_per_trace: int = 1
-) -> dict[str, Any]:
+) -> PipelineLedger:
     """Where the round's spans went, stage by stage, after the drain.
 
     generated (telemetrygen) -> the lab receiver (accepted / refused) -> its processors (in /
@@ -163,37 +226,42 @@ def ledger(
     lab_accepted = accepted(lab)
     refused = counter(lab, "otelcol_receiver_refused_spans")
     received = None if lab_accepted is None or refused is None else lab_accepted + refused
-    stages: dict[str, Any] = {
+    receiver = ReceiverFlow(accepted=lab_accepted, refused=refused, not_received=_minus(generated, received))
+    exporter = ExporterFlow(
+        sent=counter(lab, SENT),
+        send_failed=counter(lab, "otelcol_exporter_send_failed_spans"),
+        enqueue_failed=counter(lab, "otelcol_exporter_enqueue_failed_spans"),
+        # Left in the queue after the drain (the loadbalancing exporter has no queue series).
+        queue_size=total(lab, "otelcol_exporter_queue_size"),
+    )
+    not_arrived = _minus(generated, arrived)
+    policy = left_out_by_policy(lab, spans_per_trace) if samples else 0.0
+    if not samples:
+        lost = not_arrived
+    elif policy is not None:
+        lost = _minus(not_arrived, policy)
+    else:
+        lost = _reported_losses(receiver, exporter)
+    # The keys in the order the stored ledgers have always had them (PipelineLedger's).
+    return {
         "generated": generated,
-        "receiver": {"accepted": lab_accepted, "refused": refused, "not_received": _minus(generated, received)},
+        "receiver": receiver,
         "processors": processor_flow(lab),
-        "exporter": {
-            "sent": counter(lab, SENT),
-            "send_failed": counter(lab, "otelcol_exporter_send_failed_spans"),
-            "enqueue_failed": counter(lab, "otelcol_exporter_enqueue_failed_spans"),
-            # Left in the queue after the drain (the loadbalancing exporter has no queue series).
-            "queue_size": total(lab, "otelcol_exporter_queue_size"),
-        },
+        "exporter": exporter,
         # Each processor's own counters (tail_sampling's traces dropped too early, groupbytrace's
         # evictions, the filter's filtered spans, memory_limiter's refusals), as the Collector names them.
         "processor_counters": processor_counters(lab),
-        "downstream": {
-            "accepted": arrived,
-            "by_collector": downstream,
-            "sent": _sum_over(final, SENT),
-            "send_failed": _sum_over(final, "otelcol_exporter_send_failed_spans"),
-        },
+        "downstream": DownstreamFlow(
+            accepted=arrived,
+            by_collector=downstream,
+            sent=_sum_over(final, SENT),
+            send_failed=_sum_over(final, "otelcol_exporter_send_failed_spans"),
+        ),
+        "not_arrived": not_arrived,
+        "left_out_by_policy": policy,
+        "lost": lost,
+        "kept_ratio": round(arrived / lab_accepted, 4) if arrived is not None and lab_accepted else None,
     }
-    stages["not_arrived"] = _minus(generated, arrived)
-    stages["left_out_by_policy"] = left_out_by_policy(lab, spans_per_trace) if samples else 0.0
-    if not samples:
-        stages["lost"] = stages["not_arrived"]
-    elif stages["left_out_by_policy"] is not None:
-        stages["lost"] = _minus(stages["not_arrived"], stages["left_out_by_policy"])
-    else:
-        stages["lost"] = _reported_losses(stages)
-    stages["kept_ratio"] = round(arrived / lab_accepted, 4) if arrived is not None and lab_accepted else None
-    return stages
 
 
 def _sum_over(final: dict[str, Snapshot], base: str) -> float | None:
@@ -201,11 +269,6 @@ def _sum_over(final: dict[str, Snapshot], base: str) -> float | None:
     return None if not values or any(v is None for v in values) else sum(v for v in values if v is not None)
 
 
-def _reported_losses(stages: dict[str, Any]) -> float | None:
-    parts = [
-        stages["receiver"]["refused"],
-        stages["receiver"]["not_received"],
-        stages["exporter"]["send_failed"],
-        stages["exporter"]["enqueue_failed"],
-    ]
+def _reported_losses(receiver: ReceiverFlow, exporter: ExporterFlow) -> Number | None:
+    parts = [receiver["refused"], receiver["not_received"], exporter["send_failed"], exporter["enqueue_failed"]]
     return None if any(p is None for p in parts) else sum(p for p in parts if p is not None)

@@ -204,8 +204,9 @@ class Results(ABC):
 class Diagnosis(ABC, Generic[SpecT, DiagnosticsT]):
     """What a finished experiment means (GET .../diagnostics, a tuning's ranking)."""
 
-    # How the API describes the diagnostics (their model, or one that types their stored dicts;
-    # a `subject` field names the subject).
+    # The diagnostics' model (DiagnosticsT), which the API answers and describes them by; its
+    # `subject` field names the subject (the product's derive from
+    # tracetax.diagnostics.base.ExperimentDiagnostics).
     answer: ClassVar[type[BaseModel]]
 
     @abstractmethod

@@ -1540,7 +1540,11 @@ export interface components {
              */
             language: string;
         };
-        /** Diagnostics */
+        /**
+         * Diagnostics
+         * @description A service experiment's diagnostics: what every subject's have, and its span ledger, dropped
+         *     spans, sample traces, where export runs and recommendation.
+         */
         Diagnostics: {
             /**
              * Subject
@@ -1569,6 +1573,7 @@ export interface components {
              * @default []
              */
             stack_down_rounds: string[];
+            side_by_side?: components["schemas"]["SideBySideUse"] | null;
             /** Ledger */
             ledger: components["schemas"]["RoundLedger"][];
             /** Dropped Spans */
@@ -1584,7 +1589,6 @@ export interface components {
                 [key: string]: components["schemas"]["StackSummary"];
             };
             recommendation: components["schemas"]["Recommendation"];
-            side_by_side?: components["schemas"]["SideBySideUse"] | null;
             /** Precision */
             precision?: {
                 [key: string]: unknown;
@@ -2353,10 +2357,7 @@ export interface components {
             telemetry?: {
                 [key: string]: unknown;
             };
-            /** Ledger */
-            ledger?: {
-                [key: string]: unknown;
-            };
+            ledger?: components["schemas"]["PipelineLedger"];
         } & {
             [key: string]: unknown;
         };
@@ -2468,7 +2469,8 @@ export interface components {
         };
         /**
          * PipelineDiagnostics
-         * @description diagnostics.pipeline.PipelineDiagnostics as answered (see there for each field).
+         * @description A Collector pipeline experiment's diagnostics: what every subject's have, and its saturated
+         *     rounds, span ledger, span delay and sizing recommendation.
          */
         PipelineDiagnostics: {
             /**
@@ -2498,6 +2500,7 @@ export interface components {
              * @default []
              */
             stack_down_rounds: string[];
+            side_by_side?: components["schemas"]["SideBySideUse"] | null;
             /** Saturated Rounds */
             saturated_rounds: string[];
             /** Ledger */
@@ -2507,14 +2510,11 @@ export interface components {
                 [key: string]: components["schemas"]["SpanDelay"];
             };
             recommendation: components["schemas"]["PipelineRecommendation"];
-            side_by_side?: components["schemas"]["SideBySideUse"] | null;
-        } & {
-            [key: string]: unknown;
         };
         /**
          * PipelineLedger
-         * @description Where a round's spans went, stage by stage, after the drain; a key is absent where the
-         *     round stored no ledger of it.
+         * @description Where a round's spans went, stage by stage, after the drain (`ledger` builds it); a key is
+         *     absent where the round stored no ledger of it.
          */
         PipelineLedger: {
             /** Generated */
@@ -2524,11 +2524,11 @@ export interface components {
             processors?: {
                 [key: string]: components["schemas"]["ProcessorFlow"];
             };
+            exporter?: components["schemas"]["ExporterFlow"];
             /** Processor Counters */
             processor_counters?: {
                 [key: string]: number;
             };
-            exporter?: components["schemas"]["ExporterFlow"];
             downstream?: components["schemas"]["DownstreamFlow"];
             /** Not Arrived */
             not_arrived?: number | null;
@@ -2596,8 +2596,6 @@ export interface components {
             run_id: string;
             ledger: components["schemas"]["PipelineLedger"];
             stored?: components["schemas"]["StoredTraces"] | null;
-        } & {
-            [key: string]: unknown;
         };
         /**
          * PipelineSideBySideAggregate
@@ -2839,17 +2837,26 @@ export interface components {
         };
         /**
          * RampStep
-         * @description One step of a pipeline round's ramp (lab/ramp.py): a rate held, and whether the pipeline kept up.
+         * @description One step of a pipeline round's ramp: a rate held, what the lab Collector did with it, and
+         *     whether it kept up; a key is absent where the step stored none.
          */
         RampStep: {
             /** Spans Per S */
             spans_per_s?: number;
             /** Achieved Spans Per S */
             achieved_spans_per_s?: number | null;
+            /** Generator Saturated */
+            generator_saturated?: boolean | null;
+            /** Generated */
+            generated?: number | null;
             /** Cpu Cores */
             cpu_cores?: number | null;
             /** Rss Max Bytes */
             rss_max_bytes?: number | null;
+            /** Generator Utilization */
+            generator_utilization?: number | null;
+            /** Accepted */
+            accepted?: number | null;
             /** Refused */
             refused?: number | null;
             /** Send Failed */
@@ -2858,6 +2865,8 @@ export interface components {
             enqueue_failed?: number | null;
             /** Queue Size */
             queue_size?: number | null;
+            /** Queue Capacity */
+            queue_capacity?: number | null;
             /** Sustained */
             sustained?: boolean | null;
             /** Limited By */
@@ -3474,8 +3483,6 @@ export interface components {
         StoredTraces: {
             /** Error */
             error?: string;
-            /** Uncounted */
-            uncounted?: string;
             /** Traces Found */
             traces_found?: number | null;
             /** Traces Checked */
@@ -3506,6 +3513,8 @@ export interface components {
             delay_p99_us?: number | null;
             /** Delay Max Us */
             delay_max_us?: number | null;
+            /** Uncounted */
+            uncounted?: string;
             /** Sample Trace Ids */
             sample_trace_ids?: string[];
         } & {

@@ -1,6 +1,6 @@
-"""What GET …/diagnostics answers: a finished experiment's diagnostics as its subject
-describes them (its diagnosis' `answer`: a service's diagnostics, a pipeline's with its
-ledger typed to the leaves), looked up in the registry."""
+"""What GET …/diagnostics answers: a finished experiment's diagnostics as its subject builds
+them (its diagnosis' `answer`, the diagnostics' own model: a service's or a pipeline's, both
+tracetax.diagnostics.base.ExperimentDiagnostics), looked up in the registry."""
 
 from __future__ import annotations
 

@@ -15,8 +15,10 @@ from pydantic import with_config
 from typing_extensions import TypedDict
 
 from tracetax.api.schemas.by_subject import by_subject
-from tracetax.subjects.answers import OPEN, Number
+from tracetax.lab.ledger import PipelineLedger
+from tracetax.lab.ramp import RampStep
 from tracetax.subjects.registry import SUBJECTS
+from tracetax.system.stored_json import OPEN, Number
 
 if TYPE_CHECKING:
     AnyConfigurationAggregates = dict[str, Any]
@@ -27,23 +29,6 @@ else:
     )
 
 # -- A round's raw record ---------------------------------------------------------------------
-
-
-@with_config(OPEN)
-class RampStep(TypedDict, total=False):
-    """One step of a pipeline round's ramp (lab/ramp.py): a rate held, and whether the pipeline kept up."""
-
-    spans_per_s: Number
-    achieved_spans_per_s: Number | None
-    cpu_cores: Number | None
-    rss_max_bytes: Number | None
-    refused: Number | None
-    send_failed: Number | None
-    enqueue_failed: Number | None
-    queue_size: Number | None
-    sustained: bool | None
-    limited_by: str | None
-    why: str | None
 
 
 @with_config(OPEN)
@@ -73,7 +58,7 @@ class OpenPhase(TypedDict, total=False):
     generator: dict[str, Any]
     window_s: Number
     telemetry: dict[str, Any]
-    ledger: dict[str, Any]
+    ledger: PipelineLedger
 
 
 @with_config(OPEN)

@@ -36,7 +36,7 @@ from tracetax.engine.round import (
 from tracetax.engine.sampler import Sampler, resource_summary
 from tracetax.lab import pipelines, telemetrygen
 from tracetax.lab.ledger import ledger, round_figures
-from tracetax.lab.ramp import evaluate, step_losses
+from tracetax.lab.ramp import RampStep, evaluate, step_losses
 from tracetax.lab.ramp import summarize as summarize_ramp
 from tracetax.lab.redact import redact_environment
 from tracetax.lab.telemetry import Snapshot, TelemetryError, scrape
@@ -259,7 +259,7 @@ def span_attributes(ctx: PipelineRoundContext, phase: str = "") -> dict[str, str
 
 def _ramp_step(
     ctx: PipelineRoundContext, index: int, rate: float, lab: LabCollector, collectors: list[LabCollector]
-) -> dict[str, Any]:
+) -> RampStep:
     """One ramp step: telemetrygen at `rate` for step_s against the running lab Collector,
     its CPU sampled meanwhile, the counters read before and a second after."""
     ramp = ctx.spec.load.ramp
@@ -286,7 +286,8 @@ def _ramp_step(
     _hold(ctx, RAMP_SETTLE_S, "ramp", collectors, None)
     sent = telemetrygen.result(generator)
     cpu = resource_summary(samples, 0)
-    step = {
+    losses = step_losses(before, scrape(lab.process.name, lab.metrics_port))
+    step: RampStep = {
         "spans_per_s": rate,
         "achieved_spans_per_s": sent.achieved_spans_per_s,
         "generator_saturated": sent.saturated,
@@ -294,7 +295,12 @@ def _ramp_step(
         "cpu_cores": round(cpu["cpu_s"] / cpu["window_s"], 4) if cpu.get("window_s") else None,
         "rss_max_bytes": cpu.get("rss_max_bytes"),
         "generator_utilization": cpu.get("loadgen_utilization"),
-        **step_losses(before, scrape(lab.process.name, lab.metrics_port)),
+        "accepted": losses["accepted"],
+        "refused": losses["refused"],
+        "send_failed": losses["send_failed"],
+        "enqueue_failed": losses["enqueue_failed"],
+        "queue_size": losses["queue_size"],
+        "queue_capacity": losses["queue_capacity"],
     }
     return evaluate(step)
 
@@ -307,7 +313,7 @@ def _ramp(
 ) -> PipelineRamp:
     """Steps of rising rate until one is not kept up with (or the ceiling): the CPU-vs-rate
     curve and the highest sustainable rate."""
-    steps: list[dict[str, Any]] = []
+    steps: list[RampStep] = []
     for index, rate in enumerate(ramp.rates(ctx.spec.load.spans_per_s)):
         step = _ramp_step(ctx, index, rate, lab, collectors)
         steps.append(step)

@@ -44,7 +44,6 @@ from tracetax.subjects.base import (
     SubjectContext,
     relative_metric,
 )
-from tracetax.subjects.collector import answers
 from tracetax.subjects.collector.answers import PipelineAggregates
 from tracetax.subjects.collector.rounds import PipelineRounds
 from tracetax.subjects.collector.tables import ledger_table, pipeline_results_table, recommendation_table
@@ -101,8 +100,7 @@ class CollectorReadback(Readback[PipelineSpec]):
 
 
 class CollectorDiagnosis(Diagnosis[PipelineSpec, PipelineDiagnostics]):
-    # Its ledger's dicts typed to the leaves (the same JSON as PipelineDiagnostics).
-    answer: ClassVar[type[BaseModel]] = answers.PipelineDiagnostics
+    answer: ClassVar[type[BaseModel]] = PipelineDiagnostics
 
     def diagnostics(
         self,

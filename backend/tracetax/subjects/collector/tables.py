@@ -74,16 +74,17 @@ def ledger_table(ledgers: list[PipelineRoundLedger]) -> Table:
         table.add_column(column, justify="left" if column == "round" else "right")
     for item in ledgers:
         ledger = item.ledger
-        receiver, exporter = ledger.get("receiver") or {}, ledger.get("exporter") or {}
-        failed = [exporter.get("send_failed"), exporter.get("enqueue_failed")]
+        # A round that stored no ledger has none of its stages: each unknown.
+        receiver, exporter, downstream = ledger.get("receiver"), ledger.get("exporter"), ledger.get("downstream")
+        failed = [exporter["send_failed"], exporter["enqueue_failed"]] if exporter else [None]
         table.add_row(
             f"{item.configuration} {item.round + 1}",
             format_count(ledger.get("generated")),
-            format_count(receiver.get("accepted")),
-            format_count(receiver.get("refused")),
-            format_count(exporter.get("sent")),
+            format_count(receiver["accepted"] if receiver else None),
+            format_count(receiver["refused"] if receiver else None),
+            format_count(exporter["sent"] if exporter else None),
             format_count(None if None in failed else sum(f for f in failed if f is not None)),
-            format_count((ledger.get("downstream") or {}).get("accepted")),
+            format_count(downstream["accepted"] if downstream else None),
             format_count(ledger.get("lost")),
         )
     return table

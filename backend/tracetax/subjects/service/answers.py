@@ -8,7 +8,8 @@ from typing import Any, NotRequired
 from pydantic import with_config
 from typing_extensions import TypedDict
 
-from tracetax.subjects.answers import OPEN, Number, SideBySideFailure
+from tracetax.subjects.answers import SideBySideFailure
+from tracetax.system.stored_json import OPEN, Number
 
 # The merged histogram's summary, microseconds; percentile keys as histogram.percentile_key writes them.
 LatencySummary = TypedDict(

@@ -36,7 +36,7 @@ from tracetax.diagnostics.overhead import SIDE_BY_SIDE_MAX_SHARE_GAP
 from tracetax.diagnostics.service_figures import ServiceSideBySide
 from tracetax.engine import histogram as hdr
 from tracetax.engine import rate_schedules
-from tracetax.engine.figures import Number, known_sum
+from tracetax.engine.figures import known_sum
 from tracetax.engine.loadgen import LoadError, OpenPhaseResult, RunningLoad
 from tracetax.engine.round import STOP_GRACE_S, RoundCancelledError, TogetherSlot, hold_phase
 from tracetax.engine.sampler import Sampler, resource_summary
@@ -49,6 +49,7 @@ from tracetax.subjects.service.runner import (
 )
 from tracetax.subjects.together import SIDE_RUN_SUFFIX, cpu_shares, start_order, utilisation
 from tracetax.system import procfs
+from tracetax.system.stored_json import Number
 
 __all__ = ["SIDE_RUN_SUFFIX", "latency_flag", "pooled_figures", "run_side_by_side", "share_gap_note"]
 # Above this busy share of the service cores, requests often wait for a neighbour's turn on
